@@ -1,0 +1,126 @@
+"""Events: what sources (vision, devices, a referee's hand, a replay) observed.
+
+The shape follows DESIGN.md: one flat JSON object per event, ``t`` in seconds.
+An :class:`Event` is a small immutable value; :meth:`Event.from_dict` checks a
+decoded JSON object and raises :class:`EventError` naming the bad field.
+
+>>> e = Event.from_dict({"t": 12.3, "table": "T01", "type": "play",
+...                      "seat": "S", "cards": ["S3", "D3"]})
+>>> e.seat, e.cards, e.source
+('S', ('S3', 'D3'), 'manual')
+>>> e.to_dict()["cards"]
+['S3', 'D3']
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+SEATS = ("E", "S", "W", "N")
+SOURCES = ("vision", "device", "manual", "replay")
+
+# type -> fields it must carry (beyond t, table, type)
+EVENT_FIELDS: dict[str, tuple[str, ...]] = {
+    "deal_start": ("deal", "level"),       # optional: leader
+    "tribute": ("seat", "card"),
+    "return": ("seat", "card"),
+    "anti_tribute": ("seat", "cards"),
+    "play": ("seat", "cards"),
+    "pass": ("seat",),
+    "report": ("seat", "count"),
+    "report_clear": ("seat",),             # report card taken back (device CLEAR)
+    "zone_clear": ("seat",),               # a play zone cleared (end of trick)
+    "tick": (),                            # time moves on, nothing else happened
+    "device_status": ("device", "online"), # a device came online / went silent
+    "referee": ("action",),                # void, penalty, correct, choice, ...
+}
+
+
+class EventError(ValueError):
+    """A malformed event: the message names the field at fault."""
+
+
+@dataclass(frozen=True)
+class Event:
+    type: str
+    t: float
+    table: str = "T01"
+    seat: str | None = None
+    cards: tuple[str, ...] | None = None
+    card: str | None = None
+    count: int | None = None
+    source: str = "manual"
+    confidence: float | None = None
+    id: int | None = None        # position in the table's log, set by the store
+    uid: str | None = None       # globally unique id from the source, for de-duplication
+    extra: Mapping[str, Any] = field(default_factory=dict)  # type-specific fields
+
+    _CORE = ("type", "t", "table", "seat", "cards", "card", "count",
+             "source", "confidence", "id", "uid")
+
+    def get(self, name: str, default: Any = None) -> Any:
+        """A field by name, core or extra."""
+        if name in self._CORE:
+            value = getattr(self, name)
+            return default if value is None else value
+        return self.extra.get(name, default)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"t": self.t, "table": self.table, "type": self.type}
+        for name in ("seat", "cards", "card", "count", "source", "confidence", "id", "uid"):
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = list(value) if name == "cards" else value
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "Event":
+        if not isinstance(d, Mapping):
+            raise EventError("an event must be a JSON object")
+        etype = d.get("type")
+        if etype not in EVENT_FIELDS:
+            raise EventError(f"unknown event type {etype!r}")
+        t = d.get("t")
+        if isinstance(t, bool) or not isinstance(t, (int, float)):
+            raise EventError(f"{etype}: field 't' must be a number of seconds, got {t!r}")
+        for name in EVENT_FIELDS[etype]:
+            if name not in d:
+                raise EventError(f"{etype}: missing field {name!r}")
+        seat = d.get("seat")
+        if seat is not None and seat not in SEATS:
+            raise EventError(f"{etype}: bad seat {seat!r} (expected one of E S W N)")
+        source = d.get("source", "manual")
+        if source not in SOURCES:
+            raise EventError(f"{etype}: bad source {source!r}")
+        cards = d.get("cards")
+        if cards is not None:
+            if isinstance(cards, str):
+                cards = cards.split()
+            if not isinstance(cards, (list, tuple)) or not all(isinstance(c, str) for c in cards):
+                raise EventError(f"{etype}: 'cards' must be a list of card codes")
+            cards = tuple(cards)
+        count = d.get("count")
+        if count is not None and (isinstance(count, bool) or not isinstance(count, int)):
+            raise EventError(f"{etype}: 'count' must be an integer")
+        conf = d.get("confidence")
+        if conf is not None and not isinstance(conf, (int, float)):
+            raise EventError(f"{etype}: 'confidence' must be a number")
+        extra = {k: v for k, v in d.items() if k not in cls._CORE}
+        return cls(type=etype, t=float(t), table=str(d.get("table", "T01")), seat=seat,
+                   cards=cards, card=d.get("card"), count=count, source=source,
+                   confidence=None if conf is None else float(conf), id=d.get("id"),
+                   uid=d.get("uid"), extra=extra)
+
+    @classmethod
+    def from_json(cls, line: str) -> "Event":
+        try:
+            d = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise EventError(f"not valid JSON: {exc.msg} at column {exc.colno}") from None
+        return cls.from_dict(d)

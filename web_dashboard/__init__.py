@@ -1,0 +1,1 @@
+"""web_dashboard package (see DESIGN.md)."""
