@@ -16,9 +16,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-DECISION_TYPES = ("violation", "countdown", "turn", "trick_end", "deal_start", "deal_end",
-                  "penalty", "confirm_request", "device_offline", "device_online",
-                  "match_end", "correction", "note")
+DECISION_TYPES = ("violation", "countdown", "turn", "trick_end", "deal_start", "tribute_assigned",
+                  "anti_tribute", "deal_end", "penalty", "confirm_request", "device_offline",
+                  "device_online", "match_end", "correction", "note")
 
 
 @dataclass(frozen=True)

@@ -141,8 +141,17 @@ class Match:
             reason = "deals"
         elif self.time_up(t):
             reason = "time"
-        if reason is None:
-            return
+        if reason is not None:
+            self._decide(reason, t)
+
+    def close_on_time(self, t: float) -> None:
+        """End a timed match whose limit passed between deals."""
+        if self.result is None and not self.extra_deal and self.time_up(t):
+            self._decide("time", t)
+
+    def _decide(self, reason: str, t: float) -> None:
+        """The higher level wins; equal levels draw or go to an extra deal."""
+        s = self.settings
         a, b = SIDES
         if self.levels[a] != self.levels[b]:
             self._finish(a if self.levels[a] > self.levels[b] else b, reason, t)
