@@ -106,3 +106,8 @@ def translate(key: str, lang: str) -> str:
     if entry is None:
         return key
     return entry[1] if lang == "en" else entry[0]
+
+
+def catalogue(lang: str) -> dict[str, str]:
+    """The whole catalogue in one language (for the pages' scripts)."""
+    return {key: translate(key, lang) for key in CATALOGUE}
