@@ -632,8 +632,8 @@ class Table:
         if j.arrangement:
             self._violation(seat, "arrangement", "warning",
                             text=f"{seat} laid {codes}: {'; '.join(j.arrangement)}")
-        if self._proof(deal, seat, cards):
-            return
+        if deal.phase == "finished" or self._proof(deal, seat, cards):
+            return     # a penalty (or a proven wrong tribute) ended the deal
         self._s.clocks.stop(seat)
         deal.counts[seat] -= len(cards)
         deal.seen.update(c.code for c in cards)
@@ -671,6 +671,8 @@ class Table:
                                f"pass not counted")
             return
         self._count_action(deal, seat)
+        if deal.phase == "finished":
+            return     # a report penalty reached a foul: the deal is over
         self._s.clocks.stop(seat)
         deal.passed.add(seat)
         self._next_turn(deal, seat)
