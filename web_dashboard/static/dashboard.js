@@ -136,6 +136,7 @@
 
     function render(s) {
       state = s;
+      document.body.dataset.version = s.version;
       offset = s.now - Date.now() / 1000;
       const set = (id, v) => { const e = document.getElementById(id); if (e) e.textContent = v; };
       set("deal", s.deal || "—"); set("level", s.level || "—");
@@ -198,6 +199,7 @@
   // ------------------------------------------------------------------- overlay
   function overlayPage(streamUrl, table) {
     connect(streamUrl, (s) => {
+      document.body.dataset.version = s.version;
       const lv = document.getElementById("ov-levels");
       lv.textContent = table + " · 南北 " + (s.levels.NS || "") + " · 东西 " + (s.levels.EW || "") +
         (s.level ? " · " + T("level") + " " + s.level : "");
