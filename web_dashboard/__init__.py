@@ -13,6 +13,8 @@ Settings (``config`` keys, or a TOML file named by ``GUANDAN_DASHBOARD_CONFIG``)
 ``USERS`` / ``USERS_FILE``  referees (see :mod:`web_dashboard.auth`)
 ``SETTINGS``        referee settings (:class:`referee.settings.Settings` fields:
                     limits, countdown, match_format, deals, minutes, tie, ...)
+``EVIDENCE_DIR``    where vision saves frame crops (``<dir>/<table>/<file>``, named by
+                    an event's ``crop`` field)
 ``OVERLAY_DELAY``   seconds the public overlay lags the table (default 0)
 ``STANDINGS_SYSTEM``  ``swiss`` (default) or ``round_robin``
 ``DEFAULT_LANG``    ``zh`` (default) or ``en``
@@ -49,6 +51,7 @@ def create_app(config: dict[str, Any] | None = None, live=None) -> Flask:
         USERS=None,
         USERS_FILE=None,
         OVERLAY_DELAY=0.0,
+        EVIDENCE_DIR=None,
         STANDINGS_SYSTEM="swiss",
         DEFAULT_LANG="zh",
         SSE_KEEPALIVE=15.0,

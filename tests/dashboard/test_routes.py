@@ -260,3 +260,35 @@ def test_overlay_state_has_no_hidden_information(app, live, match_events):
         public = table_state("T01", public=True)
     assert "feed" not in public and "ladder" not in public
     assert set(public) >= {"trick", "levels", "order", "turn"}
+
+
+def test_vision_evidence_crop_is_served_to_the_assigned_referee(tmp_path, match_events):
+    import cv2
+    import numpy as np
+
+    from tests.dashboard.conftest import make_app
+
+    evidence = tmp_path / "evidence"
+    (evidence / "T01").mkdir(parents=True)
+    img = np.zeros((40, 80, 3), np.uint8)
+    cv2.imwrite(str(evidence / "T01" / "e4.jpg"), img)
+    app = make_app(tmp_path, EVIDENCE_DIR=str(evidence))
+    live = app.extensions["guandan_venue"]
+    for e in match_events[:3]:
+        live.submit(e)
+    turn = live.snapshot("T01")["deal"]["turn"]
+    wrong = {"S": "N", "E": "S", "N": "E", "W": "S"}[turn]
+    live.submit({"t": match_events[2]["t"] + 1, "table": "T01", "type": "play", "seat": wrong,
+                 "cards": ["BJ"], "source": "vision", "confidence": 0.95, "crop": "e4.jpg"})
+    c = app.test_client()
+    login(c, "li", "pw-li")
+    v = [f for f in c.get("/tables/T01/state.json").get_json()["feed"] if f["type"] == "violation"][0]
+    url = v["evidence"][0]["crop"]
+    assert url == "/tables/T01/evidence/e4.jpg"
+    r = c.get(url)
+    assert r.status_code == 200 and r.data[:2] == b"\xff\xd8"
+    assert c.get("/tables/T01/evidence/../../etc/passwd").status_code == 404
+    c2 = app.test_client()
+    login(c2, "wang", "pw-wang")
+    assert c2.get(url).status_code == 403
+    live.close()
