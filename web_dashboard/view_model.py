@@ -91,7 +91,7 @@ def table_view(name: str, snapshot: dict, decisions: list[dict], events: list[di
         if d["type"] in ACTIONABLE or d["type"] in ("penalty", "device_offline", "correction"):
             item = dict(d)
             item["status"] = status.get(d["n"], "")
-            item["evidence"] = [by_id[i] for i in d.get("events", []) if i in by_id]
+            item["evidence"] = [dict(by_id[i]) for i in d.get("events", []) if i in by_id]
             feed.append(item)
     view.update({
         "ladder": snapshot.get("ladder", {}),
