@@ -20,6 +20,7 @@ COMMAND_MODULES = [
     "commands.replay",
     "commands.record",
     "commands.dashboard",
+    "commands.venue",
 ]
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT = 0, 1, 2

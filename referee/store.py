@@ -85,9 +85,12 @@ class EventStore:
         return self._db.execute("SELECT 1 FROM events WHERE tbl = ? AND uid = ?",
                                 (table, uid)).fetchone() is not None
 
-    def stream(self, table: str) -> Iterator[Event]:
-        """The table's events in order."""
-        for (body,) in self._db.execute("SELECT body FROM events WHERE tbl = ? ORDER BY seq", (table,)):
+    def stream(self, table: str, after: int = 0, limit: int | None = None) -> Iterator[Event]:
+        """The table's events in order (those with ``id > after``; at most ``limit``)."""
+        rows = self._db.execute(
+            "SELECT body FROM events WHERE tbl = ? AND seq > ? ORDER BY seq LIMIT ?",
+            (table, after, -1 if limit is None else limit)).fetchall()
+        for (body,) in rows:
             yield Event.from_json(body)
 
     def tables(self) -> list[str]:

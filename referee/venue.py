@@ -17,6 +17,8 @@ event first and then lets its table judge it.
 
 from __future__ import annotations
 
+import os
+
 from referee.decisions import Decision
 from referee.events import Event
 from referee.settings import Settings
@@ -25,9 +27,13 @@ from referee.table import Table
 
 
 class Venue:
-    def __init__(self, path: str, settings: Settings | None = None) -> None:
+    """``store``: a path to the SQLite log, or any store with the
+    :class:`~referee.store.EventStore` methods (the central service passes its
+    PostgreSQL store, which also records each event's decisions atomically)."""
+
+    def __init__(self, store, settings: Settings | None = None) -> None:
         self.settings = settings or Settings()
-        self.store = EventStore(path)
+        self.store = EventStore(store) if isinstance(store, (str, os.PathLike)) else store
         self.tables: dict[str, Table] = {}
         for name in self.store.tables():
             self.table(name).replay(self.store.stream(name))
@@ -43,7 +49,11 @@ class Venue:
         stored = self.store.append(event)
         if stored is None:
             return []
-        return self.table(stored.table).feed(stored)
+        decisions = self.table(stored.table).feed(stored)
+        record = getattr(self.store, "record_decisions", None)
+        if record is not None:
+            record(stored, decisions)
+        return decisions
 
     def close(self) -> None:
         self.store.close()

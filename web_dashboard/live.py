@@ -119,6 +119,19 @@ class LiveVenue:
                     return False
                 self._cond.wait(left)
 
+    def replace_venue(self, venue: Venue) -> None:
+        """Swap in a venue refolded from the record (after a storage failure);
+        every page gets the new state."""
+        with self._cond:
+            self.venue = venue
+            for name in venue.tables:
+                self._ensure(name)
+            for name in self._versions:
+                self.venue.table(name)
+                self._versions[name] += 1
+                self._updates[name].clear()
+            self._cond.notify_all()
+
     def close(self) -> None:
         self.venue.close()
 

@@ -1,0 +1,118 @@
+"""Private Redis and PostgreSQL servers for the tests that need them.
+
+Each test run starts its own servers from Debian's packages (redis-server,
+postgresql) in a temporary directory on a free port, so tests can stop and
+restart them (fault tests) without touching anything else. ``.ci/run``
+installs the packages.
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+PG_BIN = next((p for p in sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True)), None) \
+    if Path("/usr/lib/postgresql").exists() else None
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_port(port: int, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"nothing listens on port {port} after {timeout} s")
+
+
+class RedisServer:
+    def __init__(self, workdir: Path):
+        if not shutil.which("redis-server"):
+            raise RuntimeError("redis-server is not installed (apt-get install redis-server)")
+        self.dir = workdir
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        self.proc = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> "RedisServer":
+        # appendonly + fsync always: a restarted server still holds every stream entry
+        self.proc = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.dir),
+             "--appendonly", "yes", "--appendfsync", "always", "--save", ""],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _wait_port(self.port)
+        return self
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(timeout=20)
+
+
+class PostgresServer:
+    def __init__(self, workdir: Path):
+        if PG_BIN is None:
+            raise RuntimeError("PostgreSQL is not installed (apt-get install postgresql)")
+        self.dir = workdir
+        self.data = workdir / "data"
+        self.port = free_port()
+        self.user = None
+        if os.geteuid() == 0:     # initdb refuses root: run the server as 'postgres'
+            self.user = "postgres"
+            pw = pwd.getpwnam(self.user)
+            self.dir.mkdir(parents=True, exist_ok=True)
+            os.chown(self.dir, pw.pw_uid, pw.pw_gid)
+            for parent in list(self.dir.parents)[:3]:
+                os.chmod(parent, os.stat(parent).st_mode | 0o011)   # let it traverse into tmp
+        else:
+            self.dir.mkdir(parents=True, exist_ok=True)
+        self._run([str(PG_BIN / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "guandan",
+                   "--no-sync"])
+
+    def _run(self, cmd, **kw):
+        if self.user:
+            cmd = ["runuser", "-u", self.user, "--", *cmd]
+        r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, **kw)
+        if r.returncode:
+            raise RuntimeError(f"{' '.join(cmd)} failed: {r.stderr.strip()}")
+        return r
+
+    @property
+    def dsn(self) -> str:
+        return f"host=127.0.0.1 port={self.port} user=guandan dbname=postgres connect_timeout=3"
+
+    def start(self) -> "PostgresServer":
+        # -W: pg_ctl's own wait misjudges a start after an immediate stop; wait for a query instead
+        self._run([str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-W", "-l", str(self.dir / "log"),
+                   "-o", f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off", "start"])
+        _wait_port(self.port)
+        import psycopg
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with psycopg.connect(self.dsn) as db:
+                    db.execute("SELECT 1")
+                return self
+            except psycopg.OperationalError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+
+    def stop(self, mode: str = "fast") -> None:
+        self._run([str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-w", "-m", mode, "stop"])

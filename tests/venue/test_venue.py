@@ -1,0 +1,227 @@
+"""Table nodes -> Redis Streams -> central service -> PostgreSQL, with faults.
+
+Real servers (private redis-server and PostgreSQL from Debian's packages),
+a real central process killed with SIGKILL, and a check after each fault
+that every event is recorded exactly once, with its decisions.
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import psycopg
+import pytest
+
+from referee.settings import Settings
+from referee.simulation import simulate_match
+from referee.venue import Venue
+from tests.services import PostgresServer, RedisServer
+from venue.central import CentralService
+from venue.publisher import Publisher
+from web_dashboard.live import LiveVenue
+
+TABLES = ("T01", "T02", "T03")
+
+
+@pytest.fixture(scope="module")
+def servers(tmp_path_factory):
+    base = tmp_path_factory.mktemp("venue")
+    redis_srv = RedisServer(base / "redis").start()
+    pg = PostgresServer(base / "pg").start()
+    yield redis_srv, pg
+    redis_srv.stop()
+    pg.stop()
+
+
+@pytest.fixture
+def fresh(servers):
+    """Empty Redis and PostgreSQL for each test."""
+    import redis
+    redis_srv, pg = servers
+    redis.Redis.from_url(redis_srv.url).flushall()
+    with psycopg.connect(pg.dsn, autocommit=True) as db:
+        db.execute("DROP TABLE IF EXISTS decisions, events CASCADE")
+    return servers
+
+
+def feeds(n_deals=1):
+    return {t: [dict(e, table=t) for e in simulate_match(seed=i + 10, settings=Settings.parse_format(f"deals:{n_deals}"))]
+            for i, t in enumerate(TABLES)}
+
+
+class Node:
+    """A table node: referees locally from its SQLite log and publishes it."""
+
+    def __init__(self, path, redis_url):
+        self.live = LiveVenue(Venue(str(path)))
+        self.publisher = Publisher(str(path), redis_url, node="node-A")
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.publisher.run, args=(self.stop, 0.02, 0.2), daemon=True)
+        self.thread.start()
+
+    def close(self):
+        self.stop.set()
+        self.thread.join(5)
+        self.publisher.close()
+        self.live.close()
+
+
+def wait_until(cond, timeout=30.0, what="condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if cond():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def recorded(pg):
+    with psycopg.connect(pg.dsn) as db:
+        rows = db.execute("SELECT tbl, uid, seq FROM events").fetchall()
+        decisions = db.execute("SELECT tbl, COUNT(*) FROM decisions GROUP BY tbl").fetchall()
+    return rows, dict(decisions)
+
+
+def assert_exactly_once(pg, node):
+    rows, decisions = recorded(pg)
+    uids = [(t, u) for t, u, _ in rows]
+    assert len(uids) == len(set(uids)), "an event was recorded twice"
+    for table in TABLES:
+        local = node.live.events(table)
+        mine = sorted(seq for t, _, seq in rows if t == table)
+        assert mine == [e["id"] for e in local], f"{table}: recorded {len(mine)} of {len(local)}"
+        assert decisions.get(table, 0) == len(node.live.decisions(table)) or any(
+            d["type"] == "correction" for d in node.live.decisions(table))
+
+
+def test_events_flow_to_postgres_once_with_their_decisions(fresh, tmp_path):
+    redis_srv, pg = fresh
+    node = Node(tmp_path / "node.sqlite", redis_srv.url)
+    central = CentralService(redis_srv.url, pg.dsn)
+    stop = threading.Event()
+    worker = threading.Thread(target=central.run, args=(stop,), daemon=True)
+    worker.start()
+    try:
+        f = feeds()
+        total = 0
+        for k in range(max(len(v) for v in f.values())):
+            for t in TABLES:
+                if k < len(f[t]):
+                    node.live.submit(f[t][k])
+                    total += 1
+        wait_until(lambda: central.recorded == total, what="all events recorded")
+        assert central.duplicates == 0
+        assert_exactly_once(pg, node)
+        # the central referee agrees with the node's, decision for decision
+        for t in TABLES:
+            assert central.live.decisions(t) == node.live.decisions(t)
+            assert central.live.snapshot(t)["score_sheet"] == node.live.snapshot(t)["score_sheet"]
+    finally:
+        stop.set()
+        worker.join(5)
+        central.close()
+        node.close()
+
+
+def test_node_keeps_refereeing_without_redis_and_backfills(fresh, tmp_path):
+    redis_srv, pg = fresh
+    node = Node(tmp_path / "node.sqlite", redis_srv.url)
+    central = CentralService(redis_srv.url, pg.dsn)
+    stop = threading.Event()
+    worker = threading.Thread(target=central.run, args=(stop,), daemon=True)
+    worker.start()
+    try:
+        f = feeds()
+        events = [e for k in range(200) for t in TABLES if k < len(f[t]) for e in [f[t][k]]]
+        third = len(events) // 3
+        for e in events[:third]:
+            node.live.submit(e)
+        wait_until(lambda: central.recorded == third, what="first third recorded")
+        redis_srv.stop()                      # the network to the venue goes down
+        for e in events[third:2 * third]:
+            node.live.submit(e)               # the table goes on: local log, local referee
+        assert node.live.decisions("T01")     # still judging
+        wait_until(lambda: not node.publisher.connected, what="publisher notices")
+        redis_srv.start()                     # back
+        for e in events[2 * third:]:
+            node.live.submit(e)
+        wait_until(lambda: central.recorded == len(events), timeout=60, what="backfill")
+        assert_exactly_once(pg, node)
+    finally:
+        stop.set()
+        worker.join(5)
+        central.close()
+        node.close()
+
+
+def _central_process(redis_srv, pg):
+    return subprocess.Popen([sys.executable, "-m", "commands", "central", "--redis", redis_srv.url,
+                             "--pg", pg.dsn, "--port", "0"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _count(pg):
+    try:
+        with psycopg.connect(pg.dsn) as db:
+            return db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+    except psycopg.Error:
+        return -1
+
+
+def test_central_killed_and_restarted_records_every_event_once(fresh, tmp_path):
+    redis_srv, pg = fresh
+    node = Node(tmp_path / "node.sqlite", redis_srv.url)
+    proc = _central_process(redis_srv, pg)
+    try:
+        f = feeds(2)
+        events = [e for k in range(400) for t in TABLES if k < len(f[t]) for e in [f[t][k]]]
+        half = len(events) // 2
+        for e in events[:half]:
+            node.live.submit(e)
+        wait_until(lambda: _count(pg) > half // 3, what="central recording")
+        proc.send_signal(signal.SIGKILL)      # mid-stream, maybe mid-transaction
+        proc.wait(10)
+        for e in events[half:]:
+            node.live.submit(e)
+        proc = _central_process(redis_srv, pg)
+        wait_until(lambda: _count(pg) == len(events), timeout=90, what="all recorded after restart")
+        assert_exactly_once(pg, node)
+    finally:
+        proc.kill()
+        proc.wait(10)
+        node.close()
+
+
+def test_postgres_restart_mid_run_records_every_event_once(fresh, tmp_path):
+    redis_srv, pg = fresh
+    node = Node(tmp_path / "node.sqlite", redis_srv.url)
+    central = CentralService(redis_srv.url, pg.dsn)
+    stop = threading.Event()
+    worker = threading.Thread(target=central.run, args=(stop,), daemon=True)
+    worker.start()
+    try:
+        f = feeds()
+        events = [e for k in range(200) for t in TABLES if k < len(f[t]) for e in [f[t][k]]]
+        third = len(events) // 3
+        for e in events[:third]:
+            node.live.submit(e)
+        wait_until(lambda: _count(pg) == third, what="first third recorded")
+        pg.stop(mode="immediate")             # the database goes away without a clean shutdown
+        for e in events[third:2 * third]:
+            node.live.submit(e)
+        wait_until(lambda: not central.healthy, what="central notices")
+        pg.start()
+        for e in events[2 * third:]:
+            node.live.submit(e)
+        wait_until(lambda: _count(pg) == len(events), timeout=90, what="all recorded after restart")
+        assert_exactly_once(pg, node)
+        for t in TABLES:
+            assert central.live.decisions(t) == node.live.decisions(t)
+    finally:
+        stop.set()
+        worker.join(5)
+        central.close()
+        node.close()
