@@ -26,6 +26,8 @@ Rule references are to 《江苏省掼蛋竞赛规则（2023）》 (§ numbers o
 
 from __future__ import annotations
 
+from dataclasses import replace
+from functools import lru_cache
 from typing import Any, Iterable, Mapping
 
 from referee.cards import Card, CardError, is_wild, parse_card, parse_cards, single_value
@@ -109,8 +111,10 @@ class Table:
 
     def feed(self, event: Event) -> list[Decision]:
         """Append ``event`` to the log and return what the referee says about it."""
-        if event.id is None:
-            event = _with(event, id=len(self.log) + 1)
+        if event.id is None:   # (the constructor directly: dataclasses.replace is slow here)
+            event = Event(event.type, event.t, event.table, event.seat, event.cards, event.card,
+                          event.count, event.source, event.confidence, len(self.log) + 1,
+                          event.uid, event.extra)
         self.log.append(event)
         if event.type == "referee" and event.get("action") in META_ACTIONS:
             return self._correct(event)
@@ -214,7 +218,8 @@ class Table:
     def _record(self, out: list[Decision]) -> None:
         base = len(self.decisions)
         for i, d in enumerate(out):
-            out[i] = _with_n(d, base + i)
+            if d.n is None:
+                out[i] = replace(d, n=base + i)
         self.decisions.extend(out)
 
     # ------------------------------------------------------------ the fold
@@ -259,15 +264,16 @@ class Table:
     # ------------------------------------------------------------ output helpers
     def _decision(self, e: Event | None, type_: str, *, seat: str | None = None,
                   code: str | None = None, penalty: str | None = None, t: float | None = None,
-                  events: tuple[int, ...] | None = None, message: str = "", **extra: Any) -> Decision:
+                  events: tuple[int, ...] | None = None, message: str = "", n: int | None = None,
+                  **extra: Any) -> Decision:
         if events is None:
             events = (e.id,) if e is not None and e.id is not None else ()
         return Decision(t=e.t if t is None and e is not None else (t or 0.0), table=self.table_id,
                         type=type_, seat=seat, code=code, penalty=penalty, events=events,
-                        message=message, extra=extra)
+                        message=message, extra=extra, n=n)
 
     def _emit(self, type_: str, **kw: Any) -> Decision:
-        d = self._decision(self._event, type_, **kw)
+        d = self._decision(self._event, type_, n=len(self.decisions) + len(self._out), **kw)
         self._out.append(d)
         return d
 
@@ -610,7 +616,7 @@ class Table:
         if deal.turn is None:          # first deal, leader not named: the first play leads
             deal.turn = seat
         leading = deal.standing is None
-        j = judge(cards, deal.level, None if leading else deal.standing)
+        j = _judge(cards, deal.level, None if leading else deal.standing)
         if not j.legal:
             self._violation(seat, "illegal_play", "infraction",
                             text=f"{seat}: {j.reason}; the cards are taken back", judged=j.code)
@@ -862,15 +868,10 @@ class Table:
                    message=f"unknown referee action {action!r}")
 
 
-def _with(e: Event, **changes: Any) -> Event:
-    d = e.to_dict()
-    d.update(changes)
-    return Event.from_dict(d)
-
-
-def _with_n(d: Decision, n: int) -> Decision:
-    return Decision(t=d.t, table=d.table, type=d.type, seat=d.seat, code=d.code, penalty=d.penalty,
-                    events=d.events, message=d.message, extra=d.extra, n=n)
+@lru_cache(maxsize=1 << 16)
+def _judge(cards: tuple[Card, ...], level: str, previous: Any) -> Any:
+    """:func:`referee.judge` remembered: tables see the same plays over and over."""
+    return judge(cards, level, previous)
 
 
 def _observed(e: Event) -> dict[str, Any]:
