@@ -95,6 +95,7 @@ class Deal:
     standing: Combination | None = None      # the play to beat; None when the trick is empty
     standing_seat: str | None = None
     passed: set[str] = field(default_factory=set)
+    trick: list[dict] = field(default_factory=list)  # this trick's plays and passes, in order
     first_lead_done: bool = False
     seen: Counter = field(default_factory=Counter)   # card codes played this deal
     # tribute
@@ -139,5 +140,6 @@ class Deal:
                 "counts": dict(self.counts), "order": list(self.order), "turn": self.turn,
                 "standing": [c.code for c in self.standing.cards] if self.standing else None,
                 "standing_seat": self.standing_seat, "passed": sorted(self.passed),
+                "trick": [dict(p) for p in self.trick],
                 "reports_due": {s: c for s, (c, _) in self.reports_due.items()},
                 "report_faults": sorted(self.report_faults), "stopped": sorted(self.stopped)}

@@ -51,7 +51,8 @@ class EventStore:
     def __init__(self, path: str) -> None:
         self.path = path
         try:
-            self._db = sqlite3.connect(path, isolation_level=None)
+            # one connection shared by threads; callers serialise access (web_dashboard.live)
+            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             # WAL + NORMAL: a committed append survives a killed process.
             self._db.execute("PRAGMA synchronous=NORMAL")

@@ -645,6 +645,7 @@ class Table:
         deal.seen.update(c.code for c in cards)
         deal.standing, deal.standing_seat = j.reading, seat
         deal.passed.clear()
+        deal.trick.append({"seat": seat, "cards": [c.code for c in cards], "kind": j.kind})
         deal.first_lead_done = True
         left = deal.counts[seat]
         if left == 0:
@@ -681,6 +682,7 @@ class Table:
             return     # a report penalty reached a foul: the deal is over
         self._s.clocks.stop(seat)
         deal.passed.add(seat)
+        deal.trick.append({"seat": seat, "pass": True})
         self._next_turn(deal, seat)
 
     def _next_turn(self, deal: Deal, seat: str) -> None:
@@ -692,6 +694,7 @@ class Table:
                 jiefeng = leader != last
                 deal.standing, deal.standing_seat = None, None
                 deal.passed.clear()
+                deal.trick.clear()
                 self._emit("trick_end", seat=leader, leader=leader, jiefeng=jiefeng,
                            message=f"trick won by {last}; {leader} leads"
                                    + (" (接风: partner of a seat that is out)" if jiefeng else ""))
@@ -707,6 +710,7 @@ class Table:
             if nxt in deal.stopped and nxt != last:
                 deal.stopped.discard(nxt)
                 deal.passed.add(nxt)
+                deal.trick.append({"seat": nxt, "pass": True, "stopped": True})
                 self._emit("note", seat=nxt, code="stopped",
                            message=f"{nxt}'s play is stopped (违例 choice): counted as a pass")
                 seat = nxt
@@ -840,6 +844,15 @@ class Table:
                 deal.stopped.add(offender)
                 self._emit("note", seat=offender, code="stop_recorded",
                            message=f"{next_seat(offender)} chose to stop {offender}'s next play")
+            return
+        if action == "sign":
+            side = e.get("side")
+            if side not in ("NS", "EW"):
+                self._emit("confirm_request", code="bad_referee_event",
+                           message="referee sign needs side (NS/EW)")
+                return
+            self._emit("note", code="signed", side=side, name=e.get("name") or e.get("who"),
+                       message=f"{side} confirmed the score sheet (双方签字确认)")
             return
         if action == "late":
             side = e.get("side") or (side_of(e.seat) if e.seat else None)
