@@ -384,6 +384,11 @@ class Table:
     # ------------------------------------------------------------ deal start
     def _on_deal_start(self, e: Event) -> None:
         s, m = self._s, self._s.match
+        number = e.get("deal")
+        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+            self._emit("confirm_request", code="bad_event",
+                       message=f"deal_start: 'deal' must be a deal number 1, 2, ..., got {number!r}")
+            return
         if m.result is not None:
             self._emit("confirm_request", code="match_over",
                        message=f"deal {e.get('deal')} started but the match is over")
@@ -392,7 +397,11 @@ class Table:
             self._emit("confirm_request", code="deal_unfinished",
                        message=f"deal {s.deal.number} had not finished; it is dropped unscored")
         if not m.rows and s.prev_order is None:
-            self._seed(e)
+            try:
+                self._seed(e)
+            except CardError as exc:
+                self._emit("confirm_request", code="bad_event",
+                           message=f"deal_start: bad 'levels': {exc}")
         m.start(e.t)
         level = m.deal_level()
         given = str(e.get("level", level)).upper().replace("T", "10")
@@ -400,10 +409,15 @@ class Table:
             self._emit("confirm_request", code="level_mismatch",
                        message=f"deal_start says level {given}, the match says {level}; "
                                f"judging at {level}")
-        deal = Deal(number=int(e.get("deal")), level=level, t_start=e.t)
+        deal = Deal(number=number, level=level, t_start=e.t)
         s.deal = deal
         s.clocks.clear()
         leader = e.get("leader")
+        if leader is not None and leader not in PLAY_ORDER:
+            self._emit("confirm_request", code="bad_event",
+                       message=f"deal_start: bad leader {leader!r} (expected one of E S W N); "
+                               f"the first play will show who leads")
+            leader = None
         tribute = s.prev_order is not None and s.no_tribute_side is None and not m.extra_deal
         if tribute:
             deal.prev_order = complete_order(s.prev_order)  # type: ignore[arg-type]
