@@ -116,6 +116,7 @@ class Deal:
     reported: dict[str, int | None] = field(default_factory=dict)
     report_faults: dict[str, ReportFault] = field(default_factory=dict)
     stopped: set[str] = field(default_factory=set)   # seats whose next play is stopped (违例 choice)
+    barred: set[str] = field(default_factory=set)    # seats that may not follow this trick (2022 越序表态)
     penalties: list[dict] = field(default_factory=list)
 
     def active(self) -> list[str]:

@@ -683,6 +683,12 @@ class Table:
         seat: str = e.seat  # type: ignore[assignment]
         if deal.phase != "play" or seat != deal.turn:
             expected = deal.turn if deal.phase == "play" else f"the {deal.phase} to finish"
+            if self.settings.out_of_turn_pass == "sit_out_trick" and deal.phase == "play":
+                deal.barred.add(seat)
+                self._emit("violation", seat=seat, code="out_of_turn_pass", side=side_of(seat),
+                           message=f"{seat} passed before {expected} (越序表态, 2022 第八条): "
+                                   f"{seat} may not follow for the rest of this trick (本圈不得跟牌)")
+                return
             self._violation(seat, "out_of_turn_pass", "warning",
                             text=f"{seat} passed before {expected}")
             return
@@ -708,6 +714,7 @@ class Table:
                 jiefeng = leader != last
                 deal.standing, deal.standing_seat = None, None
                 deal.passed.clear()
+                deal.barred.clear()
                 deal.trick.clear()
                 self._emit("trick_end", seat=leader, leader=leader, jiefeng=jiefeng,
                            message=f"trick won by {last}; {leader} leads"
@@ -721,12 +728,16 @@ class Table:
                 self._turn(leader, "lead", self.settings.play_limit)
                 return
             nxt = deal.next_active(seat)
-            if nxt in deal.stopped and nxt != last:
-                deal.stopped.discard(nxt)
+            if (nxt in deal.stopped or nxt in deal.barred) and nxt != last:
+                if nxt in deal.barred:
+                    why = "may not follow this trick after passing out of turn (本圈不得跟牌)"
+                else:
+                    deal.stopped.discard(nxt)
+                    why = "play is stopped (违例 choice)"
                 deal.passed.add(nxt)
                 deal.trick.append({"seat": nxt, "pass": True, "stopped": True})
                 self._emit("note", seat=nxt, code="stopped",
-                           message=f"{nxt}'s play is stopped (违例 choice): counted as a pass")
+                           message=f"{nxt}'s {why}: counted as a pass")
                 seat = nxt
                 continue
             deal.turn = nxt

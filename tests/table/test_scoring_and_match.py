@@ -119,3 +119,48 @@ def test_extra_deal_at_the_table_decides_a_tie():
     (end,) = of_type(ds, "match_end")
     assert end.extra["winner"] == "NS" and end.extra["reason"] == "extra_deal"
     assert s.table.match.rows[-1].ended_by == "extra"
+
+
+def test_the_a_rule_at_the_table():
+    s = Script()
+    # a log starting mid-match: NS at A (the last deal's winners), EW at 9
+    s.start(deal=5, level="A", leader="S", levels={"NS": "A", "EW": "9"})
+    s.dump_out("S")                                  # S 上游
+    s.play("N", "D7")                                # 接风 N leads; W and E then play out
+    s.play("W", "SK HK HK DK DK CK CK")
+    s.pass_round()
+    s.play("W", "SA SA HA HA DA DA CA CA")
+    s.pass_round()
+    s.play("W", "S2 S2 D2 D2 C2 C2")
+    s.report("W", 6)
+    s.pass_round()
+    s.play("W", "LJ LJ BJ BJ")
+    s.report("W", 2)
+    s.pass_round()
+    s.play("W", "H2 H2")                             # W 二游 (H2 is no wildcard at level A)
+    s.pass_round()                                   # 接风: E leads
+    for cards in ["ST ST HT HT DT DT CT CT", "SJ SJ HJ HJ DJ DJ CJ CJ"]:
+        s.play("E", cards)
+        s.pass_round()
+    s.play("E", "SQ SQ HQ HQ DQ DQ CQ CQ")
+    s.report("E", 3)
+    s.pass_round()
+    s.play("E", "H6 D6")
+    s.report("E", 1)
+    s.pass_round()
+    ds = s.play("E", "SK")                           # E 三游: N 下游
+    (end,) = of_type(ds, "deal_end")
+    assert end.extra["order"] == ["S", "W", "E", "N"] and end.extra["upgrade"] == 1
+    assert s.table.match.levels["NS"] == 14 and s.table.match.result is None   # A not passed
+    assert [v for v in s.out if v.type == "violation"] == []
+    # next deal at A again: NS 双上 passes A and wins the game
+    s.start(deal=6, level="A", leader=None)
+    # 下游 N gives to 上游 S (the texts say 下游 gives 上游, partners or not)
+    s.ev("tribute", seat="N", card="BJ")
+    s.ev("return", seat="S", card="S3")
+    assert s.table.deal.turn == "N"
+    s.dump_out("N")
+    s.dump_out("S")                                  # NS 双上 at A: 过A
+    (end,) = of_type(s.out, "match_end")
+    assert end.extra["reason"] == "past_a" and end.extra["winner"] == "NS"
+    assert end.extra["result"]["levels"] == {"NS": "A+", "EW": "9"}

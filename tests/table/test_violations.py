@@ -200,3 +200,20 @@ def test_device_offline_and_back():
     assert [(d.type, d.seat, d.extra["device"]) for d in ds] == [("device_offline", "E", "pass-E")]
     assert s.ev("device_status", device="pass-E", online=False) == []
     assert [d.type for d in s.ev("device_status", device="pass-E", online=True)] == ["device_online"]
+
+
+def test_out_of_turn_pass_2022_variant_sits_out_the_trick():
+    s = Script(Settings(out_of_turn_pass="sit_out_trick"))
+    s.start(leader="S")
+    s.play("S", "S3")
+    ds = s.pass_("N")
+    (v,) = of_type(ds, "violation")
+    assert (v.seat, v.code, v.penalty) == ("N", "out_of_turn_pass", None) and "本圈不得跟牌" in v.message
+    ds = s.play("E", "S5")                     # N's turn is skipped: W is next
+    assert s.table.deal.turn == "W" and "N" in s.table.deal.passed
+    s.pass_("W")
+    ds = s.pass_("S")                          # E wins the trick; N may play again next trick
+    assert of_type(ds, "trick_end")[0].extra["leader"] == "E"
+    s.play("E", "S6")
+    assert s.table.deal.turn == "N"
+    assert s.table.snapshot()["ladder"]["NS"]["warning"] == 0
