@@ -94,10 +94,8 @@ class Table:
         self.settings = settings or Settings()
         self.log: list[Event] = []
         self.decisions: list[Decision] = []        # the record for the log as corrected
-        self._voided: set[int] = set()
-        self._corrected: dict[int, Event] = {}
-        self._confirmed: set[int] = set()
-        self._waived: set[int] = set()
+        self._confirmed: set[int] = set()          # low-confidence events the referee confirmed
+        self._bad_meta: set[int] = set()           # referee events that named nothing usable
         self._s = _State(self.settings)
         self._out: list[Decision] = []             # decisions of the event being folded
         self._event: Event | None = None
@@ -154,36 +152,23 @@ class Table:
     def _correct(self, event: Event) -> list[Decision]:
         action, ref = event.get("action"), event.get("ref")
         target = self._find(ref)
+        problem = None
         if target is None:
-            d = self._decision(event, "confirm_request", code="bad_reference",
-                               message=f"referee {action}: no event {ref!r} in this table's log")
+            problem = ("bad_reference", f"referee {action}: no event {ref!r} in this table's log")
+        elif action == "correct":
+            try:
+                self._corrected_event(target, event)
+            except ValueError as exc:
+                problem = ("bad_correction", f"referee correct of event {ref}: {exc}")
+        if problem is not None:
+            self._bad_meta.add(event.id)  # type: ignore[arg-type]
+            d = self._decision(event, "confirm_request", code=problem[0], message=problem[1])
             self._record([d])
             return [d]
         if action == "void" and event.get("what", "event") == "penalty":
-            self._waived.add(ref)
             what = f"penalties from event {ref} voided"
-        elif action == "void":
-            self._voided.add(ref)
-            what = f"event {ref} ({target.type}) voided"
-        elif action == "confirm":
-            self._confirmed.add(ref)
-            what = f"event {ref} ({target.type}) confirmed"
         else:
-            fields = event.get("event")
-            try:
-                if not isinstance(fields, Mapping):
-                    raise ValueError("referee correct needs an 'event' object with the corrected fields")
-                merged = {**target.to_dict(), **fields, "id": target.id, "t": target.t,
-                          "table": target.table}
-                if "confidence" not in fields:
-                    merged.pop("confidence", None)   # a referee's correction is certain
-                self._corrected[ref] = Event.from_dict(merged)
-            except ValueError as exc:
-                d = self._decision(event, "confirm_request", code="bad_correction",
-                                   message=f"referee correct of event {ref}: {exc}")
-                self._record([d])
-                return [d]
-            what = f"event {ref} corrected to {self._corrected[ref].type}"
+            what = f"event {ref} ({target.type}) {action}ed"  # type: ignore[union-attr]
         old = self.decisions
         self._rebuild()
         k = 0
@@ -193,6 +178,17 @@ class Table:
                         message=f"{what}; state recomputed from the log",
                         extra={"action": action, "ref": ref, "restated_from": k})
         return [note, *self.decisions[k:]]
+
+    @staticmethod
+    def _corrected_event(target: Event, meta: Event) -> Event:
+        """The event ``target`` as the referee's ``correct`` event ``meta`` restates it."""
+        fields = meta.get("event")
+        if not isinstance(fields, Mapping):
+            raise ValueError("referee correct needs an 'event' object with the corrected fields")
+        merged = {**target.to_dict(), **fields, "id": target.id, "t": target.t, "table": target.table}
+        if "confidence" not in fields:
+            merged.pop("confidence", None)   # a referee's correction is certain
+        return Event.from_dict(merged)
 
     def _find(self, ref: Any) -> Event | None:
         if isinstance(ref, int) and not isinstance(ref, bool) and 1 <= ref <= len(self.log):
@@ -204,16 +200,41 @@ class Table:
                 return e
         return None
 
+    def _overrides(self) -> tuple[set[int], dict[int, Event], set[int], set[int]]:
+        """(voided, corrected, confirmed, waived) from the referee events in the log.
+
+        Read from the newest back, so a later void can cancel an earlier void,
+        correction or confirmation, and the latest correction of an event wins."""
+        voided: set[int] = set()
+        corrected: dict[int, Event] = {}
+        confirmed: set[int] = set()
+        waived: set[int] = set()
+        for m in reversed(self.log):
+            if m.type != "referee" or m.get("action") not in META_ACTIONS \
+                    or m.id in voided or m.id in self._bad_meta:
+                continue
+            action, ref = m.get("action"), m.get("ref")
+            if action == "void" and m.get("what", "event") == "penalty":
+                waived.add(ref)
+            elif action == "void":
+                voided.add(ref)
+            elif action == "confirm":
+                confirmed.add(ref)
+            elif ref not in corrected:
+                corrected[ref] = self._corrected_event(self._find(ref), m)  # type: ignore[arg-type]
+        return voided, corrected, confirmed, waived
+
     def _rebuild(self) -> None:
+        voided, corrected, self._confirmed, waived = self._overrides()
         self._s = _State(self.settings)
-        self._s.waived = set(self._waived)
+        self._s.waived = waived
         self.decisions = []
         for e in self.log:
             if e.type == "referee" and e.get("action") in META_ACTIONS:
                 continue
-            if e.id in self._voided:
+            if e.id in voided:
                 continue
-            self._record(self._fold(self._corrected.get(e.id, e)))
+            self._record(self._fold(corrected.get(e.id, e)))  # type: ignore[arg-type]
 
     def _record(self, out: list[Decision]) -> None:
         base = len(self.decisions)
@@ -253,7 +274,7 @@ class Table:
             else:
                 self._violation(step.seat, "overtime", "warning", t=step.t,
                                 text=f"{step.seat} still had not acted after the {step.purpose} limit "
-                                     f"and the countdown", events=())
+                                     f"and the countdown")
         m = s.match
         if m.result is None and (s.deal is None or s.deal.phase == "finished") and m.time_up(t) \
                 and m.rows:

@@ -217,3 +217,19 @@ def test_out_of_turn_pass_2022_variant_sits_out_the_trick():
     s.play("E", "S6")
     assert s.table.deal.turn == "N"
     assert s.table.snapshot()["ladder"]["NS"]["warning"] == 0
+
+
+def test_a_later_void_cancels_an_earlier_void():
+    s = Script()
+    s.start(leader="S")
+    s.play("S", "S3")
+    s.pass_("W")                                   # out of turn: warning
+    s.referee("void", ref=3)                       # event 4
+    assert violations(s.table.decisions) == []
+    ds = s.referee("void", ref=4)                  # the void was a mistake
+    assert ds[0].type == "correction"
+    assert violations(s.table.decisions) == [("W", "out_of_turn_pass", "warning")]
+    ds = s.referee("void", ref=99)
+    assert [(d.type, d.code) for d in ds] == [("confirm_request", "bad_reference")]
+    ds = s.referee("correct", ref=2, event={"type": "nonsense"})
+    assert [(d.type, d.code) for d in ds] == [("confirm_request", "bad_correction")]
