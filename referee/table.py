@@ -660,8 +660,7 @@ class Table:
         if fault is not None and len(cards) == deal.counts[seat]:
             # 七(二)4 / 七(三)4: out after a report fault not put right
             if not deal.order:
-                self._violation(seat, "missing_report" if fault.code == "missing_report"
-                                else "wrong_report", "foul",
+                self._violation(seat, fault.code, "foul",
                                 text=f"{seat} went out as 上游 after a {fault.code.replace('_', ' ')} "
                                      f"that was never put right")
                 return
@@ -681,7 +680,6 @@ class Table:
         deal.standing, deal.standing_seat = j.reading, seat
         deal.passed.clear()
         deal.trick.append({"seat": seat, "cards": [c.code for c in cards], "kind": j.kind})
-        deal.first_lead_done = True
         left = deal.counts[seat]
         if left == 0:
             deal.order.append(seat)

@@ -2,7 +2,7 @@
 
 from referee.settings import Settings
 
-from .helpers import Script, of_type, types, violations
+from .helpers import Script, of_type, violations
 
 
 def test_trick_ends_after_three_passes_and_the_last_player_leads():
