@@ -11,6 +11,10 @@ Settings (``config`` keys, or a TOML file named by ``GUANDAN_DASHBOARD_CONFIG``)
 ``TABLES``          table ids to show even before their first event
 ``MATCHES``         ``{table: {"round": 1, "NS": team, "EW": team}}`` for standings
 ``USERS`` / ``USERS_FILE``  referees (see :mod:`web_dashboard.auth`)
+``SETTINGS``        referee settings (:class:`referee.settings.Settings` fields:
+                    limits, countdown, match_format, deals, minutes, tie, ...)
+``EVIDENCE_DIR``    where vision saves frame crops (``<dir>/<table>/<file>``, named by
+                    an event's ``crop`` field)
 ``OVERLAY_DELAY``   seconds the public overlay lags the table (default 0)
 ``STANDINGS_SYSTEM``  ``swiss`` (default) or ``round_robin``
 ``DEFAULT_LANG``    ``zh`` (default) or ``en``
@@ -42,10 +46,12 @@ def create_app(config: dict[str, Any] | None = None, live=None) -> Flask:
         SECRET_KEY=secrets.token_hex(32),
         DATABASE=None,
         TABLES=[],
+        SETTINGS={},
         MATCHES={},
         USERS=None,
         USERS_FILE=None,
         OVERLAY_DELAY=0.0,
+        EVIDENCE_DIR=None,
         STANDINGS_SYSTEM="swiss",
         DEFAULT_LANG="zh",
         SSE_KEEPALIVE=15.0,
@@ -67,13 +73,15 @@ def create_app(config: dict[str, Any] | None = None, live=None) -> Flask:
     app.extensions["guandan_users"] = users or {}
 
     if live is None:
+        from referee.settings import Settings
         from referee.venue import Venue
         from web_dashboard.live import LiveVenue
         db = app.config["DATABASE"]
         if db is None:
             Path(app.instance_path).mkdir(parents=True, exist_ok=True)
             db = os.path.join(app.instance_path, "venue.sqlite")
-        live = LiveVenue(Venue(db), app.config["TABLES"], app.config["MATCHES"])
+        settings = Settings.from_dict(app.config["SETTINGS"])
+        live = LiveVenue(Venue(db, settings), app.config["TABLES"], app.config["MATCHES"])
     app.extensions["guandan_venue"] = live
 
     csrf.init_app(app)

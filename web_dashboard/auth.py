@@ -36,7 +36,7 @@ class UsersError(ValueError):
 @dataclass(frozen=True)
 class User:
     name: str
-    password_hash: str
+    password_hash: str = field(repr=False)
     role: str = "referee"
     tables: tuple[str, ...] = field(default=())
 

@@ -39,14 +39,25 @@ def violation_status(decisions: list[dict], events: list[dict]) -> dict[int, str
     """For each violation or confirm request (by ``n``): 'open', 'confirmed' or 'voided',
     from the referee events that name its evidence."""
     acted: dict[int, str] = {}
+    choices: dict[str, list[int]] = {}    # offender -> ids of the choice events recorded
     for e in events:
-        if e.get("type") == "referee" and e.get("action") in ("confirm", "void") and "ref" in e:
+        if e.get("type") != "referee":
+            continue
+        if e.get("action") in ("confirm", "void") and "ref" in e:
             acted[e["ref"]] = "confirmed" if e["action"] == "confirm" else "voided"
+        elif e.get("action") == "choice" and e.get("seat"):
+            choices.setdefault(e["seat"], []).append(e.get("id", 0))
     status = {}
     for d in decisions:
         if d["type"] in ACTIONABLE:
             refs = d.get("events") or []
-            status[d["n"]] = next((acted[r] for r in reversed(refs) if r in acted), "open")
+            state = next((acted[r] for r in reversed(refs) if r in acted), "open")
+            if d.get("code") == "stop_choice" and state != "voided":
+                # confirming the violation does not make the non-offending side's choice
+                after = max(refs, default=0)
+                chosen = any(i > after for i in choices.get(d.get("offender"), []))
+                state = "chosen" if chosen else "open"
+            status[d["n"]] = state
     return status
 
 
@@ -80,7 +91,7 @@ def table_view(name: str, snapshot: dict, decisions: list[dict], events: list[di
         if d["type"] in ACTIONABLE or d["type"] in ("penalty", "device_offline", "correction"):
             item = dict(d)
             item["status"] = status.get(d["n"], "")
-            item["evidence"] = [by_id[i] for i in d.get("events", []) if i in by_id]
+            item["evidence"] = [dict(by_id[i]) for i in d.get("events", []) if i in by_id]
             feed.append(item)
     view.update({
         "ladder": snapshot.get("ladder", {}),

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from flask import (Blueprint, abort, current_app, jsonify, make_response, redirect, render_template,
-                   request, url_for)
+                   request, send_from_directory, url_for)
 from flask_login import current_user
 
 from referee.cards import CardError, parse_cards
@@ -33,6 +33,11 @@ def table_state(table: str, public: bool = False) -> dict:
                       countdown(), public=public)
     view["version"] = lv.version(table)
     view["now"] = lv.now(table)
+    for item in view.get("feed", []):
+        for e in item["evidence"]:
+            crop = e.get("crop")
+            if isinstance(crop, str) and not crop.startswith("data:image/"):
+                e["crop"] = url_for("views.evidence", table=table, name=crop)
     return view
 
 
@@ -70,6 +75,16 @@ def table_page(table):
 @table_access
 def table_json(table):
     return jsonify(table_state(table))
+
+
+@bp.route("/tables/<table>/evidence/<path:name>")
+@table_access
+def evidence(table, name):
+    """A frame crop a vision event points at (``crop``: a file in EVIDENCE_DIR/<table>/)."""
+    root = current_app.config.get("EVIDENCE_DIR")
+    if not root:
+        abort(404, description="no evidence directory is configured (EVIDENCE_DIR)")
+    return send_from_directory(f"{root}/{table}", name)
 
 
 @bp.route("/overlay/<table>")

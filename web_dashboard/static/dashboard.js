@@ -112,6 +112,12 @@
       if ((d.type === "violation" || d.type === "confirm_request") && d.status === "open") {
         const ref = (d.events || [])[d.events.length - 1];
         const acts = el("div", "acts");
+        if (d.code === "stop_choice") {
+          acts.appendChild(button(T("stop_next_play"), { action: "choice", seat: d.offender, choice: "stop_next_play" }, "choice-stop"));
+          acts.appendChild(button(T("waive"), { action: "choice", seat: d.offender, choice: "waive" }, "choice-waive"));
+          li.appendChild(acts);
+          return li;
+        }
         acts.appendChild(button(T("confirm"), { action: "confirm", ref }, "confirm"));
         acts.appendChild(button(T("void"), { action: "void", ref, what: d.type === "violation" ? "penalty" : "event" }, "void"));
         if (d.type === "violation" && d.seat) {
@@ -130,6 +136,7 @@
 
     function render(s) {
       state = s;
+      document.body.dataset.version = s.version;
       offset = s.now - Date.now() / 1000;
       const set = (id, v) => { const e = document.getElementById(id); if (e) e.textContent = v; };
       set("deal", s.deal || "—"); set("level", s.level || "—");
@@ -192,6 +199,7 @@
   // ------------------------------------------------------------------- overlay
   function overlayPage(streamUrl, table) {
     connect(streamUrl, (s) => {
+      document.body.dataset.version = s.version;
       const lv = document.getElementById("ov-levels");
       lv.textContent = table + " · 南北 " + (s.levels.NS || "") + " · 东西 " + (s.levels.EW || "") +
         (s.level ? " · " + T("level") + " " + s.level : "");
