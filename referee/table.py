@@ -26,7 +26,6 @@ Rule references are to 《江苏省掼蛋竞赛规则（2023）》 (§ numbers o
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import lru_cache
 from typing import Any, Iterable, Mapping
 
@@ -240,7 +239,7 @@ class Table:
         base = len(self.decisions)
         for i, d in enumerate(out):
             if d.n is None:
-                out[i] = replace(d, n=base + i)
+                out[i] = d._replace(n=base + i)
         self.decisions.extend(out)
 
     # ------------------------------------------------------------ the fold
@@ -257,9 +256,9 @@ class Table:
                                f"confirm or correct it (not counted until confirmed)",
                        observed=_observed(e))
             return self._out
-        handler = getattr(self, "_on_" + e.type, None)
+        handler = _HANDLERS.get(e.type)
         if handler is not None:
-            handler(e)
+            handler(self, e)
         return self._out
 
     def _advance(self, t: float) -> None:
@@ -276,8 +275,8 @@ class Table:
                                 text=f"{step.seat} still had not acted after the {step.purpose} limit "
                                      f"and the countdown")
         m = s.match
-        if m.result is None and (s.deal is None or s.deal.phase == "finished") and m.time_up(t) \
-                and m.rows:
+        if (s.deal is None or s.deal.phase == "finished") and m.rows and m.result is None \
+                and m.time_up(t):
             m.close_on_time(t)
             if m.result is not None:
                 self._match_end(t)
@@ -923,6 +922,10 @@ class Table:
             return
         self._emit("confirm_request", code="bad_referee_event",
                    message=f"unknown referee action {action!r}")
+
+
+# event type -> handler, e.g. 'play' -> Table._on_play
+_HANDLERS = {name[4:]: fn for name, fn in vars(Table).items() if name.startswith("_on_")}
 
 
 @lru_cache(maxsize=1 << 16)
