@@ -738,10 +738,14 @@ class Table:
                            message=f"trick won by {last}; {leader} leads"
                                    + (" (接风: partner of a seat that is out)" if jiefeng else ""))
                 if leader in deal.stopped:
-                    deal.stopped.discard(leader)
-                    leader = deal.next_active(leader)
+                    # 七(二): a stopped leader's lead goes, in play order, to the non-offending side
+                    offender = leader
+                    deal.stopped.discard(offender)
+                    leader = deal.next_active(offender)
+                    while side_of(leader) == side_of(offender):
+                        leader = deal.next_active(leader)
                     self._emit("note", seat=leader, code="stopped",
-                               message=f"lead passes to {leader}: the offender's lead is stopped (七(二))")
+                               message=f"{offender}'s lead is stopped (违例 choice); {leader} leads")
                 deal.turn = leader
                 self._turn(leader, "lead", self.settings.play_limit)
                 return

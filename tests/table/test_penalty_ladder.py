@@ -100,3 +100,18 @@ def test_void_a_penalty_keeps_the_event():
     assert v.penalty is None and "voided" in v.message
     assert s.table.deal.counts["S"] == 22
     assert s.table.snapshot()["ladder"]["NS"]["warning"] == 0
+
+
+def test_a_stopped_leader_hands_the_lead_to_the_non_offending_side():
+    s = Script()
+    s.start(leader="S")
+    s.play("S", "S9")
+    s.play("E", "SJ")
+    s.pass_("N")
+    s.play("W", "SK")
+    s.pass_("S")
+    s.play("W", "S3")                      # out of turn: infraction, S (W's 下家) may stop W
+    s.referee("choice", seat="W", stop=True)
+    ds = s.passes("E", "N")                # W wins the trick, but its lead is stopped
+    (note,) = [d for d in ds if d.code == "stopped"]
+    assert note.seat == "S" and s.table.deal.turn == "S"
