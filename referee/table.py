@@ -794,7 +794,9 @@ class Table:
         actual, count = deal.counts[seat], e.count
         due = deal.reports_due.pop(seat, None)
         fault = deal.report_faults.get(seat)
-        if count == actual and actual <= REPORT_LIMIT:
+        if count == actual and actual > REPORT_LIMIT:
+            return      # a true count that was not due misleads nobody
+        if count == actual:
             if due is None and fault is None and deal.reported.get(seat) == actual:
                 self._violation(seat, "repeat_report", "warning",
                                 text=f"{seat} reported {count} again")

@@ -233,3 +233,12 @@ def test_a_later_void_cancels_an_earlier_void():
     assert [(d.type, d.code) for d in ds] == [("confirm_request", "bad_reference")]
     ds = s.referee("correct", ref=2, event={"type": "nonsense"})
     assert [(d.type, d.code) for d in ds] == [("confirm_request", "bad_correction")]
+
+
+def test_a_true_report_that_was_not_due_is_no_violation_but_a_false_one_is():
+    s = Script()
+    s.start(leader="S")
+    s.play("S", "S3 S3 H3 H3 D3 D3 C3 C3")      # 19 left: nothing due
+    assert s.report("S", 19) == []
+    ds = s.report("S", 9)
+    assert violations(ds) == [("S", "wrong_report", "warning")]
