@@ -30,12 +30,15 @@ def add_settings_arguments(p: argparse.ArgumentParser) -> None:
                    help="读秒 length after a limit runs out (default 10)")
     p.add_argument("--min-confidence", type=float, default=0.8, metavar="P",
                    help="vision events below this confidence are asked about (default 0.8)")
+    p.add_argument("--out-of-turn-pass", choices=("warning", "sit_out_trick"), default="warning",
+                   help="越序表态: a warning (2023 rules, default) or sit out the trick (2022 rules)")
 
 
 def settings_from_args(args: argparse.Namespace) -> Settings:
     try:
         return Settings.parse_format(args.format, tie=args.tie, countdown=args.countdown,
-                                     min_confidence=args.min_confidence)
+                                     min_confidence=args.min_confidence,
+                                     out_of_turn_pass=args.out_of_turn_pass)
     except SettingsError as exc:
         raise UsageError(str(exc)) from None
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from referee.cards import Card, single_value
 from referee.combos import Combination
-from referee.seating import PLAY_ORDER, next_seat, partner, prev_seat, side_of
+from referee.seating import PLAY_ORDER, next_seat, partner, prev_seat
 
 HAND_SIZE = 27
 
@@ -96,7 +96,6 @@ class Deal:
     standing_seat: str | None = None
     passed: set[str] = field(default_factory=set)
     trick: list[dict] = field(default_factory=list)  # this trick's plays and passes, in order
-    first_lead_done: bool = False
     seen: Counter = field(default_factory=Counter)   # card codes played this deal
     # tribute
     prev_order: list[str] = field(default_factory=list)
@@ -116,6 +115,7 @@ class Deal:
     reported: dict[str, int | None] = field(default_factory=dict)
     report_faults: dict[str, ReportFault] = field(default_factory=dict)
     stopped: set[str] = field(default_factory=set)   # seats whose next play is stopped (违例 choice)
+    barred: set[str] = field(default_factory=set)    # seats that may not follow this trick (2022 越序表态)
     penalties: list[dict] = field(default_factory=list)
 
     def active(self) -> list[str]:
@@ -131,9 +131,6 @@ class Deal:
     def over(self) -> bool:
         """Three out, or 上游 and 二游 partners (双上)."""
         return len(self.order) >= 3 or is_double_down(self.order)
-
-    def side_done(self) -> str | None:
-        return side_of(self.order[0]) if self.order else None
 
     def summary(self) -> dict:
         return {"deal": self.number, "level": self.level, "phase": self.phase,

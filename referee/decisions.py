@@ -13,16 +13,18 @@ events it came from) and ``message``; type-specific fields go in ``extra``.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
-from typing import Any, Mapping
+from types import MappingProxyType
+from typing import Any, Mapping, NamedTuple
 
 DECISION_TYPES = ("violation", "countdown", "turn", "trick_end", "deal_start", "tribute_assigned",
                   "anti_tribute", "deal_end", "penalty", "confirm_request", "device_offline",
                   "device_online", "match_end", "correction", "note")
 
 
-@dataclass(frozen=True)
-class Decision:
+class Decision(NamedTuple):
+    """One statement of the referee (immutable; a tuple for speed: a busy table makes
+    one or more per event)."""
+
     t: float
     table: str
     type: str
@@ -31,7 +33,7 @@ class Decision:
     penalty: str | None = None
     events: tuple[int, ...] = ()
     message: str = ""
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Any] = MappingProxyType({})
     n: int | None = None   # position in the table's record of decisions, set by the table
 
     def to_dict(self) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from typing import Any, Mapping
 
 MATCH_FORMATS = ("game", "deals", "time", "time_deals")
 TIE_RULES = ("draw", "extra_deal")
+OUT_OF_TURN_PASS_RULES = ("warning", "sit_out_trick")
 
 
 class SettingsError(ValueError):
@@ -45,6 +46,9 @@ class Settings:
     # (one more deal from the first-deal procedure, 上游's side wins; the 2022 open
     # event regulations' rule).
     tie: str = "draw"
+    # Passing out of turn (越序表态): a warning (2023 七(一)6), or the 2022 text's
+    # 第八条 判罚1 "违规者本圈不得跟牌" (the offender may not follow for the rest of the trick).
+    out_of_turn_pass: str = "warning"
 
     def __post_init__(self) -> None:
         for name in ("tribute_limit", "return_limit", "first_lead_limit", "play_limit", "countdown"):
@@ -58,6 +62,9 @@ class Settings:
                                 f"got {self.match_format!r}")
         if self.tie not in TIE_RULES:
             raise SettingsError(f"tie must be one of {', '.join(TIE_RULES)}, got {self.tie!r}")
+        if self.out_of_turn_pass not in OUT_OF_TURN_PASS_RULES:
+            raise SettingsError(f"out_of_turn_pass must be one of {', '.join(OUT_OF_TURN_PASS_RULES)}, "
+                                f"got {self.out_of_turn_pass!r}")
         needs_deals = self.match_format in ("deals", "time_deals")
         needs_minutes = self.match_format in ("time", "time_deals")
         if needs_deals and (not isinstance(self.deals, int) or self.deals < 1):

@@ -97,6 +97,10 @@ def simulate_match(seed: int = 0, settings: Settings | None = None, table: str =
         for i, s in enumerate(PLAY_ORDER):
             players[s].hand = deck[i * 27:(i + 1) * 27]
         t += rng.uniform(20, 60)
+        match.close_on_time(t)          # a timed match that ran out starts no new deal
+        if match.result is not None:
+            emit(t=round(t, 2), type="tick")
+            break
         t_start = t
         match.start(t)
         tribute = prev_order is not None and not match.extra_deal

@@ -26,6 +26,7 @@ Rule references are to 《江苏省掼蛋竞赛规则（2023）》 (§ numbers o
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Iterable, Mapping
 
 from referee.cards import Card, CardError, is_wild, parse_card, parse_cards, single_value
@@ -92,10 +93,8 @@ class Table:
         self.settings = settings or Settings()
         self.log: list[Event] = []
         self.decisions: list[Decision] = []        # the record for the log as corrected
-        self._voided: set[int] = set()
-        self._corrected: dict[int, Event] = {}
-        self._confirmed: set[int] = set()
-        self._waived: set[int] = set()
+        self._confirmed: set[int] = set()          # low-confidence events the referee confirmed
+        self._bad_meta: set[int] = set()           # referee events that named nothing usable
         self._s = _State(self.settings)
         self._out: list[Decision] = []             # decisions of the event being folded
         self._event: Event | None = None
@@ -109,8 +108,10 @@ class Table:
 
     def feed(self, event: Event) -> list[Decision]:
         """Append ``event`` to the log and return what the referee says about it."""
-        if event.id is None:
-            event = _with(event, id=len(self.log) + 1)
+        if event.id is None:   # (the constructor directly: dataclasses.replace is slow here)
+            event = Event(event.type, event.t, event.table, event.seat, event.cards, event.card,
+                          event.count, event.source, event.confidence, len(self.log) + 1,
+                          event.uid, event.extra)
         self.log.append(event)
         if event.type == "referee" and event.get("action") in META_ACTIONS:
             return self._correct(event)
@@ -150,36 +151,23 @@ class Table:
     def _correct(self, event: Event) -> list[Decision]:
         action, ref = event.get("action"), event.get("ref")
         target = self._find(ref)
+        problem = None
         if target is None:
-            d = self._decision(event, "confirm_request", code="bad_reference",
-                               message=f"referee {action}: no event {ref!r} in this table's log")
+            problem = ("bad_reference", f"referee {action}: no event {ref!r} in this table's log")
+        elif action == "correct":
+            try:
+                self._corrected_event(target, event)
+            except ValueError as exc:
+                problem = ("bad_correction", f"referee correct of event {ref}: {exc}")
+        if problem is not None:
+            self._bad_meta.add(event.id)  # type: ignore[arg-type]
+            d = self._decision(event, "confirm_request", code=problem[0], message=problem[1])
             self._record([d])
             return [d]
         if action == "void" and event.get("what", "event") == "penalty":
-            self._waived.add(ref)
             what = f"penalties from event {ref} voided"
-        elif action == "void":
-            self._voided.add(ref)
-            what = f"event {ref} ({target.type}) voided"
-        elif action == "confirm":
-            self._confirmed.add(ref)
-            what = f"event {ref} ({target.type}) confirmed"
         else:
-            fields = event.get("event")
-            try:
-                if not isinstance(fields, Mapping):
-                    raise ValueError("referee correct needs an 'event' object with the corrected fields")
-                merged = {**target.to_dict(), **fields, "id": target.id, "t": target.t,
-                          "table": target.table}
-                if "confidence" not in fields:
-                    merged.pop("confidence", None)   # a referee's correction is certain
-                self._corrected[ref] = Event.from_dict(merged)
-            except ValueError as exc:
-                d = self._decision(event, "confirm_request", code="bad_correction",
-                                   message=f"referee correct of event {ref}: {exc}")
-                self._record([d])
-                return [d]
-            what = f"event {ref} corrected to {self._corrected[ref].type}"
+            what = f"event {ref} ({target.type}) {action}ed"  # type: ignore[union-attr]
         old = self.decisions
         self._rebuild()
         k = 0
@@ -189,6 +177,17 @@ class Table:
                         message=f"{what}; state recomputed from the log",
                         extra={"action": action, "ref": ref, "restated_from": k})
         return [note, *self.decisions[k:]]
+
+    @staticmethod
+    def _corrected_event(target: Event, meta: Event) -> Event:
+        """The event ``target`` as the referee's ``correct`` event ``meta`` restates it."""
+        fields = meta.get("event")
+        if not isinstance(fields, Mapping):
+            raise ValueError("referee correct needs an 'event' object with the corrected fields")
+        merged = {**target.to_dict(), **fields, "id": target.id, "t": target.t, "table": target.table}
+        if "confidence" not in fields:
+            merged.pop("confidence", None)   # a referee's correction is certain
+        return Event.from_dict(merged)
 
     def _find(self, ref: Any) -> Event | None:
         if isinstance(ref, int) and not isinstance(ref, bool) and 1 <= ref <= len(self.log):
@@ -200,21 +199,47 @@ class Table:
                 return e
         return None
 
+    def _overrides(self) -> tuple[set[int], dict[int, Event], set[int], set[int]]:
+        """(voided, corrected, confirmed, waived) from the referee events in the log.
+
+        Read from the newest back, so a later void can cancel an earlier void,
+        correction or confirmation, and the latest correction of an event wins."""
+        voided: set[int] = set()
+        corrected: dict[int, Event] = {}
+        confirmed: set[int] = set()
+        waived: set[int] = set()
+        for m in reversed(self.log):
+            if m.type != "referee" or m.get("action") not in META_ACTIONS \
+                    or m.id in voided or m.id in self._bad_meta:
+                continue
+            action, ref = m.get("action"), m.get("ref")
+            if action == "void" and m.get("what", "event") == "penalty":
+                waived.add(ref)
+            elif action == "void":
+                voided.add(ref)
+            elif action == "confirm":
+                confirmed.add(ref)
+            elif ref not in corrected:
+                corrected[ref] = self._corrected_event(self._find(ref), m)  # type: ignore[arg-type]
+        return voided, corrected, confirmed, waived
+
     def _rebuild(self) -> None:
+        voided, corrected, self._confirmed, waived = self._overrides()
         self._s = _State(self.settings)
-        self._s.waived = set(self._waived)
+        self._s.waived = waived
         self.decisions = []
         for e in self.log:
             if e.type == "referee" and e.get("action") in META_ACTIONS:
                 continue
-            if e.id in self._voided:
+            if e.id in voided:
                 continue
-            self._record(self._fold(self._corrected.get(e.id, e)))
+            self._record(self._fold(corrected.get(e.id, e)))  # type: ignore[arg-type]
 
     def _record(self, out: list[Decision]) -> None:
         base = len(self.decisions)
         for i, d in enumerate(out):
-            out[i] = _with_n(d, base + i)
+            if d.n is None:
+                out[i] = d._replace(n=base + i)
         self.decisions.extend(out)
 
     # ------------------------------------------------------------ the fold
@@ -231,9 +256,9 @@ class Table:
                                f"confirm or correct it (not counted until confirmed)",
                        observed=_observed(e))
             return self._out
-        handler = getattr(self, "_on_" + e.type, None)
+        handler = _HANDLERS.get(e.type)
         if handler is not None:
-            handler(e)
+            handler(self, e)
         return self._out
 
     def _advance(self, t: float) -> None:
@@ -248,10 +273,10 @@ class Table:
             else:
                 self._violation(step.seat, "overtime", "warning", t=step.t,
                                 text=f"{step.seat} still had not acted after the {step.purpose} limit "
-                                     f"and the countdown", events=())
+                                     f"and the countdown")
         m = s.match
-        if m.result is None and (s.deal is None or s.deal.phase == "finished") and m.time_up(t) \
-                and m.rows:
+        if (s.deal is None or s.deal.phase == "finished") and m.rows and m.result is None \
+                and m.time_up(t):
             m.close_on_time(t)
             if m.result is not None:
                 self._match_end(t)
@@ -259,15 +284,16 @@ class Table:
     # ------------------------------------------------------------ output helpers
     def _decision(self, e: Event | None, type_: str, *, seat: str | None = None,
                   code: str | None = None, penalty: str | None = None, t: float | None = None,
-                  events: tuple[int, ...] | None = None, message: str = "", **extra: Any) -> Decision:
+                  events: tuple[int, ...] | None = None, message: str = "", n: int | None = None,
+                  **extra: Any) -> Decision:
         if events is None:
             events = (e.id,) if e is not None and e.id is not None else ()
         return Decision(t=e.t if t is None and e is not None else (t or 0.0), table=self.table_id,
                         type=type_, seat=seat, code=code, penalty=penalty, events=events,
-                        message=message, extra=extra)
+                        message=message, extra=extra, n=n)
 
     def _emit(self, type_: str, **kw: Any) -> Decision:
-        d = self._decision(self._event, type_, **kw)
+        d = self._decision(self._event, type_, n=len(self.decisions) + len(self._out), **kw)
         self._out.append(d)
         return d
 
@@ -378,6 +404,11 @@ class Table:
     # ------------------------------------------------------------ deal start
     def _on_deal_start(self, e: Event) -> None:
         s, m = self._s, self._s.match
+        number = e.get("deal")
+        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+            self._emit("confirm_request", code="bad_event",
+                       message=f"deal_start: 'deal' must be a deal number 1, 2, ..., got {number!r}")
+            return
         if m.result is not None:
             self._emit("confirm_request", code="match_over",
                        message=f"deal {e.get('deal')} started but the match is over")
@@ -386,7 +417,11 @@ class Table:
             self._emit("confirm_request", code="deal_unfinished",
                        message=f"deal {s.deal.number} had not finished; it is dropped unscored")
         if not m.rows and s.prev_order is None:
-            self._seed(e)
+            try:
+                self._seed(e)
+            except CardError as exc:
+                self._emit("confirm_request", code="bad_event",
+                           message=f"deal_start: bad 'levels': {exc}")
         m.start(e.t)
         level = m.deal_level()
         given = str(e.get("level", level)).upper().replace("T", "10")
@@ -394,10 +429,15 @@ class Table:
             self._emit("confirm_request", code="level_mismatch",
                        message=f"deal_start says level {given}, the match says {level}; "
                                f"judging at {level}")
-        deal = Deal(number=int(e.get("deal")), level=level, t_start=e.t)
+        deal = Deal(number=number, level=level, t_start=e.t)
         s.deal = deal
         s.clocks.clear()
         leader = e.get("leader")
+        if leader is not None and leader not in PLAY_ORDER:
+            self._emit("confirm_request", code="bad_event",
+                       message=f"deal_start: bad leader {leader!r} (expected one of E S W N); "
+                               f"the first play will show who leads")
+            leader = None
         tribute = s.prev_order is not None and s.no_tribute_side is None and not m.extra_deal
         if tribute:
             deal.prev_order = complete_order(s.prev_order)  # type: ignore[arg-type]
@@ -610,7 +650,7 @@ class Table:
         if deal.turn is None:          # first deal, leader not named: the first play leads
             deal.turn = seat
         leading = deal.standing is None
-        j = judge(cards, deal.level, None if leading else deal.standing)
+        j = _judge(cards, deal.level, None if leading else deal.standing)
         if not j.legal:
             self._violation(seat, "illegal_play", "infraction",
                             text=f"{seat}: {j.reason}; the cards are taken back", judged=j.code)
@@ -619,8 +659,7 @@ class Table:
         if fault is not None and len(cards) == deal.counts[seat]:
             # 七(二)4 / 七(三)4: out after a report fault not put right
             if not deal.order:
-                self._violation(seat, "missing_report" if fault.code == "missing_report"
-                                else "wrong_report", "foul",
+                self._violation(seat, fault.code, "foul",
                                 text=f"{seat} went out as 上游 after a {fault.code.replace('_', ' ')} "
                                      f"that was never put right")
                 return
@@ -640,7 +679,6 @@ class Table:
         deal.standing, deal.standing_seat = j.reading, seat
         deal.passed.clear()
         deal.trick.append({"seat": seat, "cards": [c.code for c in cards], "kind": j.kind})
-        deal.first_lead_done = True
         left = deal.counts[seat]
         if left == 0:
             deal.order.append(seat)
@@ -663,6 +701,12 @@ class Table:
         seat: str = e.seat  # type: ignore[assignment]
         if deal.phase != "play" or seat != deal.turn:
             expected = deal.turn if deal.phase == "play" else f"the {deal.phase} to finish"
+            if self.settings.out_of_turn_pass == "sit_out_trick" and deal.phase == "play":
+                deal.barred.add(seat)
+                self._emit("violation", seat=seat, code="out_of_turn_pass", side=side_of(seat),
+                           message=f"{seat} passed before {expected} (越序表态, 2022 第八条): "
+                                   f"{seat} may not follow for the rest of this trick (本圈不得跟牌)")
+                return
             self._violation(seat, "out_of_turn_pass", "warning",
                             text=f"{seat} passed before {expected}")
             return
@@ -688,25 +732,34 @@ class Table:
                 jiefeng = leader != last
                 deal.standing, deal.standing_seat = None, None
                 deal.passed.clear()
+                deal.barred.clear()
                 deal.trick.clear()
                 self._emit("trick_end", seat=leader, leader=leader, jiefeng=jiefeng,
                            message=f"trick won by {last}; {leader} leads"
                                    + (" (接风: partner of a seat that is out)" if jiefeng else ""))
                 if leader in deal.stopped:
-                    deal.stopped.discard(leader)
-                    leader = deal.next_active(leader)
+                    # 七(二): a stopped leader's lead goes, in play order, to the non-offending side
+                    offender = leader
+                    deal.stopped.discard(offender)
+                    leader = deal.next_active(offender)
+                    while side_of(leader) == side_of(offender):
+                        leader = deal.next_active(leader)
                     self._emit("note", seat=leader, code="stopped",
-                               message=f"lead passes to {leader}: the offender's lead is stopped (七(二))")
+                               message=f"{offender}'s lead is stopped (违例 choice); {leader} leads")
                 deal.turn = leader
                 self._turn(leader, "lead", self.settings.play_limit)
                 return
             nxt = deal.next_active(seat)
-            if nxt in deal.stopped and nxt != last:
-                deal.stopped.discard(nxt)
+            if (nxt in deal.stopped or nxt in deal.barred) and nxt != last:
+                if nxt in deal.barred:
+                    why = "may not follow this trick after passing out of turn (本圈不得跟牌)"
+                else:
+                    deal.stopped.discard(nxt)
+                    why = "play is stopped (违例 choice)"
                 deal.passed.add(nxt)
                 deal.trick.append({"seat": nxt, "pass": True, "stopped": True})
                 self._emit("note", seat=nxt, code="stopped",
-                           message=f"{nxt}'s play is stopped (违例 choice): counted as a pass")
+                           message=f"{nxt}'s {why}: counted as a pass")
                 seat = nxt
                 continue
             deal.turn = nxt
@@ -741,7 +794,9 @@ class Table:
         actual, count = deal.counts[seat], e.count
         due = deal.reports_due.pop(seat, None)
         fault = deal.report_faults.get(seat)
-        if count == actual and actual <= REPORT_LIMIT:
+        if count == actual and actual > REPORT_LIMIT:
+            return      # a true count that was not due misleads nobody
+        if count == actual:
             if due is None and fault is None and deal.reported.get(seat) == actual:
                 self._violation(seat, "repeat_report", "warning",
                                 text=f"{seat} reported {count} again")
@@ -875,15 +930,14 @@ class Table:
                    message=f"unknown referee action {action!r}")
 
 
-def _with(e: Event, **changes: Any) -> Event:
-    d = e.to_dict()
-    d.update(changes)
-    return Event.from_dict(d)
+# event type -> handler, e.g. 'play' -> Table._on_play
+_HANDLERS = {name[4:]: fn for name, fn in vars(Table).items() if name.startswith("_on_")}
 
 
-def _with_n(d: Decision, n: int) -> Decision:
-    return Decision(t=d.t, table=d.table, type=d.type, seat=d.seat, code=d.code, penalty=d.penalty,
-                    events=d.events, message=d.message, extra=d.extra, n=n)
+@lru_cache(maxsize=1 << 16)
+def _judge(cards: tuple[Card, ...], level: str, previous: Any) -> Any:
+    """:func:`referee.judge` remembered: tables see the same plays over and over."""
+    return judge(cards, level, previous)
 
 
 def _observed(e: Event) -> dict[str, Any]:

@@ -200,3 +200,45 @@ def test_device_offline_and_back():
     assert [(d.type, d.seat, d.extra["device"]) for d in ds] == [("device_offline", "E", "pass-E")]
     assert s.ev("device_status", device="pass-E", online=False) == []
     assert [d.type for d in s.ev("device_status", device="pass-E", online=True)] == ["device_online"]
+
+
+def test_out_of_turn_pass_2022_variant_sits_out_the_trick():
+    s = Script(Settings(out_of_turn_pass="sit_out_trick"))
+    s.start(leader="S")
+    s.play("S", "S3")
+    ds = s.pass_("N")
+    (v,) = of_type(ds, "violation")
+    assert (v.seat, v.code, v.penalty) == ("N", "out_of_turn_pass", None) and "本圈不得跟牌" in v.message
+    ds = s.play("E", "S5")                     # N's turn is skipped: W is next
+    assert s.table.deal.turn == "W" and "N" in s.table.deal.passed
+    s.pass_("W")
+    ds = s.pass_("S")                          # E wins the trick; N may play again next trick
+    assert of_type(ds, "trick_end")[0].extra["leader"] == "E"
+    s.play("E", "S6")
+    assert s.table.deal.turn == "N"
+    assert s.table.snapshot()["ladder"]["NS"]["warning"] == 0
+
+
+def test_a_later_void_cancels_an_earlier_void():
+    s = Script()
+    s.start(leader="S")
+    s.play("S", "S3")
+    s.pass_("W")                                   # out of turn: warning
+    s.referee("void", ref=3)                       # event 4
+    assert violations(s.table.decisions) == []
+    ds = s.referee("void", ref=4)                  # the void was a mistake
+    assert ds[0].type == "correction"
+    assert violations(s.table.decisions) == [("W", "out_of_turn_pass", "warning")]
+    ds = s.referee("void", ref=99)
+    assert [(d.type, d.code) for d in ds] == [("confirm_request", "bad_reference")]
+    ds = s.referee("correct", ref=2, event={"type": "nonsense"})
+    assert [(d.type, d.code) for d in ds] == [("confirm_request", "bad_correction")]
+
+
+def test_a_true_report_that_was_not_due_is_no_violation_but_a_false_one_is():
+    s = Script()
+    s.start(leader="S")
+    s.play("S", "S3 S3 H3 H3 D3 D3 C3 C3")      # 19 left: nothing due
+    assert s.report("S", 19) == []
+    ds = s.report("S", 9)
+    assert violations(ds) == [("S", "wrong_report", "warning")]
