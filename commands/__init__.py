@@ -17,6 +17,8 @@ import sys
 # Modules that register sub-commands, in the order `--help` lists them.
 COMMAND_MODULES = [
     "commands.judge",
+    "commands.devices",
+    "commands.simulate_devices",
 ]
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT = 0, 1, 2

@@ -210,12 +210,14 @@ class PortReader:
 
     ``on_traffic(port, what, item)`` sees everything, for `devices monitor`:
     ``rx`` (a Frame), ``reject`` (a Reject), ``tx`` (an ACK Frame),
-    ``open`` and ``lost`` (a message).
+    ``open`` and ``lost`` (a message). With ``ack=False`` the reader only
+    listens (a probe): frames still reach the host, but no ACK goes back,
+    so the devices keep resending and a later reader still gets them.
     """
 
     def __init__(self, port: str, host: DeviceHost, *, baudrate: int = BAUDRATE,
                  retry_every: float = 0.25, read_timeout: float = 0.05,
-                 on_traffic: Traffic | None = None,
+                 on_traffic: Traffic | None = None, ack: bool = True,
                  monotonic: Callable[[], float] = time.monotonic) -> None:
         self.port = port
         self.host = host
@@ -224,6 +226,7 @@ class PortReader:
         self.read_timeout = read_timeout
         self.on_traffic = on_traffic or (lambda port, what, item: None)
         self.monotonic = monotonic
+        self.ack = ack
         self.parser = FrameParser()
         self.opens = 0
         self.losses = 0
@@ -306,7 +309,7 @@ class PortReader:
                 continue
             self.on_traffic(self.port, "rx", item)
             ack = self.host.on_frame(item, self.port, self.monotonic())
-            if ack is not None:
+            if ack is not None and self.ack:
                 self._serial.write(ack.encode())
                 self.on_traffic(self.port, "tx", ack)
 
