@@ -4,8 +4,9 @@ Every sound is generated here with numpy, so nothing is downloaded and
 tests can check the waveforms. :class:`AudioSink` reads the referee's
 decisions (a sink: it decides nothing) and plays cues at their times:
 
-- ``countdown`` (``t``, ``seconds`` left): a beep for each of the last
-  ``last`` seconds, a higher one on the final second, a long tone at zero;
+- ``countdown`` (``t``, ``seconds`` of 读秒): a beep on each of the last
+  ``last`` (default 10) seconds, a higher one on the final second, a long
+  tone at zero;
 - ``violation``: the alert, at once: a two-tone warble, unlike any beep;
 - ``turn``, ``trick_end``, ``deal_end``, ``match_end``: the player acted,
   so pending countdown beeps are dropped.
@@ -39,7 +40,7 @@ FADE = 0.005        # seconds of raised-cosine fade at each end: no clicks
 
 # name -> list of (frequency Hz or 0 for a gap, seconds)
 SOUNDS: dict[str, list[tuple[float, float]]] = {
-    "tick": [(880.0, 0.12)],                      # 5, 4, 3, 2 seconds left
+    "tick": [(880.0, 0.12)],                      # 10 .. 2 seconds left
     "last": [(1320.0, 0.12)],                     # 1 second left
     "time_up": [(1760.0, 0.5)],                   # the limit is reached
     "alert": [(660.0, 0.12), (0, 0.03), (990.0, 0.12), (0, 0.03)] * 3,   # violation
@@ -86,21 +87,25 @@ class Cue:
     remaining: int | None = None    # countdown: whole seconds left at t
 
 
-def countdown_cues(deadline: float, *, last: int = 5, seat: str | None = None) -> list[Cue]:
+def countdown_cues(deadline: float, *, last: int = 10, seat: str | None = None) -> list[Cue]:
     """Beeps at ``deadline - last`` .. ``deadline - 1``, then ``time_up``."""
     cues = [Cue(deadline - k, "last" if k == 1 else "tick", seat, k) for k in range(last, 0, -1)]
     return cues + [Cue(deadline, "time_up", seat, 0)]
 
 
 def _get(decision: Any, name: str) -> Any:
+    """A field of a decision: a dict, or an object with attributes and ``extra``."""
     if isinstance(decision, Mapping):
         return decision.get(name)
-    if hasattr(decision, "get"):
-        return decision.get(name)
-    return getattr(decision, name, None)
+    value = getattr(decision, name, None)
+    if value is None:
+        extra = getattr(decision, "extra", None)
+        if isinstance(extra, Mapping):
+            value = extra.get(name)
+    return value
 
 
-def cues_for_decision(decision: Any, *, last: int = 5) -> list[Cue]:
+def cues_for_decision(decision: Any, *, last: int = 10) -> list[Cue]:
     """What a referee decision (a dict or an object with fields) should sound like.
 
     >>> [c.sound for c in cues_for_decision({"t": 32.0, "type": "countdown",
@@ -205,7 +210,7 @@ class AudioSink:
     """
 
     def __init__(self, speaker: Any = None, *, clock: Callable[[], float] = time.time,
-                 last: int = 5, late_tolerance: float = 0.5, rate: int = SAMPLE_RATE) -> None:
+                 last: int = 10, late_tolerance: float = 0.5, rate: int = SAMPLE_RATE) -> None:
         self.speaker = speaker if speaker is not None else Speaker(rate=rate)
         self.clock = clock
         self.last = last
@@ -226,8 +231,17 @@ class AudioSink:
         self.scheduler.add(cues)
 
     def tick(self, now: float | None = None) -> list[Cue]:
-        """Play whatever is due now; return the cues played."""
+        """Play whatever is due now; return the cues played.
+
+        Each sound replaces the one still playing, so when an alert falls
+        due with beeps (the overtime violation comes with ``time_up``),
+        only the alert is played.
+        """
         cues = self.scheduler.due(self.clock() if now is None else now)
+        alerts = [c for c in cues if c.sound == "alert"]
+        if alerts:
+            self.scheduler.skipped += len(cues) - 1
+            cues = alerts[:1]
         for cue in cues:
             self.speaker.play(render(cue.sound, self.rate))
             self.played.append(cue)

@@ -236,7 +236,8 @@ class FrameParser:
             end = buf.find(b"\n", 1)
             restart = buf.find(b"$", 1, end if end >= 0 else len(buf))
             if restart >= 0:
-                self._reject(out, "truncated", bytes(buf[:restart]))
+                self._reject(out, "too long" if restart > MAX_FRAME else "truncated",
+                             bytes(buf[:restart]))
                 del buf[:restart]
                 continue
             if end < 0:
