@@ -16,5 +16,5 @@ def sink() -> EventSink:
 def binding():
     return parse_binding({"devices": {
         "P01": {"table": "T01", "seats": "ESWN"},
-        "P02": {"table": "T01", "seats": "E", "serves": ["count"]},
+        "P02": {"table": "T02", "seats": "E", "serves": ["count"]},
     }})
