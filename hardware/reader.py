@@ -42,7 +42,7 @@ import serial
 from referee.events import Event
 
 from .binding import Binding
-from .protocol import BAUDRATE, EVENT_KINDS, OFFLINE_AFTER, Frame, FrameParser, Reject
+from .protocol import BAUDRATE, OFFLINE_AFTER, Frame, FrameParser, Reject
 
 log = logging.getLogger(__name__)
 

@@ -7,7 +7,6 @@ import pytest
 
 from hardware.audio import (SAMPLE_RATE, SOUNDS, AudioSink, Cue, CueScheduler, Speaker,
                             countdown_cues, cues_for_decision, render, tone)
-from referee.events import Event
 
 
 def peak_frequencies(wave, rate=SAMPLE_RATE, n=1):

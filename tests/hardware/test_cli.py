@@ -2,10 +2,9 @@
 
 import json
 import os
-import selectors
 import subprocess
 import sys
-import time
+import threading
 from pathlib import Path
 
 import pytest
@@ -19,18 +18,22 @@ ROOT = Path(__file__).resolve().parents[2]
 BINDING = '[devices.P01]\ntable = "T01"\nseats = "ES"\n'
 
 
-def lines_until(proc, done, timeout):
-    """Read ``proc``'s stdout lines until ``done(lines)`` or the deadline."""
-    sel = selectors.DefaultSelector()
-    sel.register(proc.stdout, selectors.EVENT_READ)
-    lines, deadline = [], time.monotonic() + timeout
-    while not done(lines) and time.monotonic() < deadline:
-        if sel.select(timeout=max(0.0, deadline - time.monotonic())):
-            line = proc.stdout.readline()
-            if not line:
-                break
-            lines.append(line.rstrip("\n"))
-    return lines
+class Lines:
+    """A process's stdout lines, collected by a thread as they come."""
+
+    def __init__(self, proc):
+        self.lines, self.closed = [], False
+        threading.Thread(target=self._read, args=(proc.stdout,), daemon=True).start()
+
+    def _read(self, stream):
+        for line in stream:
+            self.lines.append(line.rstrip("\n"))
+        self.closed = True
+
+    def until(self, done, timeout):
+        """The lines so far, once ``done(lines)`` holds or the deadline passes."""
+        wait_for(lambda: done(list(self.lines)) or self.closed, timeout=timeout)
+        return list(self.lines)
 
 
 def start(*args):
@@ -55,13 +58,15 @@ def test_simulated_devices_feed_devices_run_end_to_end(tmp_path):
                 "--link-dir", str(tmp_path))
     run = None
     try:
-        head = lines_until(sim, lambda ls: "ready" in ls, timeout=10)
+        head = Lines(sim).until(lambda ls: "ready" in ls, timeout=10)
         assert head[:2] == [f"P01 {tmp_path}/P01 (-> {os.path.realpath(tmp_path / 'P01')})",
                             f"P02 {tmp_path}/P02 (-> {os.path.realpath(tmp_path / 'P02')})"]
         run = start("devices", "run", "--binding", str(tmp_path / "b.toml"),
                     "--port", str(tmp_path / "P01"), "--port", str(tmp_path / "P02"))
-        presses = lambda ls: [json.loads(x) for x in ls if '"device_status"' not in x]
-        out = lines_until(run, lambda ls: len(presses(ls)) == 4, timeout=10)
+        def presses(lines):
+            return [json.loads(x) for x in lines if '"device_status"' not in x]
+
+        out = Lines(run).until(lambda ls: len(presses(ls)) == 4, timeout=10)
         got = presses(out)
         assert sorted((e["type"], e["seat"], e.get("count")) for e in got) == [
             ("pass", "E", None), ("pass", "S", None), ("report", "N", 9), ("report_clear", "N", None)]
@@ -122,13 +127,16 @@ def test_keyboard_mode_takes_actions_from_stdin(tmp_path):
                             "--link-dir", str(tmp_path)], cwd=ROOT, text=True,
                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        assert "ready" in lines_until(sim, lambda ls: "ready" in ls, timeout=10)
+        lines = Lines(sim)
+        assert "ready" in lines.until(lambda ls: "ready" in ls, timeout=10)
         sim.stdin.write("pass E\nK1 count E 3\nK1 pass N\nquit\n")
         sim.stdin.flush()
-        out, err = sim.communicate(timeout=10)
+        sim.wait(timeout=10)
+        err = sim.stderr.read()
     finally:
         if sim.poll() is None:
             stop(sim)
-    assert out.splitlines() == ["K1 pass E", "K1 count E 3"]
+    out = lines.until(lambda ls: False, timeout=5)     # to the end of the output
+    assert out[out.index("ready") + 1:] == ["K1 pass E", "K1 count E 3"]
     assert "device K1 has no seat 'N'" in err and sim.returncode == 0
     assert wait_for(lambda: not (tmp_path / "K1").exists())   # the port went away with it

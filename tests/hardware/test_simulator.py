@@ -69,7 +69,9 @@ def test_device_says_hello_beats_and_resends_until_acknowledged():
                     return cond()
                 return wait_for(step, timeout=3)
 
-            hellos = lambda: [f for f in seen if f.kind == "HELLO"]
+            def hellos():
+                return [f for f in seen if f.kind == "HELLO"]
+
             assert read_until(lambda: len(hellos()) >= 2)            # resent: nobody acked
             assert hellos()[0] == Frame("P07", 1, "HELLO", ("sim-1.0", "W", dev.boot))
             assert read_until(lambda: sum(f.kind == "HB" for f in seen) >= 2)

@@ -1,0 +1,18 @@
+"""The examples in the hardware modules' docstrings run and hold."""
+
+import doctest
+
+import pytest
+
+import hardware.audio
+import hardware.binding
+import hardware.protocol
+import hardware.reader
+import hardware.simulator
+
+
+@pytest.mark.parametrize("module", [hardware.protocol, hardware.binding, hardware.reader,
+                                    hardware.simulator, hardware.audio], ids=lambda m: m.__name__)
+def test_docstring_examples(module):
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
