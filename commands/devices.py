@@ -83,7 +83,8 @@ def cmd_list(args: argparse.Namespace) -> int:
     found = sorted(list_ports.comports(), key=lambda p: p.device)
     print("Serial ports:")
     for p in found:
-        print(f"  {p.device:<24} {p.description or ''}  {p.hwid or ''}".rstrip())
+        about = "  ".join(x for x in (p.description, p.hwid) if x and x != "n/a")
+        print(f"  {p.device:<24} {about}".rstrip())
     if not found:
         print("  (none found by the system)")
     ports = list(dict.fromkeys([p.device for p in found] + list(binding.ports) + args.port))
