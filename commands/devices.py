@@ -40,6 +40,17 @@ def register(subparsers) -> None:
     mp.add_argument("--duration", type=float, metavar="SECONDS", help="stop after this long")
     mp.set_defaults(func=cmd_monitor)
 
+    kp = sub.add_parser("knock", help="optional: a contact microphone's knocks as passes",
+                        description="Listen for knocks on the table (a pass, as the rules "
+                                    "allow) and print pass events as JSON lines. Off unless run.")
+    kp.add_argument("--seat", required=True, choices=list("ESWN"))
+    kp.add_argument("--table", default="T01")
+    kp.add_argument("--input", metavar="DEVICE", help="sounddevice input (index or name)")
+    kp.add_argument("--wav", metavar="FILE",
+                    help="read a 16-bit PCM WAV recording instead of a microphone")
+    kp.add_argument("--duration", type=float, metavar="SECONDS", help="stop after this long")
+    kp.set_defaults(func=cmd_knock)
+
     rp = sub.add_parser("run", help="read the bound devices' ports and print events as JSON lines")
     rp.add_argument("--binding", metavar="FILE", required=True)
     rp.add_argument("--port", action="append", default=[], metavar="PATH",
@@ -174,4 +185,30 @@ def cmd_run(args: argparse.Namespace) -> int:
     finally:
         hub.stop()
     print(json.dumps({"stats": vars(hub.host.stats)}), file=sys.stderr)
+    return 0
+
+
+def cmd_knock(args: argparse.Namespace) -> int:
+    from hardware.knock import KnockListener, read_wav
+    _positive(args.duration, "--duration")
+
+    def emit(event) -> None:
+        print(event.to_json(), flush=True)
+
+    if args.wav:
+        try:
+            samples, rate = read_wav(args.wav)
+        except (OSError, ValueError) as exc:
+            raise UsageError(str(exc)) from None
+        # times in the file's own seconds
+        KnockListener(args.seat, emit, table=args.table, rate=rate, clock=lambda: 0.0).take(samples)
+        return 0
+    device = int(args.input) if args.input and args.input.isdigit() else args.input
+    listener = KnockListener(args.seat, emit, table=args.table, device=device)
+    if not listener.start():
+        raise UsageError(f"no audio input: {listener.failed}")
+    try:
+        _wait(args.duration)
+    finally:
+        listener.stop()
     return 0

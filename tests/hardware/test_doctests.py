@@ -6,13 +6,14 @@ import pytest
 
 import hardware.audio
 import hardware.binding
+import hardware.knock
 import hardware.protocol
 import hardware.reader
 import hardware.simulator
 
 
 @pytest.mark.parametrize("module", [hardware.protocol, hardware.binding, hardware.reader,
-                                    hardware.simulator, hardware.audio], ids=lambda m: m.__name__)
+                                    hardware.simulator, hardware.audio, hardware.knock], ids=lambda m: m.__name__)
 def test_docstring_examples(module):
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
