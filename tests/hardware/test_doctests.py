@@ -12,8 +12,11 @@ import hardware.reader
 import hardware.simulator
 
 
-@pytest.mark.parametrize("module", [hardware.protocol, hardware.binding, hardware.reader,
-                                    hardware.simulator, hardware.audio, hardware.knock], ids=lambda m: m.__name__)
+MODULES = [hardware.protocol, hardware.binding, hardware.reader, hardware.simulator,
+           hardware.audio, hardware.knock]
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)
 def test_docstring_examples(module):
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0

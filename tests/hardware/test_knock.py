@@ -114,7 +114,8 @@ def test_cli_reads_a_recording(tmp_path, capsys):
     assert main(["devices", "knock", "--seat", "W", "--table", "T02", "--wav", str(path)]) == 0
     events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [(e["type"], e["seat"], e["table"], e["t"]) for e in events] == [
-        ("pass", "W", "T02", pytest.approx(0.4, abs=0.01)), ("pass", "W", "T02", pytest.approx(1.3, abs=0.01))]
+        ("pass", "W", "T02", pytest.approx(0.4, abs=0.01)),
+        ("pass", "W", "T02", pytest.approx(1.3, abs=0.01))]
     (tmp_path / "bad.wav").write_text("not audio")
     assert main(["devices", "knock", "--seat", "W", "--wav", str(tmp_path / "bad.wav")]) == 2
     assert "bad.wav: not a PCM WAV file" in capsys.readouterr().err
