@@ -57,6 +57,15 @@ _FIELD_RULES: dict[str, tuple[re.Pattern[str], str]] = {
 }
 
 
+def is_seat_set(text: str) -> bool:
+    """1-4 distinct seat letters: what a device's ``seats`` may be.
+
+    >>> is_seat_set("ESWN"), is_seat_set("EE"), is_seat_set("X")
+    (True, False, False)
+    """
+    return bool(_FIELD_RULES["seats"][0].match(text))
+
+
 class ProtocolError(ValueError):
     """A line that is not a valid frame; the message says what is wrong.
 

@@ -300,6 +300,10 @@ class PortReader:
                     self._take(data)
             except (serial.SerialException, OSError) as exc:
                 self._lose(exc)
+            except Exception:
+                # A failing sink must not kill the port: the frame stays
+                # unacknowledged and the device resends it.
+                log.exception("reader %s: error while handling frames", self.port)
             self.host.check_silence(self.monotonic())
 
     def _take(self, data: bytes) -> None:

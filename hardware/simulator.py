@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .protocol import (DEVICE_ID, HEARTBEAT_PERIOD, RESEND_AFTER, RESEND_MAX, SEATS, SEQ_MAX,
-                       Frame, FrameParser)
+                       Frame, FrameParser, is_seat_set)
 
 
 class ScriptError(ValueError):
@@ -63,7 +63,7 @@ class SimulatedDevice:
                  corrupt: float = 0.0, ack_loss: float = 0.0, seed: int | None = None) -> None:
         if not DEVICE_ID.match(device_id):
             raise ScriptError(f"bad device id {device_id!r} (1-16 of A-Z a-z 0-9 _ -)")
-        if not seats or any(s not in SEATS for s in seats) or len(set(seats)) != len(seats):
+        if not is_seat_set(seats):
             raise ScriptError(f"device {device_id}: bad seats {seats!r} (distinct letters of ESWN)")
         self.device_id = device_id
         self.seats = seats
@@ -80,7 +80,7 @@ class SimulatedDevice:
         self.path = str(self.link_dir / device_id)
         self.pty: str | None = None
         # what happened, for tests and the CLI
-        self.sent: list[tuple[Frame, bool]] = []    # (frame, is_resend)
+        self.sent: deque[tuple[Frame, bool]] = deque(maxlen=10_000)   # (frame, is_resend)
         self.acked: list[int] = []
         self.dropped_bytes = 0                      # written while nobody could take them
         self._lock = threading.RLock()
@@ -414,7 +414,7 @@ def parse_device(tokens: list[str], where: str) -> DeviceSpec:
     dev_id, seats = tokens[0], tokens[1].upper().replace(",", "")
     if not DEVICE_ID.match(dev_id):
         raise ScriptError(f"{where}: bad device id {dev_id!r} (1-16 of A-Z a-z 0-9 _ -)")
-    if not seats or any(s not in SEATS for s in seats) or len(set(seats)) != len(seats):
+    if not is_seat_set(seats):
         raise ScriptError(f"{where}: bad seats {tokens[1]!r} (distinct letters of ESWN)")
     opts = {}
     for opt in tokens[2:]:

@@ -163,3 +163,23 @@ def test_a_restarted_host_takes_over_without_loss(binding, sink):
         finally:
             reader2.stop()
         assert [p[3] for p in sink.presses()] == pressed_uids(dev, [a, b])
+
+
+def test_a_failing_sink_loses_nothing_the_press_is_resent(binding, sink, caplog):
+    failures = []
+
+    def flaky(event):
+        if event.type == "pass" and not failures:
+            failures.append(event)
+            raise RuntimeError("database busy")
+        sink(event)
+
+    with SimulatedDevice("P01", "ESWN", resend_after=0.05) as dev:
+        reader = PortReader(dev.path, DeviceHost(binding, flaky)).start()
+        try:
+            frame = dev.press_pass("W")
+            assert wait_for(lambda: dev.pending == 0 and len(sink.presses()) == 1)
+        finally:
+            reader.stop()
+    assert failures and [p[3] for p in sink.presses()] == [f"P01:{dev.boot}:{frame.seq}"]
+    assert "database busy" in caplog.text
