@@ -18,14 +18,22 @@ decisions (a sink: it decides nothing) and plays cues at their times:
 
 With no audio device (or no PortAudio) the :class:`Speaker` logs once and
 stays quiet; the rest of the product carries on.
+
+Where a speech engine (``espeak-ng``) is installed, ``AudioSink(voice="cmn")``
+speaks the count (十, 九, ... 一) instead of beeping; without one it logs
+once and beeps.
 """
 
 from __future__ import annotations
 
 import bisect
+import io
 import logging
+import shutil
+import subprocess
 import threading
 import time
+import wave
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Mapping
@@ -75,6 +83,30 @@ def render(name: str, rate: int = SAMPLE_RATE) -> np.ndarray:
     if name not in SOUNDS:
         raise KeyError(f"unknown sound {name!r} (one of {', '.join(SOUNDS)})")
     return np.concatenate([tone(f, s, rate=rate) for f, s in SOUNDS[name]])
+
+
+def spoken(text: str, *, voice: str = "cmn", rate: int = SAMPLE_RATE,
+           engine: str = "espeak-ng") -> np.ndarray | None:
+    """``text`` read by the speech engine, as float32 at ``rate``, peak at
+    :data:`VOLUME`; None when the engine is missing or fails."""
+    exe = shutil.which(engine)
+    if exe is None:
+        return None
+    try:
+        wav = subprocess.run([exe, "--stdout", "-v", voice, text], capture_output=True,
+                             timeout=10, check=True).stdout
+        with wave.open(io.BytesIO(wav)) as w:
+            src_rate, width = w.getframerate(), w.getsampwidth()
+            raw = w.readframes(w.getnframes())
+    except (subprocess.SubprocessError, OSError, wave.Error, EOFError):
+        return None
+    if width != 2 or len(raw) < 2:
+        return None
+    x = np.frombuffer(raw[:len(raw) // 2 * 2], dtype="<i2").astype(np.float64)
+    n = int(len(x) * rate / src_rate)
+    x = np.interp(np.arange(n) * src_rate / rate, np.arange(len(x)), x)   # resample
+    peak = np.max(np.abs(x))
+    return (x * (VOLUME / peak) if peak else x).astype(np.float32)
 
 
 @dataclass(frozen=True, order=True)
@@ -206,15 +238,27 @@ class AudioSink:
     """Turn referee decisions into sounds at the right times.
 
     ``speaker`` needs only ``play(samples) -> bool`` (a :class:`Speaker`
-    by default); ``clock`` must run on the decisions' time base.
+    by default); ``clock`` must run on the decisions' time base. With a
+    ``voice`` (an espeak-ng voice such as ``cmn`` or ``en``) the count is
+    spoken where the engine is installed.
     """
 
     def __init__(self, speaker: Any = None, *, clock: Callable[[], float] = time.time,
-                 last: int = 10, late_tolerance: float = 0.5, rate: int = SAMPLE_RATE) -> None:
+                 last: int = 10, late_tolerance: float = 0.5, rate: int = SAMPLE_RATE,
+                 voice: str | None = None, engine: str = "espeak-ng") -> None:
         self.speaker = speaker if speaker is not None else Speaker(rate=rate)
         self.clock = clock
         self.last = last
         self.rate = rate
+        self.words: dict[int, np.ndarray] = {}   # remaining seconds -> spoken number
+        if voice is not None:
+            for n in range(1, last + 1):
+                said = spoken(str(n), voice=voice, rate=rate, engine=engine)
+                if said is None:
+                    log.warning("no speech engine %r for voice %r; the countdown beeps", engine, voice)
+                    self.words = {}
+                    break
+                self.words[n] = said
         self.scheduler = CueScheduler(late_tolerance)
         self.played: list[Cue] = []
         self._stop = threading.Event()
@@ -243,7 +287,8 @@ class AudioSink:
             self.scheduler.skipped += len(cues) - 1
             cues = alerts[:1]
         for cue in cues:
-            self.speaker.play(render(cue.sound, self.rate))
+            sound = self.words.get(cue.remaining) if cue.sound in ("tick", "last") else None
+            self.speaker.play(render(cue.sound, self.rate) if sound is None else sound)
             self.played.append(cue)
         return cues
 

@@ -1,6 +1,7 @@
 """Generated waveforms and cue timing; no speaker needed."""
 
 import logging
+import shutil
 
 import numpy as np
 import pytest
@@ -121,3 +122,29 @@ def test_no_audio_device_logs_once_and_carries_on(caplog):
     sink = AudioSink(speaker)
     sink.on_decision({"t": 0.0, "type": "violation", "seat": "E"})
     assert [c.sound for c in sink.tick(0.1)] == ["alert"]           # the sink goes on
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng (apt) not installed")
+def test_a_speech_engine_speaks_the_count():
+    speaker = RecordingSpeaker()
+    sink = AudioSink(speaker, last=3, voice="cmn")
+    assert sorted(sink.words) == [1, 2, 3]
+    for said in sink.words.values():
+        assert said.dtype == np.float32 and 0.1 < len(said) / SAMPLE_RATE < 2.0
+        assert np.max(np.abs(said)) == pytest.approx(0.5, abs=0.01)
+    assert not np.array_equal(sink.words[1], sink.words[3])
+    sink.on_decision({"t": 0.0, "type": "countdown", "seconds": 3})
+    for t in (0.0, 1.0, 2.0, 3.0):
+        sink.tick(t)
+    assert [len(w) for w in speaker.played[:3]] == [len(sink.words[n]) for n in (3, 2, 1)]
+    assert np.array_equal(speaker.played[3], render("time_up"))     # zero is a tone
+
+
+def test_without_a_speech_engine_the_count_beeps(caplog):
+    speaker = RecordingSpeaker()
+    with caplog.at_level(logging.WARNING, logger="hardware.audio"):
+        sink = AudioSink(speaker, last=3, voice="cmn", engine="no-such-speech-engine")
+    assert sink.words == {} and len(caplog.records) == 1
+    sink.on_decision({"t": 0.0, "type": "countdown", "seconds": 3})
+    sink.tick(0.0)
+    assert np.array_equal(speaker.played[0], render("tick"))
