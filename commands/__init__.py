@@ -19,6 +19,7 @@ COMMAND_MODULES = [
     "commands.judge",
     "commands.devices",
     "commands.simulate_devices",
+    "commands.audio",
 ]
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT = 0, 1, 2

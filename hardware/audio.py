@@ -240,13 +240,16 @@ class AudioSink:
     ``speaker`` needs only ``play(samples) -> bool`` (a :class:`Speaker`
     by default); ``clock`` must run on the decisions' time base. With a
     ``voice`` (an espeak-ng voice such as ``cmn`` or ``en``) the count is
-    spoken where the engine is installed.
+    spoken where the engine is installed. ``on_play(cue)`` hears of each
+    sound played.
     """
 
     def __init__(self, speaker: Any = None, *, clock: Callable[[], float] = time.time,
                  last: int = 10, late_tolerance: float = 0.5, rate: int = SAMPLE_RATE,
-                 voice: str | None = None, engine: str = "espeak-ng") -> None:
+                 voice: str | None = None, engine: str = "espeak-ng",
+                 on_play: Callable[[Cue], None] | None = None) -> None:
         self.speaker = speaker if speaker is not None else Speaker(rate=rate)
+        self.on_play = on_play
         self.clock = clock
         self.last = last
         self.rate = rate
@@ -290,6 +293,8 @@ class AudioSink:
             sound = self.words.get(cue.remaining) if cue.sound in ("tick", "last") else None
             self.speaker.play(render(cue.sound, self.rate) if sound is None else sound)
             self.played.append(cue)
+            if self.on_play is not None:
+                self.on_play(cue)
         return cues
 
     def start(self, interval: float = 0.02) -> "AudioSink":

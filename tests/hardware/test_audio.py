@@ -1,11 +1,13 @@
 """Generated waveforms and cue timing; no speaker needed."""
 
+import io
 import logging
 import shutil
 
 import numpy as np
 import pytest
 
+from commands import main
 from hardware.audio import (SAMPLE_RATE, SOUNDS, AudioSink, Cue, CueScheduler, Speaker,
                             countdown_cues, cues_for_decision, render, tone)
 
@@ -148,3 +150,15 @@ def test_without_a_speech_engine_the_count_beeps(caplog):
     sink.on_decision({"t": 0.0, "type": "countdown", "seconds": 3})
     sink.tick(0.0)
     assert np.array_equal(speaker.played[0], render("tick"))
+
+
+def test_audio_cli_plays_decisions_from_stdin(monkeypatch, capsys):
+    decisions = ('{"t": 6, "type": "turn", "seat": "E"}\n'
+                 'not json\n'
+                 '{"t": 7, "type": "countdown", "seat": "E", "seconds": 1}\n')
+    monkeypatch.setattr("sys.stdin", io.StringIO(decisions))
+    assert main(["audio", "--output", "no such output device 42"]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines() == ["last 1 E", "time_up 0 E"]
+    assert "stdin line 2: not JSON" in err
+    assert main(["audio", "--last", "0"]) == 2
