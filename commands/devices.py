@@ -154,13 +154,13 @@ def cmd_monitor(args: argparse.Namespace) -> int:
     hub.start()
     try:
         _wait(args.duration)
-    finally:
+    finally:   # the tally also on Ctrl-C
         hub.stop()
-    for r in hub.readers:
-        p = r.parser
-        bad = ", ".join(f"{k} {v}" for k, v in sorted(p.rejects.items())) or "none"
-        print(f"{r.port}: {p.frames} frames, rejected: {bad}; opened {r.opens}x, lost {r.losses}x",
-              file=sys.stderr)
+        for r in hub.readers:
+            p = r.parser
+            bad = ", ".join(f"{k} {v}" for k, v in sorted(p.rejects.items())) or "none"
+            print(f"{r.port}: {p.frames} frames, rejected: {bad}; "
+                  f"opened {r.opens}x, lost {r.losses}x", file=sys.stderr)
     return 0
 
 
@@ -182,9 +182,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     hub.start()
     try:
         _wait(args.duration)
-    finally:
+    finally:   # the tally also on Ctrl-C
         hub.stop()
-    print(json.dumps({"stats": vars(hub.host.stats)}), file=sys.stderr)
+        print(json.dumps({"stats": vars(hub.host.stats)}), file=sys.stderr)
     return 0
 
 
