@@ -226,6 +226,10 @@ class FrameParser:
         self.garbage_bytes = 0
         self.rejects: dict[str, int] = {}
 
+    def reset(self) -> None:
+        """Forget a partly received frame (the line was cut); keep the counters."""
+        self._buf.clear()
+
     def _reject(self, out: list, reason: str, raw: bytes, detail: str = "") -> None:
         self.rejects[reason] = self.rejects.get(reason, 0) + 1
         self.garbage_bytes += len(raw)

@@ -267,7 +267,7 @@ class PortReader:
             return False
         self._open_error_reported = False
         self.opens += 1
-        self.parser = FrameParser()   # a partial frame from before is garbage now
+        self.parser.reset()   # a partial frame from before the cut is garbage now
         self.on_traffic(self.port, "open", "port open")
         return True
 

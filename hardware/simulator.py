@@ -187,7 +187,7 @@ class SimulatedDevice:
         os.set_blocking(master, False)
         self._master, self._slave = master, slave
         self.pty = os.ttyname(slave)
-        self._parser = FrameParser()
+        self._parser.reset()
         tmp = f"{self.path}.new"
         if os.path.lexists(tmp):
             os.remove(tmp)

@@ -134,3 +134,11 @@ def test_fuzz_noise_between_frames_never_raises_and_loses_no_frame(pairs, tail, 
     for a, b in zip([0] + cuts, cuts + [len(stream)]):
         got += [x for x in parser.feed(stream[a:b]) if isinstance(x, Frame)]
     assert got == [frame for _, frame in pairs]
+
+
+def test_reset_drops_a_partial_frame_and_keeps_counts():
+    p = FrameParser()
+    p.feed(Frame("P01", 1, "PASS", ("E",)).encode() + b"$GD,P01,2,PA")
+    p.reset()
+    assert p.feed(b"SS,E*00\r\n") == [Reject("garbage", b"SS,E*00\r\n", "garbage")]
+    assert p.frames == 1
