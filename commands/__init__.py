@@ -17,6 +17,9 @@ import sys
 # Modules that register sub-commands, in the order `--help` lists them.
 COMMAND_MODULES = [
     "commands.judge",
+    "commands.replay",
+    "commands.record",
+    "commands.dashboard",
     "commands.devices",
     "commands.simulate_devices",
     "commands.audio",

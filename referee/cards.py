@@ -112,7 +112,8 @@ def parse_cards(cards: CardsLike) -> tuple[Card, ...]:
     """
     if isinstance(cards, str):
         cards = cards.replace(",", " ").split()
-    return tuple(parse_card(c) for c in cards)
+    get = _LOOKUP.get   # fast path for exact codes; parse_card handles the rest
+    return tuple([get(c) or parse_card(c) for c in cards])
 
 
 def check_copies(cards: Iterable[Card]) -> None:
@@ -123,10 +124,17 @@ def check_copies(cards: Iterable[Card]) -> None:
     ...
     referee.cards.CardError: 3 copies of SA, but the two decks hold only 2
     """
+    cards = tuple(cards)
+    if len(set(cards)) == len(cards):   # interned cards: no repeats at all
+        return
     counts = Counter(c.code for c in cards)
     for code, n in counts.items():
         if n > COPIES:
             raise CardError(f"{n} copies of {code}, but the two decks hold only {COPIES}")
+
+
+_LEVEL_LOOKUP = {ch: i + 2 for i, ch in enumerate(RANK_CHARS)}
+_LEVEL_LOOKUP["10"] = 10
 
 
 def level_rank(level: str | int) -> int:
@@ -135,6 +143,9 @@ def level_rank(level: str | int) -> int:
     >>> level_rank("A"), level_rank("10"), level_rank(7)
     (14, 10, 7)
     """
+    rank = _LEVEL_LOOKUP.get(level) if isinstance(level, str) else None
+    if rank is not None:
+        return rank
     if isinstance(level, int) and not isinstance(level, bool):
         if 2 <= level <= 14:
             return level

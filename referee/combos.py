@@ -51,8 +51,10 @@ def bomb_tier(size: int) -> int:
 
 
 # Among readings of different non-bomb kinds (only a tube and a plate can
-# collide: AA22 with two wildcards), prefer the plate when nothing declares.
-_KIND_PREF = {"plate": 1}
+# collide, e.g. 3344 with two wildcards) the rules give no order. When the
+# laid order declares neither, take the tube: both peer engines in
+# tests/data/guandan-world read these plays as tubes.
+_KIND_PREF = {"tube": 1}
 
 
 class Combination(NamedTuple):
@@ -308,7 +310,7 @@ def readings(cards: CardsLike, level: str | int) -> list[Combination]:
     of a card than two decks hold.
 
     >>> [(r.kind, r.describe()) for r in readings("SA CA H5 H5 H2 D2", "5")]
-    [('plate', 'a plate A-2'), ('tube', 'a tube A-3')]
+    [('tube', 'a tube A-3'), ('plate', 'a plate A-2')]
     >>> readings("S3 D4", "2")
     []
     """

@@ -20,7 +20,7 @@ failing that, any reading that beats it, with an arrangement warning.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from referee.cards import CardError, CardsLike, check_copies, level_rank, parse_cards
 from referee.combos import KIND_CN, Combination, _readings, beats, matches_pattern
@@ -29,8 +29,7 @@ ILLEGAL_COMBINATION = "illegal_combination"
 DOES_NOT_BEAT = "does_not_beat"
 
 
-@dataclass(frozen=True, slots=True)
-class Judgement:
+class Judgement(NamedTuple):
     """The verdict on one play.
 
     ``legal``: a valid combination, and with a previous play, one that beats
@@ -46,7 +45,7 @@ class Judgement:
     reason: str
     code: str | None = None
     readings: tuple[Combination, ...] = ()
-    arrangement: tuple[str, ...] = field(default=())
+    arrangement: tuple[str, ...] = ()
 
     def describe(self) -> str:
         return self.reading.describe() if self.reading else "no combination"

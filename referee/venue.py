@@ -1,0 +1,55 @@
+"""A venue node: the event store plus one :class:`~referee.table.Table` per stream.
+
+Opening a venue replays every stored stream, so a restarted process
+continues exactly where the last one stopped; :meth:`Venue.ingest` stores an
+event first and then lets its table judge it.
+
+>>> import tempfile, os
+>>> path = os.path.join(tempfile.mkdtemp(), "venue.sqlite")
+>>> with Venue(path) as v:
+...     [d.type for d in v.ingest(Event.from_dict({"t": 0, "table": "T02", "type": "deal_start",
+...                                                  "deal": 1, "level": "2", "leader": "E"}))]
+['deal_start', 'turn']
+>>> with Venue(path) as v:                       # a new process: the log is replayed
+...     v.tables["T02"].deal.turn
+'E'
+"""
+
+from __future__ import annotations
+
+from referee.decisions import Decision
+from referee.events import Event
+from referee.settings import Settings
+from referee.store import EventStore
+from referee.table import Table
+
+
+class Venue:
+    def __init__(self, path: str, settings: Settings | None = None) -> None:
+        self.settings = settings or Settings()
+        self.store = EventStore(path)
+        self.tables: dict[str, Table] = {}
+        for name in self.store.tables():
+            self.table(name).replay(self.store.stream(name))
+
+    def table(self, name: str) -> Table:
+        tb = self.tables.get(name)
+        if tb is None:
+            tb = self.tables[name] = Table(name, self.settings)
+        return tb
+
+    def ingest(self, event: Event) -> list[Decision]:
+        """Store ``event`` (skipped as a duplicate if its uid is stored) and judge it."""
+        stored = self.store.append(event)
+        if stored is None:
+            return []
+        return self.table(stored.table).feed(stored)
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> "Venue":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

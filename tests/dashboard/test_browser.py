@@ -1,0 +1,103 @@
+"""The dashboard in a real headless browser (Debian's chromium via Playwright)."""
+
+import os
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from tests.dashboard.conftest import make_app
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture
+def server(tmp_path):
+    app = make_app(tmp_path)
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    yield app, f"http://127.0.0.1:{srv.server_port}"
+    srv.shutdown()
+    app.extensions["guandan_venue"].close()
+
+
+@pytest.fixture
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"Debian's chromium is needed at {CHROMIUM} (apt-get install chromium)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+            "--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--no-first-run"])
+        yield b
+        b.close()
+
+
+def test_referee_sees_violation_live_confirms_it_and_gets_the_sheet(server, browser, match_events):
+    app, base = server
+    live = app.extensions["guandan_venue"]
+    for e in match_events[:3]:
+        live.submit(e)
+    page = browser.new_page(accept_downloads=True)
+    page.goto(base + "/login")
+    page.fill("#username", "li")
+    page.fill("#password", "pw-li")
+    page.click("#login-submit")
+    page.wait_for_url(base + "/")
+    page.goto(base + "/tables/T01")
+    page.wait_for_selector("#live-flag:not(.down)")
+    assert page.locator("#feed li.violation").count() == 0
+
+    # An out-of-turn play arrives from the table: it must show up without a reload.
+    turn = live.snapshot("T01")["deal"]["turn"]
+    wrong = {"S": "N", "E": "S", "N": "E", "W": "S"}[turn]
+    live.submit({"t": match_events[2]["t"] + 1, "table": "T01", "type": "play", "seat": wrong,
+                 "cards": ["BJ"], "source": "vision", "confidence": 0.97})
+    item = page.wait_for_selector("#feed li.violation.open[data-code='out_of_turn_play']", timeout=5000)
+    assert "BJ" in item.inner_html()
+    item.query_selector("button.confirm").click()
+    page.wait_for_selector("#feed li.violation.confirmed", timeout=5000)
+
+    # The rest of the match is played: the score sheet gains its row and result.
+    page.goto(base + "/sheets/T01")
+    assert page.locator("#sheet tbody tr").count() == 0
+    for e in match_events[3:]:
+        live.submit(e)
+    page.reload()
+    assert page.locator("#sheet tbody tr").count() == 1
+    assert page.locator("#result").count() == 1
+    with page.expect_download() as dl:
+        page.click("#pdf-link")
+    pdf = dl.value.path()
+    assert Path(pdf).read_bytes().startswith(b"%PDF")
+
+
+def test_overlay_screenshot(server, browser, match_events):
+    app, base = server
+    live = app.extensions["guandan_venue"]
+    for e in match_events[:6]:
+        live.submit(e)
+    page = browser.new_page(viewport={"width": 1280, "height": 300})
+    page.goto(base + "/overlay/T01")
+    page.wait_for_selector("#ov-trick .card")
+    # the overlay follows the table live
+    version = live.version("T01")
+    assert page.get_attribute("body", "data-version") == str(version)
+    live.submit(match_events[6])
+    page.wait_for_selector(f"body[data-version='{version + 1}']", timeout=5000)
+    trick = live.snapshot("T01")["deal"]["trick"]
+    shown = page.locator("#ov-trick .card").count()
+    assert shown == sum(len(p.get("cards", [])) for seat in "SENW"
+                        for p in [next((q for q in reversed(trick) if q["seat"] == seat), {})])
+    ARTIFACTS.mkdir(exist_ok=True)
+    shot = ARTIFACTS / "overlay.png"
+    page.screenshot(path=str(shot), omit_background=True)
+    assert shot.stat().st_size > 1000
+    text = page.inner_text("body")     # what the stream shows: no referee-only facts
+    assert "违规" not in text and "Violation" not in text and "处罚" not in text

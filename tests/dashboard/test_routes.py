@@ -1,0 +1,294 @@
+"""Every route, role and bad request through the Flask test client."""
+
+import csv
+import io
+
+import pytest
+
+from tests.dashboard.conftest import csrf_of, login
+
+
+def test_pages_need_login(app):
+    c = app.test_client()
+    for path in ["/", "/overview.json", "/tables/T01", "/tables/T01/state.json", "/tables/T01/stream",
+                 "/overview/stream"]:
+        r = c.get(path)
+        assert r.status_code == 302 and "/login" in r.headers["Location"], path
+
+
+def test_public_pages_need_no_login(app, live, match_events):
+    for e in match_events:
+        live.submit(e)
+    c = app.test_client()
+    for path in ["/overlay/T01", "/sheets/T01", "/sheets/T01.json", "/sheets/T01.csv", "/sheets/T01.pdf",
+                 "/standings", "/standings.json", "/login"]:
+        assert c.get(path).status_code == 200, path
+
+
+def test_bad_password(app):
+    c = app.test_client()
+    r = login(c, "li", "nope")
+    assert r.status_code == 401 and "用户名或密码错误" in r.get_data(as_text=True)
+    assert c.get("/").status_code == 302
+
+
+def test_login_rejects_offsite_next(app):
+    c = app.test_client()
+    token = csrf_of(c)
+    r = c.post("/login?next=//evil.example/", data={"username": "li", "password": "pw-li", "csrf_token": token})
+    assert r.status_code == 302 and r.headers["Location"] == "/"
+
+
+def test_referee_sees_only_assigned_tables(app):
+    c = app.test_client()
+    login(c, "li", "pw-li")
+    assert c.get("/tables/T01").status_code == 200
+    r = c.get("/tables/T02")
+    assert r.status_code == 403 and "not assigned" in r.get_data(as_text=True)
+    assert c.get("/tables/T02/state.json").status_code == 403
+    assert c.get("/tables/T99").status_code == 404
+
+
+def test_head_referee_sees_all(app):
+    c = app.test_client()
+    login(c, "head", "pw-head")
+    for t in ("T01", "T02"):
+        assert c.get(f"/tables/{t}").status_code == 200
+    rows = c.get("/overview.json").get_json()
+    assert [r["table"] for r in rows] == ["T01", "T02"]
+
+
+def test_unknown_table_on_public_pages(app):
+    c = app.test_client()
+    for path in ["/overlay/T99", "/sheets/T99", "/sheets/T99.pdf", "/sheets/T99.csv", "/overlay/T99/stream"]:
+        r = c.get(path)
+        assert r.status_code == 404 and "T99" in r.get_data(as_text=True), path
+
+
+def _act(c, table, **form):
+    token = csrf_of(c, f"/tables/{table}") if "csrf_token" not in form else form.pop("csrf_token")
+    return c.post(f"/tables/{table}/action", data=dict(form, csrf_token=token),
+                  headers={"Accept": "application/json"})
+
+
+def test_manual_penalty_is_recorded_with_who(app, live, match_events):
+    for e in match_events[:10]:
+        live.submit(e)
+    c = app.test_client()
+    login(c, "li", "pw-li")
+    r = _act(c, "T01", action="penalty", seat="N", code="signalling", penalty="infraction")
+    assert r.status_code == 200
+    d, choice = r.get_json()["decisions"]
+    assert (d["type"], d["seat"], d["penalty"], d["code"]) == ("violation", "N", "infraction", "signalling")
+    last = live.events("T01")[-1]
+    assert last["who"] == "li" and last["action"] == "penalty"
+    # an infraction lets the offender's 下家 stop the offender's next play: the referee records it
+    assert (choice["type"], choice["code"], choice["seat"]) == ("confirm_request", "stop_choice", "W")
+    state = c.get("/tables/T01/state.json").get_json()
+    assert [f["status"] for f in state["feed"] if f["code"] == "stop_choice"] == ["open"]
+    assert _act(c, "T01", action="choice", seat="N", choice="stop_next_play").status_code == 200
+    state = c.get("/tables/T01/state.json").get_json()
+    assert [f["status"] for f in state["feed"] if f["code"] == "stop_choice"] == ["chosen"]
+    assert "N" in state["stopped"]
+
+
+def test_forged_form_is_refused_and_changes_nothing(app, live):
+    c = app.test_client()
+    login(c, "li", "pw-li")
+    before = len(live.events("T01"))
+    r = c.post("/tables/T01/action", data={"action": "penalty", "seat": "N", "code": "manual",
+                                           "penalty": "foul", "csrf_token": "forged"})
+    assert r.status_code == 400 and "CSRF" in r.get_data(as_text=True)
+    r = c.post("/tables/T01/action", data={"action": "penalty", "seat": "N", "code": "manual",
+                                           "penalty": "foul"})
+    assert r.status_code == 400
+    assert len(live.events("T01")) == before
+
+
+def test_wrong_role_cannot_act(app, live):
+    c = app.test_client()
+    login(c, "wang", "pw-wang")
+    before = len(live.events("T01"))
+    r = _act(c, "T02", action="penalty", seat="N", code="manual", penalty="warning")
+    assert r.status_code == 200
+    token = csrf_of(c, "/tables/T02")
+    r = c.post("/tables/T01/action", data={"action": "penalty", "seat": "N", "code": "manual",
+                                           "penalty": "foul", "csrf_token": token})
+    assert r.status_code == 403
+    assert len(live.events("T01")) == before
+
+
+def test_anonymous_cannot_act(app, live):
+    c = app.test_client()
+    token = csrf_of(c)
+    r = c.post("/tables/T01/action", data={"action": "penalty", "seat": "N", "penalty": "foul",
+                                           "csrf_token": token})
+    assert r.status_code == 302
+    assert live.events("T01") == []
+
+
+@pytest.mark.parametrize("form,message", [
+    ({"action": "explode"}, "unknown action"),
+    ({"action": "penalty", "seat": "X", "code": "manual", "penalty": "warning"}, "'seat'"),
+    ({"action": "penalty", "seat": "N", "code": "manual", "penalty": "death"}, "'penalty'"),
+    ({"action": "penalty", "seat": "N", "code": "bribery", "penalty": "warning"}, "'code'"),
+    ({"action": "penalty", "seat": "N", "code": "late", "minutes": "soon"}, "'minutes'"),
+    ({"action": "confirm", "ref": "abc"}, "'ref'"),
+    ({"action": "correct", "ref": "3", "kind": "play", "cards": "S3 ZZ"}, "unknown card 'ZZ'"),
+    ({"action": "correct", "ref": "3", "kind": "play", "cards": ""}, "needs its cards"),
+    ({"action": "void", "ref": "3", "what": "everything"}, "'what'"),
+    ({"action": "sign", "side": "XX"}, "'side'"),
+])
+def test_bad_forms_get_a_clear_400_and_change_nothing(app, live, form, message):
+    c = app.test_client()
+    login(c, "li", "pw-li")
+    before = len(live.events("T01"))
+    r = _act(c, "T01", **form)
+    assert r.status_code == 400 and message in r.get_json()["error"]
+    assert len(live.events("T01")) == before
+
+
+def test_confirm_and_void_a_violation(app, live, match_events):
+    for e in match_events[:3]:
+        live.submit(e)
+    # N plays out of turn
+    turn = live.snapshot("T01")["deal"]["turn"]
+    wrong = {"S": "N", "E": "S", "N": "E", "W": "S"}[turn]
+    live.submit({"t": match_events[2]["t"] + 1, "table": "T01", "type": "play", "seat": wrong,
+                 "cards": ["BJ"]})
+    c = app.test_client()
+    login(c, "li", "pw-li")
+    state = c.get("/tables/T01/state.json").get_json()
+    (v,) = [f for f in state["feed"] if f["type"] == "violation"]
+    assert v["code"] == "out_of_turn_play" and v["status"] == "open"
+    # open: the violation and the 下家's choice it gives (an infraction, 七(二))
+    assert state["open"] == 2
+    assert v["evidence"][0]["cards"] == ["BJ"]
+    ref = v["events"][-1]
+    assert _act(c, "T01", action="confirm", ref=str(ref)).status_code == 200
+    state = c.get("/tables/T01/state.json").get_json()
+    assert [f["status"] for f in state["feed"] if f["type"] == "violation"] == ["confirmed"]
+    assert state["open"] == 1
+    assert _act(c, "T01", action="void", ref=str(ref), what="penalty").status_code == 200
+    state = c.get("/tables/T01/state.json").get_json()
+    assert state["ladder"][{"N": "NS", "S": "NS", "E": "EW", "W": "EW"}[wrong]]["infraction"] == 0
+
+
+def test_change_penalty(app, live, match_events):
+    for e in match_events[:3]:
+        live.submit(e)
+    turn = live.snapshot("T01")["deal"]["turn"]
+    wrong = {"S": "N", "E": "S", "N": "E", "W": "S"}[turn]
+    side = "NS" if wrong in "NS" else "EW"
+    live.submit({"t": match_events[2]["t"] + 1, "table": "T01", "type": "play", "seat": wrong, "cards": ["BJ"]})
+    c = app.test_client()
+    login(c, "li", "pw-li")
+    v = [f for f in c.get("/tables/T01/state.json").get_json()["feed"] if f["type"] == "violation"][0]
+    assert v["penalty"] == "infraction"
+    r = _act(c, "T01", action="change_penalty", ref=str(v["events"][-1]), seat=wrong,
+             code=v["code"], penalty="warning")
+    assert r.status_code == 200
+    ladder = c.get("/tables/T01/state.json").get_json()["ladder"][side]
+    assert (ladder["warning"], ladder["infraction"]) == (1, 0)
+
+
+def test_correct_a_misread_play(app, live, match_events):
+    for e in match_events[:2]:
+        live.submit(e)
+    lead = live.events("T01")[-1]
+    assert lead["type"] == "play"
+    c = app.test_client()
+    login(c, "li", "pw-li")
+    r = _act(c, "T01", action="correct", ref=str(lead["id"]), kind="pass")
+    assert r.status_code == 200
+    types = [d["type"] for d in r.get_json()["decisions"]]
+    assert types[0] == "correction"
+    # the lead cannot be a pass: the corrected record asks the referee
+    assert any(d["type"] == "confirm_request" for d in live.decisions("T01"))
+    assert [e["type"] for e in live.events("T01")][:2] == ["deal_start", "play"]   # nothing deleted
+
+
+def test_score_sheet_formats(app, live, match_events):
+    for e in match_events:
+        live.submit(e)
+    c = app.test_client()
+    sheet = c.get("/sheets/T01.json").get_json()
+    assert len(sheet["rows"]) == 1 and sheet["result"] is not None
+    assert sheet["teams"] == {"round": 1, "NS": "Red", "EW": "Blue"}
+    rows = list(csv.reader(io.StringIO(c.get("/sheets/T01.csv").get_data(as_text=True))))
+    assert rows[0][0] == "deal" and rows[1][0] == "1"
+    pdf = c.get("/sheets/T01.pdf")
+    assert pdf.data.startswith(b"%PDF") and pdf.headers["Content-Type"] == "application/pdf"
+    html = c.get("/sheets/T01").get_data(as_text=True)
+    assert "记分表" in html and sheet["levels"]["NS"] in html
+
+
+def test_signatures_on_the_sheet(app, live, match_events):
+    for e in match_events:
+        live.submit(e)
+    c = app.test_client()
+    login(c, "li", "pw-li")
+    assert c.get("/sheets/T01.json").get_json()["signatures"] == {}
+    assert _act(c, "T01", action="sign", side="NS", name="Zhao").status_code == 200
+    assert c.get("/sheets/T01.json").get_json()["signatures"] == {"NS": "Zhao"}
+    assert not any(d["type"] == "confirm_request" for d in live.decisions("T01"))
+
+
+def test_standings_from_finished_matches(app, live, match_events):
+    for e in match_events:
+        live.submit(e)
+    rows = app.test_client().get("/standings.json").get_json()
+    assert {r["team"] for r in rows} == {"Red", "Blue"}
+    assert rows[0]["points"] >= rows[1]["points"] and rows[0]["rank"] == 1
+
+
+def test_language_switch(app):
+    c = app.test_client()
+    assert "登录" in c.get("/login").get_data(as_text=True)
+    r = c.get("/lang/en?next=/login")
+    assert r.status_code == 302 and r.headers["Location"] == "/login"
+    assert "Log in" in c.get("/login").get_data(as_text=True)
+    assert c.get("/lang/fr").status_code == 404
+    assert c.get("/lang/en?next=https://evil.example").headers["Location"] == "/"
+
+
+def test_overlay_state_has_no_hidden_information(app, live, match_events):
+    for e in match_events[:20]:
+        live.submit(e)
+    from web_dashboard.views import table_state
+    with app.test_request_context():
+        public = table_state("T01", public=True)
+    assert "feed" not in public and "ladder" not in public
+    assert set(public) >= {"trick", "levels", "order", "turn"}
+
+
+def test_vision_evidence_crop_is_served_to_the_assigned_referee(tmp_path, match_events):
+    import cv2
+    import numpy as np
+
+    from tests.dashboard.conftest import make_app
+
+    evidence = tmp_path / "evidence"
+    (evidence / "T01").mkdir(parents=True)
+    img = np.zeros((40, 80, 3), np.uint8)
+    cv2.imwrite(str(evidence / "T01" / "e4.jpg"), img)
+    app = make_app(tmp_path, EVIDENCE_DIR=str(evidence))
+    live = app.extensions["guandan_venue"]
+    for e in match_events[:3]:
+        live.submit(e)
+    turn = live.snapshot("T01")["deal"]["turn"]
+    wrong = {"S": "N", "E": "S", "N": "E", "W": "S"}[turn]
+    live.submit({"t": match_events[2]["t"] + 1, "table": "T01", "type": "play", "seat": wrong,
+                 "cards": ["BJ"], "source": "vision", "confidence": 0.95, "crop": "e4.jpg"})
+    c = app.test_client()
+    login(c, "li", "pw-li")
+    v = [f for f in c.get("/tables/T01/state.json").get_json()["feed"] if f["type"] == "violation"][0]
+    url = v["evidence"][0]["crop"]
+    assert url == "/tables/T01/evidence/e4.jpg"
+    r = c.get(url)
+    assert r.status_code == 200 and r.data[:2] == b"\xff\xd8"
+    assert c.get("/tables/T01/evidence/../../etc/passwd").status_code == 404
+    c2 = app.test_client()
+    login(c2, "wang", "pw-wang")
+    assert c2.get(url).status_code == 403
+    live.close()

@@ -1,0 +1,202 @@
+"""A scenario for every violation code and its penalty (《江苏省掼蛋竞赛规则（2023）》 七)."""
+
+from referee.settings import Settings
+
+from .helpers import Script, of_type, violations
+
+
+def test_out_of_turn_play_is_an_infraction_and_the_cards_go_back():
+    s = Script()
+    s.start(leader="S")
+    s.play("S", "S3")
+    ds = s.play("N", "S9")
+    assert violations(ds) == [("N", "out_of_turn_play", "infraction")]
+    assert "越序出牌" in ds[0].message
+    assert s.table.deal.counts["N"] == 27 and s.table.deal.turn == "E"
+    (choice,) = [d for d in ds if d.code == "stop_choice"]
+    assert choice.seat == "W" and choice.extra["offender"] == "N"
+
+
+def test_out_of_turn_pass_is_a_warning():
+    s = Script()
+    s.start(leader="S")
+    s.play("S", "S3")
+    ds = s.pass_("W")
+    assert violations(ds) == [("W", "out_of_turn_pass", "warning")]
+    assert "越序表态" in ds[0].message and s.table.deal.turn == "E"
+
+
+def test_illegal_combination_and_losing_play_are_infractions_taken_back():
+    s = Script()
+    s.start(leader="S")
+    ds = s.play("S", "S3 D4")
+    assert violations(ds) == [("S", "illegal_play", "infraction")]
+    assert ds[0].extra["judged"] == "illegal_combination" and "出错牌" in ds[0].message
+    s.play("S", "S9")
+    ds = s.play("E", "S5")
+    assert violations(ds) == [("E", "illegal_play", "infraction")]
+    assert ds[0].extra["judged"] == "does_not_beat"
+    assert s.table.deal.counts["E"] == 27 and s.table.deal.turn == "E"
+
+
+def test_overtime_counts_down_then_warns():
+    s = Script(Settings(play_limit=20, first_lead_limit=40, countdown=10))
+    s.start(leader="S")        # t = 30
+    assert s.ev("tick", dt=40.0) == []          # t = 70: exactly at the limit, in time
+    ds = s.ev("tick", dt=5.0)                   # t = 75
+    (cd,) = of_type(ds, "countdown")
+    assert (cd.seat, cd.t, cd.extra["seconds"]) == ("S", 70.0, 10)
+    ds = s.play("S", "S3", dt=10.0)              # t = 85 > 80: overtime, then the play counts
+    assert violations(ds) == [("S", "overtime", "warning")]
+    assert ds[0].t == 80.0 and s.table.deal.turn == "E"
+
+
+def test_missing_report_within_one_play_is_a_warning():
+    s = Script()
+    s.start(leader="S")
+    s.play("S", "S3 S3 H3 H3 D3 D3 C3 C3")
+    s.pass_round()
+    s.play("S", "S4 S4 H4 H4 D4 D4 C4 C4")
+    ds = s.pass_("E")                 # S holds 11: nothing due
+    assert violations(ds) == []
+    s.pass_round()
+    s.play("S", "S5 S5 H5 H5 D5 D5 C5 C5")   # 3 left, no report
+    ds = s.pass_("E")
+    assert violations(ds) == [("S", "missing_report", "warning")]
+    ds = s.report("S", 3)
+    assert [d.code for d in ds] == ["report_corrected"]
+    assert violations(s.pass_round()) == []
+
+
+def test_report_fault_left_after_more_than_one_play_is_an_infraction():
+    s = Script()
+    s.start(leader="S")
+    for cards in ["S3 S3 H3 H3 D3 D3 C3 C3", "S4 S4 H4 H4 D4 D4 C4 C4"]:
+        s.play("S", cards)
+        s.pass_round()
+    s.play("S", "S5 S5 H5 H5 D5 D5 C5 C5")      # 3 left, never reported
+    assert violations(s.pass_("E")) == [("S", "missing_report", "warning")]
+    assert violations(s.pass_("N")) == [("S", "missing_report", "infraction")]
+    assert violations(s.pass_("W")) == []        # one escalation only
+    assert s.table.snapshot()["ladder"]["NS"] == {"warning": 1, "infraction": 1, "foul": 0}
+
+
+def test_wrong_report_is_a_warning_and_offender_going_out_as_shangyou_is_a_foul():
+    s = Script()
+    s.start(leader="S")
+    for cards in ["S3 S3 H3 H3 D3 D3 C3 C3", "S4 S4 H4 H4 D4 D4 C4 C4"]:
+        s.play("S", cards)
+        s.pass_round()
+    s.play("S", "S5 S5 H5 H5 D5 D5 C5 C5")
+    ds = s.report("S", 4)
+    assert violations(ds) == [("S", "wrong_report", "warning")]
+    assert "报错牌" in ds[0].message
+    s.pass_round()          # E passes (one play: still the warning), N passes: infraction
+    ds = s.play("S", "S6 H6 D6")
+    assert violations(ds) == [("S", "wrong_report", "foul")]
+    (end,) = of_type(ds, "deal_end")
+    assert end.extra["ended_by"] == "foul" and end.extra["winner"] == "EW"
+
+
+def test_offender_going_out_not_shangyou_after_report_fault_is_an_infraction_taken_back():
+    s = Script()
+    s.start(leader="S")
+    s.dump_out("S")                      # S is 上游; N leads (接风)
+    s.play("N", "S7")
+    s.play("W", "SK HK HK DK DK CK CK")
+    s.pass_round()
+    s.play("W", "SA SA HA HA DA DA CA CA")
+    s.pass_round()
+    s.play("W", "S2 S2 D2 D2 C2 C2")
+    s.report("W", 6)
+    s.pass_round()
+    s.play("W", "LJ LJ BJ BJ")
+    assert violations(s.report("W", 3)) == [("W", "wrong_report", "warning")]
+    ds = s.pass_round()                  # two plays (passes) without a correction
+    assert violations(ds) == [("W", "wrong_report", "infraction")]
+    ds = s.play("W", "H2 H2")            # out, not 上游: taken back, 违例 (and the 2nd: 犯规)
+    assert violations(ds) == [("W", "wrong_report", "infraction")]
+    assert s.table.deal.order == ["S"]
+    (step,) = of_type(ds, "penalty")
+    assert (step.penalty, step.extra["side"]) == ("foul", "EW")
+    (end,) = of_type(ds, "deal_end")
+    assert end.extra["ended_by"] == "foul" and end.extra["winner"] == "NS"
+
+
+def test_repeat_report_is_a_warning():
+    s = Script()
+    s.start(leader="S")
+    for cards in ["S3 S3 H3 H3 D3 D3 C3 C3", "S4 S4 H4 H4 D4 D4 C4 C4"]:
+        s.play("S", cards)
+        s.pass_round()
+    s.play("S", "S5 S5 H5 H5 D5 D5 C5 C5")
+    assert violations(s.report("S", 3)) == []
+    ds = s.report("S", 3)
+    assert violations(ds) == [("S", "repeat_report", "warning")]
+    assert "反复报牌" in ds[0].message
+    s.ev("report_clear", seat="S")
+    assert violations(s.report("S", 3)) == []   # shown again after the device was cleared
+
+
+def test_arrangement_is_a_warning_and_the_play_stands():
+    s = Script()
+    s.start(leader="S")
+    ds = s.play("S", "S7 S5 S3 S6 S4")
+    assert violations(ds) == [("S", "arrangement", "warning")]
+    assert "出牌方式" in ds[0].message
+    assert s.table.deal.counts["S"] == 22 and s.table.deal.turn == "E"
+
+
+def test_a_third_copy_asks_the_referee():
+    s = Script()
+    s.start(leader="S")
+    s.play("S", "SA SA")
+    s.pass_round()
+    ds = s.play("S", "SA")
+    assert [(d.type, d.code) for d in ds] == [("confirm_request", "too_many_copies")]
+    assert s.table.deal.counts["S"] == 25
+
+
+def test_low_confidence_vision_is_asked_about_then_confirmed():
+    s = Script()
+    s.start(leader="S")
+    ds = s.play("S", "S3", source="vision", confidence=0.4)
+    assert [(d.type, d.code) for d in ds] == [("confirm_request", "low_confidence")]
+    assert s.table.deal.counts["S"] == 27
+    ref = len(s.table.log)
+    ds = s.referee("confirm", ref=ref)
+    assert ds[0].type == "correction"
+    assert s.table.deal.counts["S"] == 26 and s.table.deal.turn == "E"
+
+
+def test_correct_a_misread_play_recomputes_from_the_log():
+    s = Script()
+    s.start(leader="S")
+    s.play("S", "S9")
+    ds = s.play("E", "S5")
+    assert violations(ds) == [("E", "illegal_play", "infraction")]
+    misread = len(s.table.log) - 1         # S's play was really a 3
+    ds = s.referee("correct", ref=misread, event={"cards": ["S3"]})
+    assert ds[0].type == "correction" and ds[0].extra["restated_from"] > 0
+    assert violations(s.table.decisions) == []
+    assert s.table.deal.counts["E"] == 26 and s.table.deal.turn == "N"
+    assert len(s.table.log) == 4            # nothing deleted: the correction is appended
+
+
+def test_void_an_event():
+    s = Script()
+    s.start(leader="S")
+    s.play("S", "S3")
+    s.pass_("W")                            # a device glitch
+    ref = len(s.table.log)
+    s.referee("void", ref=ref)
+    assert violations(s.table.decisions) == []
+    assert s.table.snapshot()["ladder"]["EW"]["warning"] == 0
+
+
+def test_device_offline_and_back():
+    s = Script()
+    ds = s.ev("device_status", device="pass-E", online=False, seat="E")
+    assert [(d.type, d.seat, d.extra["device"]) for d in ds] == [("device_offline", "E", "pass-E")]
+    assert s.ev("device_status", device="pass-E", online=False) == []
+    assert [d.type for d in s.ev("device_status", device="pass-E", online=True)] == ["device_online"]

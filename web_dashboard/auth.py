@@ -1,0 +1,149 @@
+"""Referees log in; a referee acts only on the tables assigned, the head
+referee on all. Overlay, score sheets and standings are public.
+
+Users live in a TOML file (``USERS_FILE``) or the ``USERS`` setting::
+
+    [[user]]
+    name = "li"
+    password_hash = "scrypt:..."     # guandan-ref users add li --role referee --tables T01,T02
+    role = "referee"                 # or "head"
+    tables = ["T01", "T02"]
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from functools import wraps
+from pathlib import Path
+from typing import Any, Iterable
+
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask_login import LoginManager, current_user, login_user, logout_user
+from werkzeug.security import check_password_hash, generate_password_hash
+
+ROLES = ("referee", "head")
+
+bp = Blueprint("auth", __name__)
+login_manager = LoginManager()
+login_manager.login_view = "auth.login"
+
+
+class UsersError(ValueError):
+    """A users file that cannot be used: the message names the entry."""
+
+
+@dataclass(frozen=True)
+class User:
+    name: str
+    password_hash: str = field(repr=False)
+    role: str = "referee"
+    tables: tuple[str, ...] = field(default=())
+
+    # Flask-Login protocol
+    is_authenticated = True
+    is_active = True
+    is_anonymous = False
+
+    def get_id(self) -> str:
+        return self.name
+
+    def may_act_on(self, table: str) -> bool:
+        return self.role == "head" or table in self.tables
+
+
+def parse_users(entries: Iterable[dict[str, Any]]) -> dict[str, User]:
+    users: dict[str, User] = {}
+    for i, e in enumerate(entries, 1):
+        name = e.get("name")
+        if not isinstance(name, str) or not name:
+            raise UsersError(f"user entry {i}: missing 'name'")
+        if name in users:
+            raise UsersError(f"user {name!r} is listed twice")
+        role = e.get("role", "referee")
+        if role not in ROLES:
+            raise UsersError(f"user {name!r}: role must be one of {', '.join(ROLES)}, not {role!r}")
+        pw = e.get("password_hash")
+        if not isinstance(pw, str) or ":" not in pw:
+            raise UsersError(f"user {name!r}: missing 'password_hash' "
+                             "(make one with: guandan-ref users add)")
+        tables = e.get("tables", [])
+        if not isinstance(tables, list) or not all(isinstance(t, str) for t in tables):
+            raise UsersError(f"user {name!r}: 'tables' must be a list of table ids")
+        users[name] = User(name, pw, role, tuple(tables))
+    return users
+
+
+def load_users_file(path: str | Path) -> dict[str, User]:
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except FileNotFoundError:
+        raise UsersError(f"users file {str(path)!r} does not exist") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise UsersError(f"users file {str(path)!r}: {exc}") from None
+    return parse_users(data.get("user", []))
+
+
+def user_entry(name: str, password: str, role: str, tables: Iterable[str]) -> dict[str, Any]:
+    """A users-file entry with a hashed password."""
+    if role not in ROLES:
+        raise UsersError(f"role must be one of {', '.join(ROLES)}")
+    return {"name": name, "password_hash": generate_password_hash(password),
+            "role": role, "tables": list(tables)}
+
+
+def users() -> dict[str, User]:
+    return current_app.extensions["guandan_users"]
+
+
+@login_manager.user_loader
+def _load(name: str) -> User | None:
+    return users().get(name)
+
+
+def table_access(view):
+    """Require a logged-in referee assigned to the ``table`` in the URL (head: any)."""
+    @wraps(view)
+    def wrapped(*args, **kwargs):
+        if not current_user.is_authenticated:
+            return current_app.login_manager.unauthorized()
+        venue = current_app.extensions["guandan_venue"]
+        table = kwargs.get("table")
+        if table not in venue.tables:
+            abort(404, description=f"no table {table!r} at this venue")
+        if not current_user.may_act_on(table):
+            abort(403, description=f"{current_user.name} is not assigned to table {table}")
+        return view(*args, **kwargs)
+    return wrapped
+
+
+def login_required(view):
+    @wraps(view)
+    def wrapped(*args, **kwargs):
+        if not current_user.is_authenticated:
+            return current_app.login_manager.unauthorized()
+        return view(*args, **kwargs)
+    return wrapped
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login():
+    error = None
+    if request.method == "POST":
+        user = users().get(request.form.get("username", ""))
+        if user and check_password_hash(user.password_hash, request.form.get("password", "")):
+            login_user(user)
+            nxt = request.args.get("next", "")
+            # only local paths: never redirect off-site
+            if not nxt.startswith("/") or nxt.startswith("//"):
+                nxt = url_for("views.overview")
+            return redirect(nxt)
+        error = "bad_login"
+    return render_template("login.html", error=error), (401 if error else 200)
+
+
+@bp.route("/logout", methods=["POST"])
+def logout():
+    logout_user()
+    return redirect(url_for("auth.login"))

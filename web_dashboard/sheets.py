@@ -1,0 +1,88 @@
+"""Score sheets (HTML, CSV, JSON, A4 PDF) and standings: public, read-only."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app, jsonify, render_template
+
+from referee.standings import MatchResult, standings
+from web_dashboard.pdf import score_sheet_pdf
+from web_dashboard.views import _known_table, live
+
+bp = Blueprint("sheets", __name__)
+
+
+def signatures(table: str) -> dict[str, str]:
+    """Each side's confirmation of the sheet, from the referee's ``sign`` events."""
+    out = {}
+    for e in live().events(table):
+        if e.get("type") == "referee" and e.get("action") == "sign" and e.get("side") in ("NS", "EW"):
+            out[e["side"]] = e.get("name") or e.get("who") or e["side"]
+    return out
+
+
+def sheet(table: str) -> dict:
+    s = live().snapshot(table)["score_sheet"]
+    return dict(s, table=table, signatures=signatures(table),
+                teams=live().matches.get(table, {}))
+
+
+@bp.route("/sheets/<table>")
+def sheet_page(table):
+    _known_table(table)
+    return render_template("sheet.html", table=table, sheet=sheet(table))
+
+
+@bp.route("/sheets/<table>.json")
+def sheet_json(table):
+    _known_table(table)
+    return jsonify(sheet(table))
+
+
+@bp.route("/sheets/<table>.csv")
+def sheet_csv(table):
+    _known_table(table)
+    return Response(live().score_sheet_csv(table), mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="score-sheet-{table}.csv"'})
+
+
+@bp.route("/sheets/<table>.pdf")
+def sheet_pdf(table):
+    _known_table(table)
+    s = sheet(table)
+    pdf = score_sheet_pdf(table, s, s["signatures"], s["teams"])
+    return Response(pdf, mimetype="application/pdf",
+                    headers={"Content-Disposition": f'attachment; filename="score-sheet-{table}.pdf"'})
+
+
+def match_results() -> list[MatchResult]:
+    """Finished matches of the tables with teams configured (``MATCHES``)."""
+    out = []
+    lv = live()
+    for table, info in sorted(lv.matches.items()):
+        if table not in lv.tables:
+            continue
+        result = lv.snapshot(table)["score_sheet"].get("result")
+        if not result:
+            continue
+        out.append(MatchResult(int(info.get("round", 1)), info["NS"], info["EW"],
+                               result["points"]["NS"], result["points"]["EW"],
+                               result["level_points"]["NS"], result["level_points"]["EW"],
+                               result["levels_gained"]["NS"], result["levels_gained"]["EW"]))
+    return out
+
+
+def standings_rows() -> list[dict]:
+    system = current_app.config["STANDINGS_SYSTEM"]
+    return [s.to_dict() for s in standings(match_results(), system=system,
+                                           lots_seed=current_app.config.get("EVENT_NAME", ""))]
+
+
+@bp.route("/standings")
+def standings_page():
+    return render_template("standings.html", rows=standings_rows(),
+                           system=current_app.config["STANDINGS_SYSTEM"])
+
+
+@bp.route("/standings.json")
+def standings_json():
+    return jsonify(standings_rows())

@@ -1,0 +1,222 @@
+// Live pages of the referee dashboard. Every server-sent 'state' message holds
+// the page's whole state, so rendering is a pure function of the last message.
+(function () {
+  "use strict";
+  const T = (k) => (window.I18N && window.I18N[k]) || k;
+  const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+  const RANKS = { T: "10" };
+
+  function el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = text;
+    return e;
+  }
+
+  function cardEl(code) {
+    if (code === "BJ" || code === "LJ") {
+      const c = el("span", "card joker " + (code === "BJ" ? "red" : "black"), code === "BJ" ? "大王" : "小王");
+      c.dataset.card = code;
+      return c;
+    }
+    const suit = code[0], rank = code.slice(1);
+    const c = el("span", "card " + (suit === "H" || suit === "D" ? "red" : "black"),
+                 SUITS[suit] + (RANKS[rank] || rank));
+    c.dataset.card = code;
+    return c;
+  }
+
+  function cardsEl(cards) {
+    const wrap = el("span", "cards");
+    (cards || []).forEach((c) => wrap.appendChild(cardEl(c)));
+    return wrap;
+  }
+
+  function connect(url, onState) {
+    const flag = document.getElementById("live-flag");
+    const src = new EventSource(url);
+    src.addEventListener("state", (ev) => {
+      if (flag) { flag.textContent = T("live"); flag.classList.remove("down"); }
+      onState(JSON.parse(ev.data));
+    });
+    src.onerror = () => { if (flag) { flag.textContent = T("reconnecting"); flag.classList.add("down"); } };
+    return src;
+  }
+
+  function fmtClock(seconds) {
+    const s = Math.max(0, Math.ceil(seconds));
+    return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+  }
+
+  // ---------------------------------------------------------------- table view
+  function renderTrick(state, prefix) {
+    ["S", "E", "N", "W"].forEach((seat) => {
+      const box = document.getElementById(prefix + seat);
+      if (!box) return;
+      box.replaceChildren();
+      const plays = (state.trick || []).filter((p) => p.seat === seat);
+      const last = plays[plays.length - 1];
+      if (last && last.pass) box.appendChild(el("span", "pass", T("pass")));
+      else if (last) box.appendChild(cardsEl(last.cards));
+      box.parentElement.classList.toggle("to-act", state.turn === seat);
+    });
+  }
+
+  function tablePage(streamUrl, actionUrl, initial, penalties) {
+    let state = initial, offset = 0;
+    const csrf = document.querySelector('meta[name="csrf-token"]').content;
+
+    async function post(fields) {
+      const body = new URLSearchParams(fields);
+      const r = await fetch(actionUrl, { method: "POST", body, credentials: "same-origin",
+        headers: { "X-CSRFToken": csrf, "Accept": "application/json" } });
+      const out = await r.json().catch(() => ({ error: r.statusText }));
+      document.getElementById("action-error").textContent = r.ok ? "" : (out.error || r.statusText);
+      return r.ok;
+    }
+
+    document.querySelectorAll("form[data-action]").forEach((f) => f.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      post(Object.fromEntries(new FormData(f).entries())).then((ok) => { if (ok) f.reset(); });
+    }));
+
+    function button(label, fields, cls) {
+      const b = el("button", cls, label);
+      b.type = "button";
+      b.addEventListener("click", () => post(fields));
+      return b;
+    }
+
+    function feedItem(d) {
+      const li = el("li", "item " + d.type + " " + (d.status || ""));
+      li.dataset.n = d.n;
+      li.dataset.code = d.code || "";
+      const head = el("div", "head");
+      head.appendChild(el("span", "t", fmtClock(d.t)));
+      if (d.seat) head.appendChild(el("b", "seat", d.seat));
+      if (d.penalty) head.appendChild(el("span", "penalty " + d.penalty, T(d.penalty)));
+      if (d.code) head.appendChild(el("code", null, d.code));
+      if (d.status) head.appendChild(el("span", "status", d.status));
+      li.appendChild(head);
+      li.appendChild(el("div", "message", d.message || ""));
+      const ev = el("div", "evidence");
+      (d.evidence || []).forEach((e) => {
+        const line = el("div", "ev", "#" + e.id + " " + e.type + " " + (e.seat || "") + " ");
+        if (e.cards) line.appendChild(cardsEl(e.cards));
+        if (e.count !== undefined) line.appendChild(el("span", null, " " + e.count));
+        if (e.source) line.appendChild(el("small", null, " " + e.source + (e.confidence ? " " + e.confidence.toFixed(2) : "")));
+        if (e.crop) { const img = el("img", "crop"); img.src = e.crop; img.alt = "frame crop"; line.appendChild(img); }
+        ev.appendChild(line);
+      });
+      li.appendChild(ev);
+      if ((d.type === "violation" || d.type === "confirm_request") && d.status === "open") {
+        const ref = (d.events || [])[d.events.length - 1];
+        const acts = el("div", "acts");
+        if (d.code === "stop_choice") {
+          acts.appendChild(button(T("stop_next_play"), { action: "choice", seat: d.offender, choice: "stop_next_play" }, "choice-stop"));
+          acts.appendChild(button(T("waive"), { action: "choice", seat: d.offender, choice: "waive" }, "choice-waive"));
+          li.appendChild(acts);
+          return li;
+        }
+        acts.appendChild(button(T("confirm"), { action: "confirm", ref }, "confirm"));
+        acts.appendChild(button(T("void"), { action: "void", ref, what: d.type === "violation" ? "penalty" : "event" }, "void"));
+        if (d.type === "violation" && d.seat) {
+          const sel = el("select", "new-penalty");
+          penalties.forEach((p) => { const o = el("option", null, T(p)); o.value = p; sel.appendChild(o); });
+          acts.appendChild(sel);
+          const ch = el("button", "change", T("change_penalty"));
+          ch.type = "button";
+          ch.addEventListener("click", () => post({ action: "change_penalty", ref, seat: d.seat, code: d.code || "manual", penalty: sel.value }));
+          acts.appendChild(ch);
+        }
+        li.appendChild(acts);
+      }
+      return li;
+    }
+
+    function render(s) {
+      state = s;
+      document.body.dataset.version = s.version;
+      offset = s.now - Date.now() / 1000;
+      const set = (id, v) => { const e = document.getElementById(id); if (e) e.textContent = v; };
+      set("deal", s.deal || "—"); set("level", s.level || "—");
+      set("level-NS", s.levels.NS || ""); set("level-EW", s.levels.EW || "");
+      set("phase", T("phase_" + s.phase)); set("turn", s.turn || "—");
+      set("open-count", s.open);
+      ["S", "E", "N", "W"].forEach((seat) => {
+        set("count-" + seat, s.counts[seat] !== undefined ? s.counts[seat] : "");
+        set("report-" + seat, s.reports_due[seat] !== undefined ? T("reports") + " " + s.reports_due[seat] : "");
+      });
+      renderTrick(s, "play-");
+      set("order", (s.order || []).join(" → "));
+      const feed = document.getElementById("feed");
+      feed.replaceChildren(...s.feed.slice().reverse().map(feedItem));
+      const ladder = document.getElementById("ladder");
+      ladder.replaceChildren();
+      Object.entries(s.ladder || {}).forEach(([side, c]) => {
+        const tr = el("tr");
+        tr.appendChild(el("th", null, side));
+        ["warning", "infraction", "foul"].forEach((p) => tr.appendChild(el("td", "ladder-" + p, T(p) + " " + (c[p] || 0))));
+        ladder.appendChild(tr);
+      });
+      set("offline", (s.offline || []).join(", ") || "—");
+      tickClock();
+    }
+
+    function tickClock() {
+      const c = state.clock, box = document.getElementById("clock");
+      if (!c) { box.textContent = "—"; box.className = ""; return; }
+      const now = Date.now() / 1000 + offset;
+      if (now <= c.deadline) { box.textContent = c.seat + " " + fmtClock(c.deadline - now); box.className = ""; }
+      else { box.textContent = c.seat + " " + T("countdown") + " " + fmtClock(c.countdown_end - now); box.className = "counting"; }
+    }
+
+    render(initial);
+    setInterval(tickClock, 250);
+    connect(streamUrl, render);
+  }
+
+  // ------------------------------------------------------------------ overview
+  function overviewPage(streamUrl, tableUrl) {
+    connect(streamUrl, (rows) => {
+      const body = document.querySelector("#overview tbody");
+      body.replaceChildren(...rows.map((r) => {
+        const tr = el("tr"); tr.dataset.table = r.table;
+        const a = el("a", null, r.table); a.href = tableUrl.replace("__T__", encodeURIComponent(r.table));
+        const td = el("td"); td.appendChild(a); tr.appendChild(td);
+        tr.appendChild(el("td", "phase", T("phase_" + r.phase)));
+        tr.appendChild(el("td", "deal", r.deal || ""));
+        tr.appendChild(el("td", "levels", "南北 " + r.levels.NS + " · 东西 " + r.levels.EW));
+        tr.appendChild(el("td", "turn", r.turn || ""));
+        tr.appendChild(el("td", "open" + (r.open ? " alert" : ""), r.open));
+        tr.appendChild(el("td", "offline", (r.offline || []).join(", ")));
+        tr.appendChild(el("td", "clock", fmtClock(r.match_clock)));
+        return tr;
+      }));
+    });
+  }
+
+  // ------------------------------------------------------------------- overlay
+  function overlayPage(streamUrl, table) {
+    connect(streamUrl, (s) => {
+      document.body.dataset.version = s.version;
+      const lv = document.getElementById("ov-levels");
+      lv.textContent = table + " · 南北 " + (s.levels.NS || "") + " · 东西 " + (s.levels.EW || "") +
+        (s.level ? " · " + T("level") + " " + s.level : "");
+      const trick = document.getElementById("ov-trick");
+      trick.replaceChildren(...["S", "E", "N", "W"].map((seat) => {
+        const box = el("div", "ov-seat ov-" + seat + (s.turn === seat ? " to-act" : ""));
+        box.appendChild(el("b", null, seat));
+        const plays = (s.trick || []).filter((p) => p.seat === seat);
+        const last = plays[plays.length - 1];
+        if (last && last.pass) box.appendChild(el("span", "pass", T("pass")));
+        else if (last) box.appendChild(cardsEl(last.cards));
+        return box;
+      }));
+      document.getElementById("ov-order").textContent =
+        (s.order && s.order.length) ? T("finish_order") + ": " + s.order.join(" → ") : "";
+    });
+  }
+
+  window.GD = { tablePage, overviewPage, overlayPage, cardEl };
+})();
