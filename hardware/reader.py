@@ -103,7 +103,10 @@ class DeviceHost:
         bound = self.binding.device(device)
         if bound is None:
             return  # no table to report to; the unknown device was reported already
-        self.emit(Event(type="device_status", t=self.clock(), table=bound.table, source="device",
+        t = self.clock()
+        # a uid too, so a venue log that de-duplicates by uid keeps every change
+        self.emit(Event(type="device_status", t=t, table=bound.table, source="device",
+                        uid=f"{device}:{'online' if online else 'offline'}:{t:.6f}",
                         extra={"device": device, "online": online, "port": port, "reason": reason}))
 
     # -- frames --------------------------------------------------------

@@ -30,6 +30,7 @@ def test_events_carry_source_time_uid_and_device(binding, sink):
     assert [(e.type, e.seat, e.count, e.uid) for e in presses] == [
         ("pass", "E", None, "P01:B1:2"), ("report", "S", 9, "P01:B1:3"),
         ("report_clear", "S", None, "P01:B1:4")]
+    assert status.uid == "P01:online:50.000000"
     for e in sink.events:
         assert (e.source, e.table, e.t, e.get("device")) == ("device", "T01", 50.0, "P01")
         assert Event.from_json(e.to_json()) == e   # a valid event per referee.events
