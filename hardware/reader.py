@@ -21,7 +21,7 @@ Frame(device='P01', seq=1, kind='ACK', fields=())
 >>> ack = host.on_frame(Frame("P01", 2, "PASS", ("E",)), "/dev/ttyUSB0", now=0.1)
 >>> ack = host.on_frame(Frame("P01", 2, "PASS", ("E",)), "/dev/ttyUSB0", now=0.4)  # a resend
 >>> [(e.type, e.seat, e.uid) for e in events]
-[('device_status', None, None), ('pass', 'E', 'P01:1A2B:2')]
+[('device_status', None, 'P01:online:100.000000'), ('pass', 'E', 'P01:1A2B:2')]
 >>> host.check_silence(now=4.0)
 ['P01']
 >>> events[-1].get("online")
