@@ -5,12 +5,14 @@ with a deadline.
 """
 
 import os
+import queue
 import time
 
 import pytest
 
 from hardware.reader import DeviceHost, PortReader
 from hardware.simulator import SimulatedDevice
+from referee.venue import Venue
 
 from .helpers import wait_for
 
@@ -183,3 +185,29 @@ def test_a_failing_sink_loses_nothing_the_press_is_resent(binding, sink, caplog)
             reader.stop()
     assert failures and [p[3] for p in sink.presses()] == [f"P01:{dev.boot}:{frame.seq}"]
     assert "database busy" in caplog.text
+
+
+def test_heartbeat_loss_becomes_a_device_offline_decision(binding, tmp_path):
+    """Source to referee: the venue (event log + table hub) decides device_offline."""
+    events = queue.Queue()
+    with SimulatedDevice("P01", "ESWN") as dev, Venue(str(tmp_path / "venue.sqlite")) as venue:
+        reader = PortReader(dev.path, DeviceHost(binding, events.put)).start()
+        try:
+            decisions = []
+
+            def drain():
+                while not events.empty():
+                    decisions.extend(venue.ingest(events.get()))
+                return [d.type for d in decisions]
+
+            assert wait_for(lambda: dev.acked[:1] == [1])
+            dev.silence()
+            stopped = time.monotonic()
+            assert wait_for(lambda: "device_offline" in drain(), timeout=6.0)
+            assert time.monotonic() - stopped <= 3.5 + 0.1   # + the polling step
+            dev.resume()
+            assert wait_for(lambda: "device_online" in drain(), timeout=3.0)
+        finally:
+            reader.stop()
+    offline = next(d for d in decisions if d.type == "device_offline")
+    assert offline.extra["device"] == "P01" and offline.table == "T01"
