@@ -21,6 +21,9 @@ COMMAND_MODULES = [
     "commands.record",
     "commands.dashboard",
     "commands.venue",
+    "commands.devices",
+    "commands.simulate_devices",
+    "commands.audio",
 ]
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT = 0, 1, 2
