@@ -15,8 +15,8 @@ decoded JSON object and raises :class:`EventError` naming the bad field.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
-from typing import Any, Mapping
+from types import MappingProxyType
+from typing import Any, Mapping, NamedTuple
 
 SEATS = ("E", "S", "W", "N")
 SOURCES = ("vision", "device", "manual", "replay")
@@ -42,8 +42,14 @@ class EventError(ValueError):
     """A malformed event: the message names the field at fault."""
 
 
-@dataclass(frozen=True)
-class Event:
+_NO_EXTRA: Mapping[str, Any] = MappingProxyType({})
+_CORE = frozenset(("type", "t", "table", "seat", "cards", "card", "count",
+                   "source", "confidence", "id", "uid"))
+
+
+class Event(NamedTuple):
+    """One observed event. A named tuple: cheap to make, immutable, compared by value."""
+
     type: str
     t: float
     table: str = "T01"
@@ -55,14 +61,11 @@ class Event:
     confidence: float | None = None
     id: int | None = None        # position in the table's log, set by the store
     uid: str | None = None       # globally unique id from the source, for de-duplication
-    extra: Mapping[str, Any] = field(default_factory=dict)  # type-specific fields
-
-    _CORE = ("type", "t", "table", "seat", "cards", "card", "count",
-             "source", "confidence", "id", "uid")
+    extra: Mapping[str, Any] = _NO_EXTRA  # type-specific fields
 
     def get(self, name: str, default: Any = None) -> Any:
         """A field by name, core or extra."""
-        if name in self._CORE:
+        if name in _CORE:
             value = getattr(self, name)
             return default if value is None else value
         return self.extra.get(name, default)
@@ -73,7 +76,8 @@ class Event:
             value = getattr(self, name)
             if value is not None:
                 out[name] = list(value) if name == "cards" else value
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -111,7 +115,7 @@ class Event:
         conf = d.get("confidence")
         if conf is not None and not isinstance(conf, (int, float)):
             raise EventError(f"{etype}: 'confidence' must be a number")
-        extra = {k: v for k, v in d.items() if k not in cls._CORE}
+        extra = {k: v for k, v in d.items() if k not in _CORE} or _NO_EXTRA
         return cls(type=etype, t=float(t), table=str(d.get("table", "T01")), seat=seat,
                    cards=cards, card=d.get("card"), count=count, source=source,
                    confidence=None if conf is None else float(conf), id=d.get("id"),

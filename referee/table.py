@@ -108,10 +108,8 @@ class Table:
 
     def feed(self, event: Event) -> list[Decision]:
         """Append ``event`` to the log and return what the referee says about it."""
-        if event.id is None:   # (the constructor directly: dataclasses.replace is slow here)
-            event = Event(event.type, event.t, event.table, event.seat, event.cards, event.card,
-                          event.count, event.source, event.confidence, len(self.log) + 1,
-                          event.uid, event.extra)
+        if event.id is None:
+            event = event._replace(id=len(self.log) + 1)
         self.log.append(event)
         if event.type == "referee" and event.get("action") in META_ACTIONS:
             return self._correct(event)
