@@ -73,10 +73,32 @@ class _Player:
         return None
 
 
+FAULTS = ("overtime", "illegal_play", "missing_report", "wrong_tribute")
+
+
 def simulate_match(seed: int = 0, settings: Settings | None = None, table: str = "T01",
-                   t0: float = 0.0, max_deals: int = 60) -> list[dict[str, Any]]:
-    """Events (dicts, DESIGN.md shapes) of one whole match under ``settings``."""
+                   t0: float = 0.0, max_deals: int = 60, faults: tuple[str, ...] = (),
+                   injected: dict[str, int] | None = None) -> list[dict[str, Any]]:
+    """Events (dicts, DESIGN.md shapes) of one whole match under ``settings``.
+
+    ``faults`` (from :data:`FAULTS`) are each committed once, at the first
+    chance: an N-S player runs past the limit and the countdown
+    (``overtime``), an E-W player lays a single that does not beat the one
+    standing and takes it back (``illegal_play``), an N-S player reports
+    their count only after the next seat acted (``missing_report``), or a
+    tributer offers a heart level card and then gives the right card
+    (``wrong_tribute``: needs a tributer holding one). The offenders are
+    spread so that no side reaches a foul. ``injected`` receives each fault
+    committed, with the index of its event.
+    """
     settings = settings or Settings()
+    unknown = set(faults) - set(FAULTS)
+    if unknown:
+        raise ValueError(f"unknown faults {sorted(unknown)} (known: {', '.join(FAULTS)})")
+    pending = set(faults)
+    done = injected if injected is not None else {}
+    actions = 0
+    late: tuple[str, int] | None = None   # a report held back (missing_report)
     rng = random.Random(seed)
     match = Match(settings)
     events: list[dict[str, Any]] = []
@@ -126,6 +148,12 @@ def simulate_match(seed: int = 0, settings: Settings | None = None, table: str =
                     card = max(hand, key=lambda c: single_value(c, level))
                     given[g] = card
                     t += rng.uniform(1, 6)
+                    wild = [c for c in players[g].hand if is_wild(c, level)]
+                    if "wrong_tribute" in pending and wild:
+                        pending.discard("wrong_tribute")
+                        done["wrong_tribute"] = len(events)
+                        emit(t=round(t, 2), type="tribute", seat=g, card=wild[0].code)
+                        t += rng.uniform(2, 5)
                     emit(t=round(t, 2), type="tribute", seat=g, card=card.code)
                 gives_to = assign_tributes(given, order, level)
                 for g, r in gives_to.items():
@@ -147,10 +175,24 @@ def simulate_match(seed: int = 0, settings: Settings | None = None, table: str =
         while not (len(out) >= 3 or is_double_down(out) or (match.extra_deal and out)):
             p = players[turn]
             t += rng.uniform(1, 12)
+            actions += 1
+            if "overtime" in pending and actions >= 8 and turn in "NS":
+                pending.discard("overtime")
+                t += settings.play_limit + settings.countdown + rng.uniform(1, 3)
+                done["overtime"] = len(events)
             if standing is None:
                 cards = p.lead(level)
             else:
                 cards = p.follow(level, standing, standing_seat == partner(turn))
+            if cards is None and "illegal_play" in pending and standing is not None \
+                    and standing.kind == "single" and turn in "EW":
+                low = [c for c in p.hand if single_value(c, level) <= standing.value]
+                if low:
+                    pending.discard("illegal_play")
+                    done["illegal_play"] = len(events)
+                    emit(t=round(t, 2), type="play", seat=turn, cards=[low[0].code],
+                         source="vision", confidence=round(rng.uniform(0.9, 1.0), 3))
+                    t += rng.uniform(2, 4)     # taken back; then the pass
             if cards is None:
                 emit(t=round(t, 2), type="pass", seat=turn, source="device")
                 passed.add(turn)
@@ -169,7 +211,16 @@ def simulate_match(seed: int = 0, settings: Settings | None = None, table: str =
                         break
                 elif left <= 10:
                     t += rng.uniform(0.2, 1.0)
-                    emit(t=round(t, 2), type="report", seat=turn, count=left, source="device")
+                    if "missing_report" in pending and turn in "NS":
+                        pending.discard("missing_report")
+                        done["missing_report"] = len(events)
+                        late = (turn, left)   # reported only after the next seat acts
+                    else:
+                        emit(t=round(t, 2), type="report", seat=turn, count=left, source="device")
+            if late is not None and turn != late[0]:
+                t += rng.uniform(0.5, 1.5)
+                emit(t=round(t, 2), type="report", seat=late[0], count=late[1], source="device")
+                late = None
             active = [s for s in PLAY_ORDER if players[s].hand]
             if set(active) - {standing_seat} <= passed:
                 nxt = standing_seat if players[standing_seat].hand else partner(standing_seat)  # type: ignore[index]
