@@ -484,6 +484,11 @@ class Table:
 
     # ------------------------------------------------------------ tribute
     def _on_tribute(self, e: Event) -> None:
+        cur = self._s.deal
+        if cur is not None and cur.phase == "return" and e.seat in cur.receivers:
+            # a camera sees one card laid in a reminder zone; which of tribute
+            # or return it is follows from the phase and the seat
+            return self._on_return(e)
         deal = self._need_phase(e, "tribute")
         if deal is None:
             return

@@ -105,3 +105,24 @@ def test_tribute_overtime():
     ds = s.ev("tick", dt=31.0)     # 31 s after the deal started
     assert [d.type for d in ds] == ["countdown", "violation"]
     assert violations(ds) == [("W", "overtime", "warning")]
+
+
+def test_a_reminder_zone_card_from_a_receiver_during_return_is_the_return():
+    """Vision cannot tell a tribute from a return: it reports one card laid in a
+    reminder zone as ``tribute``; in the return phase, from a receiver, it is the return."""
+    from referee.events import Event
+    from referee.settings import Settings
+    from referee.simulation import simulate_match
+    from referee.table import Table
+
+    settings = Settings.parse_format("deals:2")
+    events = simulate_match(seed=3, settings=settings)
+    as_vision = [dict(e, type="tribute", source="vision", confidence=0.97) if e["type"] == "return" else e
+                 for e in events]
+    assert any(e["type"] == "return" for e in events)
+    plain, seen = Table("T01", settings), Table("T01", settings)
+    a = [d.to_dict() for d in plain.replay(Event.from_dict(e) for e in events)]
+    b = [d.to_dict() for d in seen.replay(Event.from_dict(e) for e in as_vision)]
+    strip = lambda ds: [{k: v for k, v in d.items() if k != "message"} for d in ds]
+    assert strip(a) == strip(b)
+    assert plain.snapshot()["score_sheet"] == seen.snapshot()["score_sheet"]
