@@ -217,13 +217,15 @@ class SceneGenerator:
         top = np.full((h, w), -1, np.int32)        # which card shows at each pixel
         n = len(cards)
         cw = (card_width or rng.uniform(0.13, 0.22)) * w
+        # players leave every index in view: the tightest fan still shows it
+        tight = max(0.17, deck.index_box[2] + 0.03)
         if spacing is None:
             r = rng.random()
-            spacing = rng.uniform(0.17, 0.3) if r < 0.35 else (
-                rng.uniform(0.3, 0.65) if r < 0.8 else rng.uniform(0.65, 1.15))
+            spacing = rng.uniform(tight, tight + 0.13) if r < 0.35 else (
+                rng.uniform(tight + 0.13, 0.65) if r < 0.8 else rng.uniform(0.65, 1.15))
         # fit the row in the zone: first tighten the spacing, then shrink the cards
         if n > 1 and cw * (1 + (n - 1) * spacing) > 0.94 * w:
-            spacing = max(0.17, (0.94 * w / cw - 1) / (n - 1))
+            spacing = max(tight, (0.94 * w / cw - 1) / (n - 1))
             cw = min(cw, 0.94 * w / (1 + (n - 1) * spacing))
         row_angle = 0.0 if clean else rng.normal(0, 5)
         fan = 0.0 if clean or rng.random() < 0.6 else rng.uniform(-3, 3)   # degrees per card
