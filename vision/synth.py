@@ -203,17 +203,28 @@ class SceneGenerator:
 
     def render(self, cards: list[str], rng: np.random.Generator, deck: Deck | None = None,
                hand: bool = False, spacing: float | None = None,
-               card_width: float | None = None, clean: bool = False) -> Scene:
+               card_width: float | None = None, clean: bool = False,
+               background: np.ndarray | None = None, effects: bool | None = None,
+               size: tuple[int, int] | None = None) -> Scene:
         """Lay ``cards`` left to right in one zone.
 
         ``spacing`` is the visible share of each card's width before the
         next one covers it (0.2 = tight fan, 1.1 = spread with gaps);
         ``card_width`` a share of the zone's width.  ``clean`` turns off the
-        camera effects (blur, noise, glare, perspective) for exact tests.
+        layout's randomness (tilt, fan, jitter, cards upside down) and, unless
+        ``effects`` says otherwise, the camera effects (perspective, light,
+        glare, blur, noise, JPEG).  ``background`` replaces the generated cloth
+        (a picture of the zone's size), to lay cards into a larger table.
         """
+        effects = (not clean) if effects is None else effects
         deck = deck or self.decks[int(rng.integers(len(self.decks)))]
-        w, h = self.size
-        img = make_cloth(rng, w, h, self.cloth)
+        w, h = size or self.size
+        if background is not None:
+            if background.shape[:2] != (h, w):
+                raise ValueError(f"background must be {w}x{h}, got {background.shape[1]}x{background.shape[0]}")
+            img = background.astype(np.float32).copy()
+        else:
+            img = make_cloth(rng, w, h, self.cloth)
         top = np.full((h, w), -1, np.int32)        # which card shows at each pixel
         n = len(cards)
         cw = (card_width or rng.uniform(0.13, 0.22)) * w
@@ -278,10 +289,10 @@ class SceneGenerator:
                 labels.append((class_id(cards[k]), q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max()))
         if hand_box:
             labels.append((HAND_CLASS, *hand_box))
-        if not clean:
+        if effects:
             img, labels = self._camera(rng, img, labels)
         out = np.clip(img, 0, 255).astype(np.uint8)
-        if not clean:
+        if effects:
             q = int(rng.uniform(55, 95))
             out = cv2.imdecode(cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])[1], cv2.IMREAD_COLOR)
         labels = [(c, max(0.0, a), max(0.0, b), min(float(w), cc), min(float(h), d))
