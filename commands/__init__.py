@@ -19,6 +19,7 @@ COMMAND_MODULES = [
     "commands.judge",
     "commands.replay",
     "commands.record",
+    "commands.vision",
 ]
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT = 0, 1, 2
