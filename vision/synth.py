@@ -54,6 +54,12 @@ class Scene:
     labels: list[tuple[int, float, float, float, float]] = field(default_factory=list)
     hand: bool = False
     deck: str = ""
+    owners: list[int] = field(default_factory=list)   # per label: the card's position, -1 a hand
+
+    @property
+    def readable(self) -> bool:
+        """Every card shows at least one index (else no reader could name it)."""
+        return set(range(len(self.cards))) <= set(self.owners)
 
     def yolo_lines(self) -> list[str]:
         """Labels in YOLO text format (class cx cy w h, normalised)."""
@@ -274,7 +280,7 @@ class SceneGenerator:
         hand_box: tuple[float, ...] = ()
         if hand:
             hand_box = _draw_hand(rng, img, top)
-        labels = []
+        labels, owners = [], []
         x0, y0, x1, y1 = deck.index_box
         for k, M, aw, ah in placed:
             for box in ((x0 * aw, y0 * ah, x1 * aw, y1 * ah),
@@ -287,8 +293,10 @@ class SceneGenerator:
                 if (top[m > 0] == k).sum() / area < VISIBLE_ENOUGH:
                     continue
                 labels.append((class_id(cards[k]), q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max()))
+                owners.append(k)
         if hand_box:
             labels.append((HAND_CLASS, *hand_box))
+            owners.append(-1)
         if effects:
             img, labels = self._camera(rng, img, labels)
         out = np.clip(img, 0, 255).astype(np.uint8)
@@ -297,8 +305,9 @@ class SceneGenerator:
             out = cv2.imdecode(cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])[1], cv2.IMREAD_COLOR)
         labels = [(c, max(0.0, a), max(0.0, b), min(float(w), cc), min(float(h), d))
                   for c, a, b, cc, d in labels]
-        labels = [l for l in labels if l[3] - l[1] >= 2 and l[4] - l[2] >= 2]
-        return Scene(image=out, cards=list(cards), labels=labels, hand=bool(hand_box), deck=deck.name)
+        keep = [i for i, l in enumerate(labels) if l[3] - l[1] >= 2 and l[4] - l[2] >= 2]
+        return Scene(image=out, cards=list(cards), labels=[labels[i] for i in keep],
+                     hand=bool(hand_box), deck=deck.name, owners=[owners[i] for i in keep])
 
     # -- camera effects ------------------------------------------------------
     def _camera(self, rng, img, labels):
