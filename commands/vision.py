@@ -1,6 +1,7 @@
 """Card recognition commands: ``calibrate``, ``recognize`` and ``watch``.
 
-    guandan-ref calibrate --print-markers markers.pdf       # what to print
+    guandan-ref calibrate --print-markers markers.pdf       # what to print: table markers
+    guandan-ref calibrate --print-cards cards.pdf           # PASS and count-report cards
     guandan-ref calibrate FRAME.jpg --out table.json --annotated check.png
     guandan-ref recognize ZONE.jpg                           # one play zone picture
     guandan-ref recognize FRAME.jpg --table table.json       # every zone of a table frame
@@ -71,10 +72,15 @@ def cmd_calibrate(args) -> int:
 
     from vision.table import GeometryError, annotate, calibrate
 
-    if args.print_markers:
-        from vision.printables import write_marker_sheet
+    if args.print_markers or args.print_cards:
+        if args.print_markers:
+            from vision.printables import write_marker_sheet
 
-        print(write_marker_sheet(args.print_markers, args.size_mm))
+            print(write_marker_sheet(args.print_markers, args.size_mm))
+        if args.print_cards:
+            from vision.printed_cards import write_card_sheet
+
+            print(write_card_sheet(args.print_cards))
         if not args.source:
             return 0
     if not args.source:
@@ -154,6 +160,7 @@ def register(subparsers) -> None:
     p.add_argument("--table", default="T01", help="table id (default T01)")
     p.add_argument("--size-mm", type=float, default=900.0, help="table side in mm (default 900)")
     p.add_argument("--print-markers", metavar="PDF", help="write the printable marker sheet")
+    p.add_argument("--print-cards", metavar="PDF", help="write the printable PASS and count cards")
     p.set_defaults(func=cmd_calibrate)
 
     p = subparsers.add_parser("recognize", help="name the cards in a zone picture or a table frame")

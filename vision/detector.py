@@ -79,6 +79,7 @@ class ZoneRead:
     cards: list[CardRead] = field(default_factory=list)
     hand: bool = False
     hand_confidence: float = 0.0
+    printed: tuple[str, ...] = ()     # printed PASS / COUNTn cards (vision.printed_cards)
 
     @property
     def names(self) -> list[str]:
@@ -90,8 +91,11 @@ class ZoneRead:
         return min((c.confidence for c in self.cards), default=1.0)
 
     def to_dict(self) -> dict:
-        return {"cards": [c.to_dict() for c in self.cards], "hand": self.hand,
-                "confidence": round(self.confidence, 4)}
+        out = {"cards": [c.to_dict() for c in self.cards], "hand": self.hand,
+               "confidence": round(self.confidence, 4)}
+        if self.printed:
+            out["printed"] = list(self.printed)
+        return out
 
 
 def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[float, float]]:

@@ -55,7 +55,7 @@ def train(data: Path, name: str, epochs: int, imgsz: int, batch: int, workers: i
         # Cards are never mirrored (a mirrored index is not a card); colour is
         # what tells hearts from spades on worn cards, so hue moves little.
         fliplr=0.0, flipud=0.0, hsv_h=0.01, hsv_s=0.5, hsv_v=0.4,
-        degrees=5.0, translate=0.1, scale=0.35, mosaic=1.0, close_mosaic=5,
+        degrees=5.0, translate=0.1, scale=0.35, mosaic=1.0, close_mosaic=4,
     )
     return run_dir
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from referee.events import Event
 from vision.detector import CardDetector, DetectorError, ZoneRead
+from vision.printed_cards import find_printed
 from vision.table import GeometryError, TableGeometry
 from vision.tracker import ZoneTracker
 
@@ -58,7 +59,13 @@ class TableWatcher:
     def read(self, frame: np.ndarray) -> dict[str, ZoneRead]:
         """Each zone's cards in this frame (no tracking)."""
         frame = check_frame(frame, self.geo.image_size)
-        return {z.name: self.detector.read_zone(self.geo.rectify(frame, z)) for z in self.zones}
+        printed = find_printed(frame, self.geo)
+        reads = {}
+        for z in self.zones:
+            read = self.detector.read_zone(self.geo.rectify(frame, z))
+            read.printed = tuple(sorted(printed.get(z.name, ())))
+            reads[z.name] = read
+        return reads
 
     def process(self, t: float, frame: np.ndarray) -> list[Event]:
         """Events completed by this frame.  A bad frame raises :class:`FrameError`

@@ -59,3 +59,16 @@ def test_reminder_zone_reports_a_card():
     tr = ZoneTracker("N", kind="reminder", stable_s=0.2, stable_frames=3)
     events = feed(tr, [read("BJ")] * 3)
     assert [(e.type, e.card) for e in events] == [("tribute", "BJ")]
+
+
+def printed(*names):
+    return ZoneRead([], printed=tuple(names))
+
+
+def test_printed_pass_and_count_cards():
+    tr = ZoneTracker("E", kind="reminder", stable_s=0.2, stable_frames=3)
+    events = feed(tr, [printed("PASS")] * 4 + [printed()] * 4 + [printed("COUNT7")] * 4
+                  + [printed("COUNT6")] * 4 + [printed()] * 4)
+    assert [(e.type, e.count) for e in events] == [("pass", None), ("report", 7), ("report", 6),
+                                                   ("report_clear", None)]
+    assert all(e.seat == "E" and e.source == "vision" for e in events)
