@@ -17,9 +17,9 @@ import cv2
 
 from vision.table import MARKER_INSET_MM, MARKER_MM, TABLE_MM, marker_image
 
-PLACES = {0: "between W and N (top-left seen from the camera, S at the bottom)",
-          1: "between N and E (top-right)", 2: "between E and S (bottom-right)",
-          3: "between S and W (bottom-left)"}
+# where each marker goes, as the camera sees the table with seat S at the bottom
+PLACES = {0: "corner W/N (top-left)", 1: "corner N/E (top-right)",
+          2: "corner E/S (bottom-right)", 3: "corner S/W (bottom-left)"}
 
 
 def write_marker_sheet(path: str | Path, size_mm: float = TABLE_MM) -> str:
@@ -36,15 +36,15 @@ def write_marker_sheet(path: str | Path, size_mm: float = TABLE_MM) -> str:
     c.drawString(15 * mm, ph - 12 * mm,
                  f"Print at 100% scale. Each marker must measure {MARKER_MM:.0f} mm. Lay them flat, centres "
                  f"{MARKER_INSET_MM:.0f} mm in from the corners of the {size_mm:.0f} mm cloth.")
+    c.drawString(15 * mm, ph - 17 * mm, "Corners as the camera sees the table with seat S at the bottom "
+                 "and E on the right.")
     for i in range(4):
         png = cv2.imencode(".png", marker_image(i, 600))[1].tobytes()
         col, row = i % 2, i // 2
         x = 25 * mm + col * 95 * mm
         y = ph - 30 * mm - (row + 1) * 110 * mm + 20 * mm
         c.drawImage(ImageReader(io.BytesIO(png)), x, y, MARKER_MM * mm, MARKER_MM * mm)
-        c.drawString(x, y - 6 * mm, f"marker {i}: {PLACES[i][:60]}")
-        if len(PLACES[i]) > 60:
-            c.drawString(x, y - 10 * mm, PLACES[i][60:])
+        c.drawString(x, y - 6 * mm, f"marker {i}: {PLACES[i]}")
     c.showPage()
     c.save()
     return str(path)
