@@ -15,7 +15,9 @@ what the zone shows has held for :attr:`stable_s` seconds *and* at least
 A frame with a hand in the zone breaks the run: nothing is reported while a
 player is still laying cards.  The event's confidence is the lowest card
 confidence seen over the stable run; the referee asks for confirmation
-below its threshold.  Every event names its zone (``extra["zone"]``).
+below its threshold; a play with a third copy of a card (there are two
+decks) has its confidence halved and says so in ``extra["warning"]``.
+Every event names its zone (``extra["zone"]``).
 
 >>> from vision.detector import CardRead, ZoneRead
 >>> def read(*names): return ZoneRead([CardRead(n, 0.9, (0, 0, 1, 1), ()) for n in names])
@@ -105,7 +107,13 @@ class ZoneTracker:
             elif self.kind == "reminder" and len(names) == 1:
                 events.append(Event(type="tribute", card=names[0], confidence=conf, **base))
             else:
-                events.append(Event(type="play", cards=names, confidence=conf, **base))
+                extra = dict(base["extra"])
+                over = sorted({n for n in names if names.count(n) > 2})
+                if over:   # two decks: a third copy is a misread (or a foul) for the referee to check
+                    conf = round(conf * 0.5, 4)
+                    extra["warning"] = f"more than two of {', '.join(over)} (two decks)"
+                events.append(Event(type="play", cards=names, confidence=conf,
+                                    **{**base, "extra": extra}))
         printed = tuple(read.printed)
         before = self._printed.update(t, printed, 1.0)
         if before is not None:

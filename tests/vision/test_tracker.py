@@ -72,3 +72,9 @@ def test_printed_pass_and_count_cards():
     assert [(e.type, e.count) for e in events] == [("pass", None), ("report", 7), ("report", 6),
                                                    ("report_clear", None)]
     assert all(e.seat == "E" and e.source == "vision" for e in events)
+
+
+def test_third_copy_of_a_card_is_flagged():
+    tr = ZoneTracker("S", stable_s=0.2, stable_frames=3)
+    events = feed(tr, [read("S5", "S5", "S5")] * 3)
+    assert events[0].confidence == 0.45 and "more than two of S5" in events[0].get("warning")
