@@ -24,6 +24,7 @@ COMMAND_MODULES = [
     "commands.devices",
     "commands.simulate_devices",
     "commands.audio",
+    "commands.vision",
 ]
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT = 0, 1, 2

@@ -1,0 +1,179 @@
+"""Card recognition commands: ``calibrate``, ``recognize`` and ``watch``.
+
+    guandan-ref calibrate --print-markers markers.pdf       # what to print: table markers
+    guandan-ref calibrate --print-cards cards.pdf           # PASS and count-report cards
+    guandan-ref calibrate FRAME.jpg --out table.json --annotated check.png
+    guandan-ref recognize ZONE.jpg                           # one play zone picture
+    guandan-ref recognize FRAME.jpg --table table.json       # every zone of a table frame
+    guandan-ref watch game.mp4 --table table.json            # events as JSON lines
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from commands import UsageError
+
+
+def _imread(path: str):
+    import cv2
+
+    p = Path(path)
+    if not p.exists():
+        raise UsageError(f"picture not found: {path}")
+    img = cv2.imread(str(p), cv2.IMREAD_COLOR)
+    if img is None:
+        raise UsageError(f"not a readable picture: {path}")
+    return img
+
+
+def _first_frame(source: str):
+    """A picture file, or the first good frame of a video file or camera."""
+    import cv2
+
+    if Path(source).suffix.lower() in (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"):
+        return _imread(source)
+    from vision.watch import SourceError, open_source
+
+    try:
+        for _, frame in open_source(source):
+            if frame is not None:
+                return frame
+    except SourceError as exc:
+        raise UsageError(str(exc)) from None
+    raise UsageError(f"no frame could be read from {source}")
+
+
+def _detector(args):
+    from vision.detector import CardDetector, DetectorError
+
+    try:
+        return CardDetector(args.model, conf=args.conf, threads=args.threads)
+    except DetectorError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _geometry(path: str):
+    from vision.table import GeometryError, TableGeometry
+
+    try:
+        geo = TableGeometry.load(path)
+    except GeometryError as exc:
+        raise UsageError(str(exc)) from None
+    if geo.homography is None:
+        raise UsageError(f"{path} holds no camera calibration (run guandan-ref calibrate)")
+    return geo
+
+
+def cmd_calibrate(args) -> int:
+    import cv2
+
+    from vision.table import GeometryError, annotate, calibrate
+
+    if args.print_markers or args.print_cards:
+        if args.print_markers:
+            from vision.printables import write_marker_sheet
+
+            print(write_marker_sheet(args.print_markers, args.size_mm))
+        if args.print_cards:
+            from vision.printed_cards import write_card_sheet
+
+            print(write_card_sheet(args.print_cards))
+        if not args.source:
+            return 0
+    if not args.source:
+        raise UsageError("give a picture or video of the table (or --print-markers FILE.pdf)")
+    if not args.out:
+        raise UsageError("--out GEOMETRY.json is required to save the calibration")
+    frame = _first_frame(args.source)
+    try:
+        geo = calibrate(frame, table=args.table, size_mm=args.size_mm)
+    except GeometryError as exc:
+        raise UsageError(str(exc)) from None
+    geo.save(args.out)
+    annotated = args.annotated or str(Path(args.out).with_suffix(".png"))
+    cv2.imwrite(annotated, annotate(frame, geo))
+    print(json.dumps({"geometry": str(args.out), "annotated": annotated,
+                      "zones": [z.name for z in geo.zones]}))
+    return 0
+
+
+def cmd_recognize(args) -> int:
+    image = _imread(args.image)
+    det = _detector(args)
+    if args.table:
+        from vision.watch import FrameError, TableWatcher
+
+        watcher = TableWatcher(_geometry(args.table), det)
+        try:
+            reads = watcher.read(image)
+        except FrameError as exc:
+            raise UsageError(f"{args.image}: {exc}") from None
+        out = {"image": args.image, "zones": {name: r.to_dict() for name, r in reads.items()}}
+    else:
+        out = {"image": args.image, **det.read_zone(image).to_dict()}
+    print(json.dumps(out, ensure_ascii=False))
+    return 0
+
+
+def cmd_watch(args) -> int:
+    from vision.watch import FrameError, SourceError, TableWatcher, open_source
+
+    geo = _geometry(args.table)
+    zones = args.zones.split(",") if args.zones else None
+    from vision.table import GeometryError
+
+    try:
+        watcher = TableWatcher(geo, _detector(args), zones, args.stable_s, args.stable_frames)
+    except GeometryError as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        frames = open_source(args.source)
+        n = 0
+        for n, (t, frame) in enumerate(frames):
+            try:
+                events = watcher.process(t, frame)
+            except FrameError as exc:
+                print(f"guandan-ref watch: frame {n} (t={t:.2f}s): {exc}; carrying on",
+                      file=sys.stderr, flush=True)
+                continue
+            for e in events:
+                print(e.to_json(), flush=True)
+    except SourceError as exc:
+        raise UsageError(str(exc)) from None
+    return 0
+
+
+def _add_model_args(p) -> None:
+    p.add_argument("--model", help="ONNX model (default models/cards-yolo11n.onnx or $GUANDAN_CARD_MODEL)")
+    p.add_argument("--conf", type=float, default=0.35, help="lowest index confidence kept (default 0.35)")
+    p.add_argument("--threads", type=int, default=2, help="ONNX Runtime threads (default 2)")
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("calibrate", help="find the table and its zones from four ArUco markers")
+    p.add_argument("source", nargs="?", help="picture, video file or camera index showing the table")
+    p.add_argument("--out", help="geometry file to write (JSON)")
+    p.add_argument("--annotated", help="picture with the zones drawn (default: beside --out, .png)")
+    p.add_argument("--table", default="T01", help="table id (default T01)")
+    p.add_argument("--size-mm", type=float, default=900.0, help="table side in mm (default 900)")
+    p.add_argument("--print-markers", metavar="PDF", help="write the printable marker sheet")
+    p.add_argument("--print-cards", metavar="PDF", help="write the printable PASS and count cards")
+    p.set_defaults(func=cmd_calibrate)
+
+    p = subparsers.add_parser("recognize", help="name the cards in a zone picture or a table frame")
+    p.add_argument("image")
+    p.add_argument("--table", metavar="GEOMETRY", help="the picture is a whole-table frame")
+    _add_model_args(p)
+    p.set_defaults(func=cmd_recognize)
+
+    p = subparsers.add_parser("watch", help="print observed events from a camera or video as JSON lines")
+    p.add_argument("source", help="camera index, RTSP/HTTP URL or video file")
+    p.add_argument("--table", required=True, metavar="GEOMETRY")
+    p.add_argument("--zones", help="comma-separated zone names (default: all)")
+    p.add_argument("--stable-s", type=float, default=0.4, help="seconds a play must hold still")
+    p.add_argument("--stable-frames", type=int, default=3, help="frames a play must hold still")
+    _add_model_args(p)
+    p.set_defaults(func=cmd_watch)

@@ -1,0 +1,36 @@
+"""Shared fixtures: rendered decks (cached outside git) and the shipped model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.card_art import load_decks
+from vision.detector import DEFAULT_MODEL, CardDetector
+from vision.synth import SceneGenerator
+
+# Two training decks of different styles; the held-out ones stay for the benchmark.
+TEST_DECKS = ("anglo", "simplistic")
+
+
+@pytest.fixture(scope="session")
+def decks():
+    return load_decks(TEST_DECKS)
+
+
+@pytest.fixture(scope="session")
+def gen(decks):
+    return SceneGenerator(decks, hand_rate=0.0)
+
+
+@pytest.fixture(scope="session")
+def detector():
+    assert Path(DEFAULT_MODEL).exists(), f"the shipped model {DEFAULT_MODEL} is missing"
+    return CardDetector(threads=2)
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(12345)

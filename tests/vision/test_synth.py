@@ -1,0 +1,91 @@
+"""The synthetic data generator: labels follow what is visible."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from vision.card_art import TRAIN_DECKS, HELD_OUT_DECKS, CardArtError, load_deck
+from vision.classes import CARD_NAMES, CLASS_NAMES, HAND_CLASS, class_id
+from vision.make_dataset import main as make_dataset
+from vision.synth import PLAY_KINDS, random_play
+
+
+def test_held_out_decks_are_not_trained_on():
+    assert not set(HELD_OUT_DECKS) & set(TRAIN_DECKS)
+
+
+def test_deck_has_all_54_faces_and_a_sane_index_box(decks):
+    for deck in decks:
+        assert set(deck.cards) == set(CARD_NAMES)
+        x0, y0, x1, y1 = deck.index_box
+        assert 0 <= x0 < x1 <= 0.45 and 0 <= y0 < y1 <= 0.5
+        for img in deck.cards.values():
+            assert img.shape[2] == 4 and 1.2 < img.shape[0] / img.shape[1] < 1.7
+
+
+def test_unknown_deck_is_a_clear_error():
+    with pytest.raises(CardArtError, match="no-such-deck"):
+        load_deck("no-such-deck")
+
+
+@pytest.mark.parametrize("kind", [k for k, _ in PLAY_KINDS])
+def test_random_play_uses_two_decks_at_most(kind):
+    rng = np.random.default_rng(7)
+    for _ in range(50):
+        cards = random_play(rng, kind)
+        assert 1 <= len(cards) <= 10
+        assert max(Counter(cards).values()) <= 2
+
+
+def test_spread_row_labels_both_corners_of_every_card(gen, decks, rng):
+    cards = ["S5", "H9", "CK"]
+    scene = gen.render(cards, rng, deck=decks[0], spacing=1.1, card_width=0.2, clean=True)
+    assert sorted(scene.owners) == [0, 0, 1, 1, 2, 2]
+    assert [CLASS_NAMES[c] for c, *_ in scene.labels] == ["S5", "S5", "H9", "H9", "CK", "CK"]
+    assert scene.readable
+
+
+def test_tight_fan_hides_the_covered_bottom_corners(gen, decks, rng):
+    cards = ["D3", "D4", "D5", "D6", "D7"]
+    scene = gen.render(cards, rng, deck=decks[0], spacing=0.25, card_width=0.18, clean=True)
+    # every top-left index shows; only the last card's bottom-right one does
+    assert Counter(scene.owners) == Counter({0: 1, 1: 1, 2: 1, 3: 1, 4: 2})
+    assert scene.readable
+
+
+def test_labels_sit_on_the_card_corners(gen, decks, rng):
+    scene = gen.render(["HA"], rng, deck=decks[0], card_width=0.2, clean=True)
+    (_, x0, y0, x1, y1), (_, a0, b0, a1, b1) = sorted(scene.labels, key=lambda l: l[2])
+    # the corner index is dark ink on white paper: its box holds red pixels
+    patch = scene.image[int(y0):int(y1) + 1, int(x0):int(x1) + 1].astype(int)
+    assert ((patch[:, :, 2] - patch[:, :, 1]) > 80).any()
+    assert a0 > x1 and b0 > y1          # the other index is down and to the right
+
+
+def test_hand_is_labelled(decks, rng):
+    from vision.synth import SceneGenerator
+    g = SceneGenerator(decks, hand_rate=1.0, empty_rate=0.0)
+    scene = g.random_scene(rng)
+    assert scene.hand and HAND_CLASS in [c for c, *_ in scene.labels]
+
+
+def test_make_dataset_writes_yolo_files(tmp_path):
+    assert make_dataset([str(tmp_path / "ds"), "--train", "3", "--val", "2", "--seed", "3"]) == 0
+    labels = sorted((tmp_path / "ds" / "labels" / "train").glob("*.txt"))
+    assert len(labels) == 3 and len(list((tmp_path / "ds" / "images" / "val").glob("*.jpg"))) == 2
+    for f in labels:
+        for line in f.read_text().split("\n"):
+            if line:
+                c, *xywh = line.split()
+                assert 0 <= int(c) < len(CLASS_NAMES)
+                assert all(0 <= float(v) <= 1 for v in xywh)
+    yaml = (tmp_path / "ds" / "data.yaml").read_text()
+    assert "  0: S2" in yaml and f"  {class_id('BJ')}: BJ" in yaml
+
+
+def test_make_dataset_rejects_a_bad_size(tmp_path, capsys):
+    assert make_dataset([str(tmp_path / "x"), "--size", "big"]) == 2
+    assert "bad --size 'big'" in capsys.readouterr().err

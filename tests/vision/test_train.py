@@ -1,0 +1,32 @@
+"""A tiny training run proves the training script and the export work."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+ultralytics = pytest.importorskip("ultralytics", reason="the train extra (ultralytics) is not installed")
+
+from vision.detector import CardDetector  # noqa: E402
+from vision.make_dataset import main as make_dataset  # noqa: E402
+from vision.train import export, main as train_main  # noqa: E402
+
+
+def test_one_epoch_on_a_few_images_then_export(tmp_path, gen):
+    assert make_dataset([str(tmp_path / "ds"), "--train", "6", "--val", "2", "--seed", "9"]) == 0
+    assert train_main([str(tmp_path / "ds" / "data.yaml"), "--project", str(tmp_path / "runs"),
+                       "--name", "tiny", "--epochs", "1", "--imgsz", "160", "--batch", "2",
+                       "--workers", "0", "--cache", "none"]) == 0
+    best = tmp_path / "runs" / "tiny" / "weights" / "best.pt"
+    assert best.exists()
+    pt, onnx = export(best, tmp_path / "models", imgsz=160)
+    assert pt.exists() and onnx.exists()
+    det = CardDetector(onnx)
+    assert det.imgsz == 160
+    read = det.read_zone(gen.render(["S5"], np.random.default_rng(1)).image)
+    assert all(c.name for c in read.cards)     # runs end to end; an untrained model finds little
+
+
+def test_resume_without_a_run_is_a_clear_error(tmp_path, capsys):
+    assert train_main(["--resume", "--project", str(tmp_path), "--name", "none"]) == 2
+    assert "nothing to resume" in capsys.readouterr().err

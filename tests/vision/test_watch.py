@@ -1,0 +1,91 @@
+"""End to end on a generated video: calibrate, watch, events; bad frames."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cv2
+
+from commands import main
+from referee.events import Event
+from vision.synth_table import TablePainter
+from vision.table import calibrate
+from vision.watch import FrameError, TableWatcher, check_frame, open_source
+
+PLAY_ZONES = ["S-play", "E-play", "N-play", "W-play"]
+
+
+@pytest.fixture(scope="module")
+def table_video(tmp_path_factory, gen):
+    """A short video: empty table, S lays three cards (hand first), E a joker bomb, cleared."""
+    painter = TablePainter(gen, np.random.default_rng(21))
+    rng = np.random.default_rng(22)
+    empty, _ = painter.frame({}, clean=True)
+    hand, _ = painter.frame({"S-play": ["S5", "S5"]}, hands={"S-play"}, clean=True)
+    s_play, _ = painter.frame({"S-play": ["S5", "S5", "H5"]}, clean=True)
+    both, _ = painter.frame({"S-play": ["S5", "S5", "H5"], "E-play": ["LJ", "LJ", "BJ", "BJ"]}, clean=True)
+    script = [empty] * 3 + [hand] * 5 + [s_play] * 6 + [both] * 6 + [empty] * 6
+    path = tmp_path_factory.mktemp("video") / "table.avi"
+    h, w = empty.shape[:2]
+    out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (w, h))
+    for f in script:
+        noisy = np.clip(f + rng.normal(0, 2, f.shape), 0, 255).astype(np.uint8)
+        out.write(noisy)
+    out.release()
+    return path, empty
+
+
+def test_watch_prints_the_plays_and_the_clears(table_video, tmp_path, capsys):
+    path, first = table_video
+    geo_path = tmp_path / "table.json"
+    assert main(["calibrate", str(path), "--out", str(geo_path)]) == 0
+    capsys.readouterr()
+    assert main(["watch", str(path), "--table", str(geo_path), "--zones", ",".join(PLAY_ZONES),
+                 "--stable-s", "0.2", "--stable-frames", "3"]) == 0
+    lines = [l for l in capsys.readouterr().out.splitlines() if l.strip()]
+    events = [Event.from_json(l) for l in lines]
+    got = [(e.type, e.seat, e.cards) for e in events]
+    assert got == [("play", "S", ("S5", "S5", "H5")), ("play", "E", ("LJ", "LJ", "BJ", "BJ")),
+                   ("zone_clear", "S", None), ("zone_clear", "E", None)]
+    assert all(e.source == "vision" and 0 < e.confidence <= 1 for e in events)
+    # S's play is reported 0.2 s after the hand left (frame 8 at 10 fps), not before
+    assert 0.95 <= events[0].t <= 1.25
+
+
+def test_bad_frames_give_clear_errors_and_the_watcher_carries_on(table_video, detector):
+    path, first = table_video
+    geo = calibrate(first)
+    watcher = TableWatcher(geo, detector, zones=["S-play"], stable_s=0.2, stable_frames=3)
+    frames = [f for _, f in open_source(str(path))]
+    events = []
+    for k, f in enumerate(frames[8:14]):       # S's three cards, stable
+        if k == 1:
+            with pytest.raises(FrameError, match="empty frame"):
+                watcher.process(0.8 + k * 0.1, None)
+            with pytest.raises(FrameError, match="corrupt frame"):
+                watcher.process(0.8 + k * 0.1, np.zeros((5, 5), np.uint8))
+            with pytest.raises(FrameError, match="calibrated at 1280x960"):
+                watcher.process(0.8 + k * 0.1, np.zeros((10, 10, 3), np.uint8))
+        events += watcher.process(0.8 + k * 0.1, f)
+    assert [(e.type, e.cards) for e in events] == [("play", ("S5", "S5", "H5"))]
+
+
+def test_check_frame_accepts_a_picture():
+    f = np.zeros((4, 6, 3), np.uint8)
+    assert check_frame(f, (6, 4)) is f
+
+
+def test_malformed_geometry_is_a_usage_error(tmp_path, capsys):
+    geo = tmp_path / "g.json"
+    geo.write_text("{}")
+    assert main(["watch", "0", "--table", str(geo)]) == 2
+    assert "malformed table geometry" in capsys.readouterr().err
+
+
+def test_missing_video_is_a_usage_error(table_video, tmp_path, capsys):
+    _, first = table_video
+    geo = tmp_path / "g.json"
+    calibrate(first).save(geo)
+    assert main(["watch", str(tmp_path / "none.mp4"), "--table", str(geo)]) == 2
+    assert "video file not found" in capsys.readouterr().err

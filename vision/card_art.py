@@ -1,0 +1,186 @@
+"""Card artwork for synthetic training data, rendered from Debian's vector decks.
+
+The decks come from the ``gnome-cards-data`` package
+(``/usr/share/aisleriot/cards/*.svgz``, GPL/LGPL/public-domain artwork, see
+``/usr/share/doc/gnome-cards-data/copyright``).  Nothing is committed: each
+deck is rendered once with ``rsvg-convert`` (package ``librsvg2-bin``) into a
+cache folder outside git and cut into cards.
+
+Every deck sheet lays the cards on a 13 x 5 grid: rows clubs, diamonds,
+hearts, spades (ace first), then the black joker, the red joker and the back.
+In Guandan the coloured joker is the big one (大王, ``BJ``) and the black one
+the little one (小王, ``LJ``).
+
+>>> deck = load_deck("anglo")                        # doctest: +SKIP
+>>> deck.cards["S5"].shape[2], deck.index_box        # doctest: +SKIP
+(4, (0.03, 0.02, 0.15, 0.27))
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+DECK_DIR = Path("/usr/share/aisleriot/cards")
+
+# Decks whose corner indices use the common A 2-10 J Q K letters (the ones
+# Guandan players use).  Decks with French/Russian letters, German suits or
+# four-colour suits are left out.
+STANDARD_DECKS = (
+    "anglo", "anglo_bitmap", "anglo_modern", "anglo_poker", "atlasnye", "bellot",
+    "dondorf", "gnomangelo", "gnomangelo_bitmap", "neoclassical", "ornamental",
+    "paris", "plastic", "simplistic", "tango", "tigullio",
+)
+# Decks whose two jokers look the same: their jokers are never drawn.
+NO_JOKER_DECKS = ("dondorf",)
+# Where the automatic measure (below) is fooled by the artwork, measured by eye.
+INDEX_BOX_OVERRIDES = {
+    "ornamental": (0.03, 0.03, 0.27, 0.37),
+    "tango": (0.015, 0.015, 0.2, 0.26),
+}
+# Kept out of training so the benchmark measures decks the model never saw.
+HELD_OUT_DECKS = ("paris", "tigullio")
+TRAIN_DECKS = tuple(d for d in STANDARD_DECKS if d not in HELD_OUT_DECKS)
+
+_SHEET_ROWS = ("C", "D", "H", "S")          # grid rows of the sheet
+_SHEET_RANKS = "A23456789TJQK"              # grid columns
+CARD_WIDTH_PX = 240                         # rendered width of one card
+
+
+class CardArtError(RuntimeError):
+    """A deck could not be found or rendered (message says which and why)."""
+
+
+@dataclass
+class Deck:
+    """One rendered deck: RGBA images by card code and where the index sits.
+
+    ``index_box`` is ``(x0, y0, x1, y1)`` as fractions of the card's width and
+    height: the rank-and-suit index in the top-left corner.  The bottom-right
+    index is the same box turned half a turn about the card's centre.
+    """
+
+    name: str
+    cards: dict[str, np.ndarray]
+    index_box: tuple[float, float, float, float]
+    back: np.ndarray | None = None
+
+
+def default_cache_dir() -> Path:
+    """``$GUANDAN_CARD_CACHE`` or ``~/.cache/guandan-referee/card-art``."""
+    env = os.environ.get("GUANDAN_CARD_CACHE")
+    if env:
+        return Path(env)
+    return Path.home() / ".cache" / "guandan-referee" / "card-art"
+
+
+def available_decks() -> list[str]:
+    """The standard-index decks installed on this machine."""
+    return [d for d in STANDARD_DECKS if (DECK_DIR / f"{d}.svgz").exists()]
+
+
+def _render_sheet(deck: str, out: Path) -> None:
+    src = DECK_DIR / f"{deck}.svgz"
+    if not src.exists():
+        raise CardArtError(f"deck {deck!r} not found at {src} (apt-get install gnome-cards-data)")
+    exe = shutil.which("rsvg-convert")
+    if exe is None:
+        raise CardArtError("rsvg-convert not found (apt-get install librsvg2-bin)")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(".tmp.png")
+    proc = subprocess.run([exe, "-w", str(CARD_WIDTH_PX * 13), str(src), "-o", str(tmp)],
+                          capture_output=True, text=True)
+    if proc.returncode != 0 or not tmp.exists():
+        raise CardArtError(f"rsvg-convert failed on {src}: {proc.stderr.strip()[:300]}")
+    tmp.replace(out)   # atomic, so a half-written sheet is never cached
+
+
+def _cut(sheet: np.ndarray, row: int, col: int) -> np.ndarray:
+    h, w = sheet.shape[:2]
+    ch, cw = h / 5.0, w / 13.0
+    cell = sheet[int(round(row * ch)):int(round((row + 1) * ch)),
+                 int(round(col * cw)):int(round((col + 1) * cw))]
+    ys, xs = np.nonzero(cell[:, :, 3] > 8)
+    if len(xs) == 0:
+        raise CardArtError(f"empty cell ({row}, {col}) in deck sheet")
+    return np.ascontiguousarray(cell[ys.min():ys.max() + 1, xs.min():xs.max() + 1])
+
+
+def _ink_box(card: np.ndarray, region: tuple[float, float, float, float],
+             max_left: float) -> tuple[int, int, int, int] | None:
+    """Bounding box of the ink blobs in a region of the card that start near its left edge."""
+    h, w = card.shape[:2]
+    x0, y0, x1, y1 = int(region[0] * w), int(region[1] * h), int(region[2] * w), int(region[3] * h)
+    patch = card[y0:y1, x0:x1]
+    rgb = patch[:, :, :3].astype(np.int16)
+    paper = np.median(rgb.reshape(-1, 3), axis=0)
+    ink = (np.abs(rgb - paper).max(axis=2) > 60) & (patch[:, :, 3] > 200)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    boxes = []
+    for i in range(1, n):
+        bx, by, bw, bh, area = stats[i]
+        if area < 4 or bx + x0 > max_left * w:
+            continue
+        # the card's outline stroke and long frame lines are not the index
+        if bw > 0.5 * (x1 - x0) or bh > 0.8 * (y1 - y0):
+            continue
+        boxes.append((bx + x0, by + y0, bx + bw + x0, by + bh + y0))
+    if not boxes:
+        return None
+    b = np.array(boxes)
+    return int(b[:, 0].min()), int(b[:, 1].min()), int(b[:, 2].max()), int(b[:, 3].max())
+
+
+def _index_box(cards: dict[str, np.ndarray]) -> tuple[float, float, float, float]:
+    """The deck's top-left index box, measured on its 2s and 10s (no pips near the corner).
+
+    Jokers use the same box: whatever their corner shows (a star, the start
+    of a vertical JOKER) in its colour is what tells the big one from the little.
+    """
+    found = []
+    for suit in "SHDC":
+        for rank in "2T":
+            card = cards[suit + rank]
+            box = _ink_box(card, (0.035, 0.02, 0.3, 0.4), max_left=0.16)
+            if box is not None:
+                h, w = card.shape[:2]
+                found.append((box[0] / w, box[1] / h, box[2] / w, box[3] / h))
+    if not found:
+        return (0.03, 0.02, 0.17, 0.28)
+    f = np.array(found)
+    x0, y0 = np.median(f[:, 0]), np.median(f[:, 1])
+    x1, y1 = np.max(f[:, 2]), np.median(f[:, 3])
+    pad = 0.012
+    return (max(0.0, x0 - pad), max(0.0, y0 - pad), min(0.45, x1 + pad), min(0.5, y1 + pad))
+
+
+def load_deck(name: str, cache_dir: Path | None = None) -> Deck:
+    """Render (once, cached) and cut one deck into its 54 faces."""
+    cache = Path(cache_dir) if cache_dir else default_cache_dir()
+    sheet_path = cache / f"{name}-{CARD_WIDTH_PX}.png"
+    if not sheet_path.exists():
+        _render_sheet(name, sheet_path)
+    sheet = cv2.imread(str(sheet_path), cv2.IMREAD_UNCHANGED)
+    if sheet is None or sheet.ndim != 3 or sheet.shape[2] != 4:
+        raise CardArtError(f"cached sheet {sheet_path} is unreadable; delete it to re-render")
+    cards: dict[str, np.ndarray] = {}
+    for r, suit in enumerate(_SHEET_ROWS):
+        for c, rank in enumerate(_SHEET_RANKS):
+            cards[suit + rank] = _cut(sheet, r, c)
+    cards["LJ"] = _cut(sheet, 4, 0)   # black joker: little
+    cards["BJ"] = _cut(sheet, 4, 1)   # coloured joker: big
+    if name in NO_JOKER_DECKS:
+        del cards["LJ"], cards["BJ"]
+    box = INDEX_BOX_OVERRIDES.get(name) or _index_box(cards)
+    return Deck(name=name, cards=cards, index_box=box, back=_cut(sheet, 4, 2))
+
+
+def load_decks(names: tuple[str, ...] | list[str], cache_dir: Path | None = None) -> list[Deck]:
+    """Several decks; names not installed raise :class:`CardArtError`."""
+    return [load_deck(n, cache_dir) for n in names]

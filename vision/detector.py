@@ -1,0 +1,265 @@
+"""Read the cards in one play-zone picture with the exported ONNX model.
+
+No PyTorch here: ONNX Runtime runs the detector, which finds corner indices
+(rank and suit printed in a card's corner).  Indices are then grouped into
+physical cards *by geometry*: a card shows its top-left index and, when
+nothing covers it, the turned bottom-right one, about a card's diagonal away
+and of the same class.  Two indices of the same class anywhere else are two
+cards, so a pair of ``S5`` counts as two.  Cards come out left to right.
+
+>>> det = CardDetector()                                  # doctest: +SKIP
+>>> read = det.read_zone(cv2.imread("zone.jpg"))          # doctest: +SKIP
+>>> [c.name for c in read.cards], read.hand               # doctest: +SKIP
+(['S5', 'S5', 'H5'], False)
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.classes import CLASS_NAMES, HAND_CLASS
+
+DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "cards-yolo11n.onnx"
+
+# Geometry of a corner-index pair, measured on the decks (in the row's frame):
+# from the top-left index centre to the bottom-right one, dy is 1.4 to 4
+# index heights and dx/dy about 0.78.
+PAIR_RATIO = 0.78
+PAIR_RATIO_TOL = 0.55
+PAIR_DY_MAX = 5.5
+BOTTOM_MIN = 1.2       # an index this far below the top band is a bottom-right one
+BAND_TOL = 0.9         # a band of indices is at most this many index heights wide
+MAX_ROW_ANGLE = 20     # degrees
+
+
+class DetectorError(RuntimeError):
+    """The model is missing or unusable, or the picture is not a picture."""
+
+
+@dataclass(frozen=True)
+class IndexDetection:
+    """One detected corner index (or a hand): class name, confidence, box in pixels."""
+
+    name: str
+    confidence: float
+    box: tuple[float, float, float, float]
+
+    @property
+    def center(self) -> tuple[float, float]:
+        return ((self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2)
+
+    @property
+    def height(self) -> float:
+        return self.box[3] - self.box[1]
+
+
+@dataclass(frozen=True)
+class CardRead:
+    """One physical card: its face, confidence, and the indices that show it."""
+
+    name: str
+    confidence: float
+    box: tuple[float, float, float, float]
+    indices: tuple[IndexDetection, ...]
+
+    def to_dict(self) -> dict:
+        return {"card": self.name, "confidence": round(self.confidence, 4),
+                "box": [round(v, 1) for v in self.box], "indices": len(self.indices)}
+
+
+@dataclass
+class ZoneRead:
+    """What one zone picture shows: cards left to right, and whether a hand is in it."""
+
+    cards: list[CardRead] = field(default_factory=list)
+    hand: bool = False
+    hand_confidence: float = 0.0
+    printed: tuple[str, ...] = ()     # printed PASS / COUNTn cards (vision.printed_cards)
+
+    @property
+    def names(self) -> list[str]:
+        return [c.name for c in self.cards]
+
+    @property
+    def confidence(self) -> float:
+        """The weakest card's confidence (1.0 for an empty zone)."""
+        return min((c.confidence for c in self.cards), default=1.0)
+
+    def to_dict(self) -> dict:
+        out = {"cards": [c.to_dict() for c in self.cards], "hand": self.hand,
+               "confidence": round(self.confidence, 4)}
+        if self.printed:
+            out["printed"] = list(self.printed)
+        return out
+
+
+def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[float, float]]:
+    """Scale to fit a ``size`` square, pad with grey (as ultralytics does)."""
+    h, w = image.shape[:2]
+    r = min(size / h, size / w)
+    nw, nh = int(round(w * r)), int(round(h * r))
+    img = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_LINEAR) if (nw, nh) != (w, h) else image
+    px, py = (size - nw) / 2, (size - nh) / 2
+    top, left = int(round(py - 0.1)), int(round(px - 0.1))
+    img = cv2.copyMakeBorder(img, top, size - nh - top, left, size - nw - left,
+                             cv2.BORDER_CONSTANT, value=(114, 114, 114))
+    return img, r, (left, top)
+
+
+def row_angle(centres: np.ndarray, ih: float) -> float:
+    """The row's slope (radians): the angle that gathers the indices into the fewest bands.
+
+    Top-left indices of a row of cards lie along one line; turned
+    bottom-right ones lie along a parallel line a card's height lower.
+    Angles within ±:data:`MAX_ROW_ANGLE` degrees are tried; ties go to the
+    tighter bands, where a tilt pays a small price per degree.
+    """
+    if len(centres) < 2:
+        return 0.0
+    best: tuple | None = None
+    for deg in sorted(np.arange(-MAX_ROW_ANGLE, MAX_ROW_ANGLE + 0.5, 1.0), key=abs):
+        t = np.radians(deg)
+        v = np.sort(-centres[:, 0] * np.sin(t) + centres[:, 1] * np.cos(t))
+        bands, start, spread = 1, v[0], 0.0
+        for a, b in zip(v[:-1], v[1:]):   # bands no wider than BAND_TOL index heights
+            if b - start > BAND_TOL * ih:
+                spread += a - start
+                bands, start = bands + 1, b
+        spread += v[-1] - start
+        score = (bands, spread / ih + 0.05 * abs(deg))   # a tilt must earn its keep
+        if best is None or score < best[0]:
+            best = (score, float(t))
+    return best[1]
+
+
+def pair_indices(indices: list[IndexDetection]) -> list[CardRead]:
+    """Group corner indices into physical cards and order them left to right.
+
+    >>> a = IndexDetection("S5", 0.9, (10, 10, 20, 30))    # an S5, half covered by
+    >>> c = IndexDetection("S5", 0.9, (40, 10, 50, 30))    # a second S5, on top,
+    >>> b = IndexDetection("S5", 0.8, (87, 70, 97, 90))    # whose bottom corner shows
+    >>> [(r.name, len(r.indices)) for r in pair_indices([a, b, c])]
+    [('S5', 1), ('S5', 2)]
+    """
+    if not indices:
+        return []
+    ih = float(np.median([d.height for d in indices]))
+    centres = np.array([d.center for d in indices], float)
+    t = row_angle(centres, ih)
+    rot = np.array([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]])   # into the row's frame
+    local = centres @ rot.T
+    v = local[:, 1] - local[:, 1].min()
+    bottom = v > BOTTOM_MIN * ih
+    cand = []
+    for i in np.nonzero(~bottom)[0]:
+        for j in np.nonzero(bottom)[0]:
+            if indices[i].name != indices[j].name:
+                continue
+            dx, dy = local[j] - local[i]
+            if not (BOTTOM_MIN * ih <= dy <= PAIR_DY_MAX * ih) or dx <= 0:
+                continue
+            err = abs(dx / dy - PAIR_RATIO)
+            if err <= PAIR_RATIO_TOL:
+                cand.append((err, int(i), int(j)))
+    cand.sort()
+    used: set[int] = set()
+    groups: list[tuple[int, ...]] = []
+    for _, i, j in cand:
+        if i in used or j in used:
+            continue
+        used.update((i, j))
+        groups.append((i, j))
+    # typical offset (row frame) from a top-left index to its card's centre
+    if groups:
+        half = np.median(np.array([local[j] - local[i] for i, j in groups]), axis=0) / 2
+    else:
+        dy = 2.8 * ih
+        half = np.array([PAIR_RATIO * dy, dy]) / 2
+    groups += [(k,) for k in range(len(indices)) if k not in used]
+    cards = []
+    for g in groups:
+        dets = [indices[k] for k in g]
+        if len(g) == 2:
+            centre = (local[g[0]] + local[g[1]]) / 2
+        else:
+            centre = local[g[0]] + (-half if bottom[g[0]] else half)
+        boxes = np.array([d.box for d in dets])
+        box = (float(boxes[:, 0].min()), float(boxes[:, 1].min()),
+               float(boxes[:, 2].max()), float(boxes[:, 3].max()))
+        conf = max(d.confidence for d in dets)
+        cards.append((float(centre[0]), CardRead(dets[0].name, conf, box, tuple(dets))))
+    cards.sort(key=lambda c: c[0])
+    return [c for _, c in cards]
+
+
+class CardDetector:
+    """The ONNX corner-index detector plus the pairing step.
+
+    ``threads`` caps ONNX Runtime's threads (a table node shares its CPU).
+    """
+
+    def __init__(self, model: str | Path | None = None, imgsz: int | None = None,
+                 conf: float = 0.35, iou: float = 0.5, hand_conf: float = 0.4, threads: int = 2):
+        import onnxruntime as ort
+
+        path = Path(model or os.environ.get("GUANDAN_CARD_MODEL") or DEFAULT_MODEL)
+        if not path.exists():
+            raise DetectorError(f"card model not found: {path}")
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+        opts.log_severity_level = 3
+        try:
+            self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        except Exception as exc:   # onnxruntime raises its own types for corrupt files
+            raise DetectorError(f"cannot load card model {path}: {exc}") from None
+        inp = self.session.get_inputs()[0]
+        self.input_name = inp.name
+        self.imgsz = imgsz or int(inp.shape[2])
+        self.conf, self.iou, self.hand_conf = conf, iou, hand_conf
+        self.model_path = path
+
+    def detect_indices(self, image: np.ndarray) -> list[IndexDetection]:
+        """All corner indices (and hands) above the confidence threshold."""
+        if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 or image.size == 0:
+            raise DetectorError("expected a BGR colour picture (H x W x 3)")
+        img, r, (left, top) = letterbox(image, self.imgsz)
+        blob = cv2.dnn.blobFromImage(img, 1 / 255.0, swapRB=True)
+        out = self.session.run(None, {self.input_name: blob})[0][0]      # (4 + classes, anchors)
+        pred = out.T
+        scores = pred[:, 4:]
+        cls = scores.argmax(axis=1)
+        conf = scores[np.arange(len(cls)), cls]
+        keep = conf >= min(self.conf, self.hand_conf)
+        pred, cls, conf = pred[keep], cls[keep], conf[keep]
+        if len(pred) == 0:
+            return []
+        xywh = pred[:, :4].copy()
+        xywh[:, 0] -= xywh[:, 2] / 2
+        xywh[:, 1] -= xywh[:, 3] / 2
+        idx = cv2.dnn.NMSBoxesBatched(xywh.tolist(), conf.tolist(), cls.tolist(),
+                                      min(self.conf, self.hand_conf), self.iou)
+        h, w = image.shape[:2]
+        found = []
+        for k in np.array(idx).reshape(-1):
+            c = int(cls[k])
+            if conf[k] < (self.hand_conf if c == HAND_CLASS else self.conf):
+                continue
+            x, y, bw, bh = xywh[k]
+            box = ((x - left) / r, (y - top) / r, (x + bw - left) / r, (y + bh - top) / r)
+            box = (max(0.0, box[0]), max(0.0, box[1]), min(float(w), box[2]), min(float(h), box[3]))
+            found.append(IndexDetection(CLASS_NAMES[c], float(conf[k]), tuple(float(v) for v in box)))
+        return found
+
+    def read_zone(self, image: np.ndarray) -> ZoneRead:
+        """The cards in one zone picture, left to right, and whether a hand covers it."""
+        dets = self.detect_indices(image)
+        hands = [d for d in dets if d.name == "HAND"]
+        cards = pair_indices([d for d in dets if d.name != "HAND"])
+        return ZoneRead(cards=cards, hand=bool(hands),
+                        hand_confidence=max((d.confidence for d in hands), default=0.0))

@@ -1,0 +1,86 @@
+"""Write a YOLO data set of synthetic play zones (images, labels, data.yaml).
+
+Run it as a script::
+
+    python -m vision.make_dataset data/cards --train 3000 --val 300 --seed 1
+
+Splits: ``train`` and ``val`` use the training decks and cloths (val with
+its own seeds); ``test`` (``--test N``) uses the held-out decks and cloths
+only, for an independent measure.  The same seed gives the same pictures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.card_art import HELD_OUT_DECKS, TRAIN_DECKS, CardArtError, load_decks
+from vision.classes import CLASS_NAMES
+from vision.synth import CLOTH_HELD_OUT, CLOTH_TRAIN, SceneGenerator
+
+# Seeds of each split are offset so that no two splits share a picture.
+_SPLIT_SEED = {"train": 0, "val": 1_000_003, "test": 2_000_003}
+
+
+def write_split(out: Path, split: str, count: int, gen: SceneGenerator, seed: int) -> int:
+    """Render ``count`` scenes into ``out/images/split`` and ``out/labels/split``."""
+    img_dir, lab_dir = out / "images" / split, out / "labels" / split
+    img_dir.mkdir(parents=True, exist_ok=True)
+    lab_dir.mkdir(parents=True, exist_ok=True)
+    for i in range(count):
+        rng = np.random.default_rng([seed, _SPLIT_SEED[split], i])
+        scene = gen.random_scene(rng)
+        stem = f"{split}_{seed}_{i:06d}"
+        cv2.imwrite(str(img_dir / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+        (lab_dir / f"{stem}.txt").write_text("\n".join(scene.yolo_lines()) + "\n")
+    return count
+
+
+def write_yaml(out: Path) -> Path:
+    """The ultralytics data file, with absolute paths so it works from anywhere."""
+    lines = [f"path: {out.resolve()}", "train: images/train", "val: images/val"]
+    if (out / "images" / "test").exists():
+        lines.append("test: images/test")
+    lines.append("names:")
+    lines += [f"  {i}: {n}" for i, n in enumerate(CLASS_NAMES)]
+    path = out / "data.yaml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m vision.make_dataset", description=__doc__.split("\n")[0])
+    ap.add_argument("out", type=Path, help="folder to write (kept out of git, e.g. data/cards)")
+    ap.add_argument("--train", type=int, default=3000)
+    ap.add_argument("--val", type=int, default=300)
+    ap.add_argument("--test", type=int, default=0)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--size", default="320x224", help="zone picture WIDTHxHEIGHT (default 320x224)")
+    args = ap.parse_args(argv)
+    try:
+        w, h = (int(v) for v in args.size.lower().split("x"))
+    except ValueError:
+        print(f"bad --size {args.size!r}: expected WIDTHxHEIGHT such as 320x224", file=sys.stderr)
+        return 2
+    try:
+        train_decks = load_decks(TRAIN_DECKS)
+        held = load_decks(HELD_OUT_DECKS) if args.test else []
+    except CardArtError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    gen = SceneGenerator(train_decks, size=(w, h), cloth=CLOTH_TRAIN)
+    write_split(args.out, "train", args.train, gen, args.seed)
+    write_split(args.out, "val", args.val, gen, args.seed)
+    if args.test:
+        write_split(args.out, "test", args.test, SceneGenerator(held, size=(w, h), cloth=CLOTH_HELD_OUT),
+                    args.seed)
+    print(write_yaml(args.out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,344 @@
+"""Synthetic play-zone pictures with labelled corner indices, for training and tests.
+
+A scene is what the detector sees: one rectified play zone, seen from above,
+with the cards of one play laid in a row from left to right, each new card
+on top of the last (sometimes under it), overlapping by anything from a
+spread row to a tight fan.  Around them: dark matte cloth, uneven light,
+glare, shadows, blur, noise, JPEG artefacts, a small residual perspective,
+and now and then a hand or fingers reaching in.
+
+Labels are boxes around every corner index that is at least
+:data:`VISIBLE_ENOUGH` uncovered, plus one box around a hand.
+
+>>> from vision.card_art import load_decks
+>>> gen = SceneGenerator(load_decks(["anglo"]))            # doctest: +SKIP
+>>> scene = gen.render(["S5", "S5", "H5"], np.random.default_rng(1))   # doctest: +SKIP
+>>> scene.cards, scene.image.shape                         # doctest: +SKIP
+(['S5', 'S5', 'H5'], (224, 320, 3))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.card_art import Deck
+from vision.classes import CARD_NAMES, HAND_CLASS, RANKS, SUITS, class_id
+
+# A corner index counts as visible (and is labelled) when this much of it shows.
+VISIBLE_ENOUGH = 0.7
+
+# Cloth colours (BGR).  Training and evaluation use different ones, so the
+# benchmark measures cloth the model never saw.
+CLOTH_TRAIN = ((40, 75, 30), (30, 60, 20), (75, 45, 20), (55, 35, 15), (38, 38, 38),
+               (22, 22, 22), (60, 60, 35), (55, 70, 50))
+CLOTH_HELD_OUT = ((30, 30, 85), (60, 30, 55), (35, 50, 70))
+
+# Kinds of play a scene shows, with how often (single to 10-card bombs).
+PLAY_KINDS = (("single", 10), ("pair", 12), ("triple", 7), ("full_house", 10),
+              ("straight", 12), ("tube", 8), ("plate", 7), ("bomb", 12),
+              ("straight_flush", 5), ("joker_bomb", 3), ("random", 14))
+
+
+@dataclass
+class Scene:
+    """One rendered zone: the picture, the truth, and the YOLO labels.
+
+    ``labels`` rows are ``(class, x0, y0, x1, y1)`` in pixels.
+    """
+
+    image: np.ndarray
+    cards: list[str]
+    labels: list[tuple[int, float, float, float, float]] = field(default_factory=list)
+    hand: bool = False
+    deck: str = ""
+    owners: list[int] = field(default_factory=list)   # per label: the card's position, -1 a hand
+
+    @property
+    def readable(self) -> bool:
+        """Every card shows at least one index (else no reader could name it)."""
+        return set(range(len(self.cards))) <= set(self.owners)
+
+    def yolo_lines(self) -> list[str]:
+        """Labels in YOLO text format (class cx cy w h, normalised)."""
+        h, w = self.image.shape[:2]
+        out = []
+        for c, x0, y0, x1, y1 in self.labels:
+            out.append(f"{c} {(x0 + x1) / 2 / w:.6f} {(y0 + y1) / 2 / h:.6f} "
+                       f"{(x1 - x0) / w:.6f} {(y1 - y0) / h:.6f}")
+        return out
+
+
+def random_play(rng: np.random.Generator, kind: str | None = None) -> list[str]:
+    """Cards of a typical Guandan play from two decks (at most two of each face).
+
+    >>> len(random_play(np.random.default_rng(0), "straight"))
+    5
+    """
+    if kind is None:
+        names, weights = zip(*PLAY_KINDS)
+        p = np.array(weights, float) / sum(weights)
+        kind = str(rng.choice(names, p=p))
+    suits = list(SUITS)
+    ranks = list(RANKS)
+
+    def of_rank(rank: str, n: int) -> list[str]:
+        pool = [s + rank for s in suits] * 2
+        return [str(c) for c in rng.choice(pool, size=n, replace=False)]
+
+    if kind == "single":
+        return [str(rng.choice(CARD_NAMES))]
+    if kind in ("pair", "triple"):
+        return of_rank(str(rng.choice(ranks)), 2 if kind == "pair" else 3)
+    if kind == "full_house":
+        a, b = rng.choice(ranks, size=2, replace=False)
+        return of_rank(str(a), 3) + of_rank(str(b), 2)
+    if kind in ("straight", "straight_flush", "tube", "plate"):
+        length = {"straight": 5, "straight_flush": 5, "tube": 3, "plate": 2}[kind]
+        order = "A" + RANKS   # A can start a straight
+        start = int(rng.integers(0, len(order) - length + 1))
+        run = order[start:start + length]
+        if kind == "straight_flush":
+            s = str(rng.choice(suits))
+            return [s + r for r in run]
+        if kind == "straight":
+            return [str(rng.choice(suits)) + r for r in run]
+        per = 2 if kind == "tube" else 3
+        return [c for r in run for c in of_rank(r, per)]
+    if kind == "bomb":
+        return of_rank(str(rng.choice(ranks)), int(rng.integers(4, 9)))
+    if kind == "joker_bomb":
+        return ["BJ", "BJ", "LJ", "LJ"]
+    n = int(rng.integers(1, 11))
+    pool = list(CARD_NAMES) * 2
+    return [str(c) for c in rng.choice(pool, size=n, replace=False)]
+
+
+def make_cloth(rng: np.random.Generator, w: int, h: int,
+               palette: tuple[tuple[int, int, int], ...]) -> np.ndarray:
+    """Dark matte felt: a base colour, soft blotches, fine grain and a few fibres."""
+    base = np.array(palette[int(rng.integers(len(palette)))], np.float32)
+    base = np.clip(base + rng.normal(0, 6, 3), 5, 255)
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = base
+    low = cv2.resize(rng.normal(0, 1, (max(2, h // 24), max(2, w // 24))).astype(np.float32),
+                     (w, h), interpolation=cv2.INTER_CUBIC)
+    img *= (1 + 0.12 * low)[:, :, None]
+    grain = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 0.7)
+    img += (grain * rng.uniform(3, 9))[:, :, None]
+    for _ in range(int(rng.integers(0, 12))):     # stray fibres
+        x, y = rng.uniform(0, w), rng.uniform(0, h)
+        a, length = rng.uniform(0, np.pi), rng.uniform(4, 20)
+        p2 = (int(x + length * np.cos(a)), int(y + length * np.sin(a)))
+        cv2.line(img, (int(x), int(y)), p2, tuple(float(v) for v in base * 1.5), 1, cv2.LINE_AA)
+    if rng.random() < 0.35:                        # printed zone border near the edge
+        m = int(rng.uniform(2, 12))
+        color = tuple(float(v) for v in rng.uniform(120, 220, 3))
+        cv2.rectangle(img, (m, m), (w - 1 - m, h - 1 - m), color, int(rng.integers(1, 3)),
+                      cv2.LINE_AA)
+    return img
+
+
+def _draw_hand(rng: np.random.Generator, img: np.ndarray, top: np.ndarray) -> tuple[float, ...]:
+    """Fingers or a hand reaching in from an edge; returns its box."""
+    h, w = img.shape[:2]
+    skin = np.array([rng.uniform(60, 190), rng.uniform(80, 200), rng.uniform(120, 235)], np.float32)
+    skin[0] = min(skin[0], skin[1]); skin[1] = min(skin[1], skin[2])
+    mask = np.zeros((h, w), np.uint8)
+    edge = int(rng.integers(4))
+    size = rng.uniform(0.25, 0.6) * min(w, h)
+    # palm centre just outside (or on) the edge, fingers pointing inwards
+    if edge == 0:
+        c, d = (rng.uniform(0, w), -size * rng.uniform(0.1, 0.6)), (0.0, 1.0)
+    elif edge == 1:
+        c, d = (rng.uniform(0, w), h + size * rng.uniform(0.1, 0.6)), (0.0, -1.0)
+    elif edge == 2:
+        c, d = (-size * rng.uniform(0.1, 0.6), rng.uniform(0, h)), (1.0, 0.0)
+    else:
+        c, d = (w + size * rng.uniform(0.1, 0.6), rng.uniform(0, h)), (-1.0, 0.0)
+    ang = np.degrees(np.arctan2(d[1], d[0])) + rng.normal(0, 20)
+    cv2.ellipse(mask, (int(c[0]), int(c[1])), (int(size * 0.55), int(size * 0.45)), ang, 0, 360, 255, -1)
+    nf = int(rng.integers(1, 5))
+    for i in range(nf):
+        fa = np.radians(ang + (i - (nf - 1) / 2) * rng.uniform(10, 18))
+        flen = size * rng.uniform(0.6, 1.0)
+        fc = (c[0] + np.cos(fa) * (size * 0.45 + flen / 2), c[1] + np.sin(fa) * (size * 0.45 + flen / 2))
+        cv2.ellipse(mask, (int(fc[0]), int(fc[1])), (int(flen / 2), int(size * rng.uniform(0.08, 0.12))),
+                    np.degrees(fa), 0, 360, 255, -1)
+    ys, xs = np.nonzero(mask)
+    if len(xs) < 30:
+        return ()
+    soft = cv2.GaussianBlur(mask.astype(np.float32) / 255, (0, 0), 1.2)
+    # shadow first, then the hand shaded by a little noise
+    sh = cv2.GaussianBlur(np.roll(np.roll(soft, 4, 0), 3, 1), (0, 0), 4)
+    img *= (1 - 0.45 * sh)[:, :, None]
+    shade = 1 + 0.15 * cv2.resize(rng.normal(0, 1, (6, 6)).astype(np.float32), (w, h))
+    hand = skin[None, None, :] * shade[:, :, None]
+    img[:] = img * (1 - soft[:, :, None]) + hand * soft[:, :, None]
+    top[mask > 0] = -1
+    return (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
+
+
+class SceneGenerator:
+    """Renders play-zone scenes from a set of decks and a cloth palette."""
+
+    def __init__(self, decks: list[Deck], size: tuple[int, int] = (320, 224),
+                 cloth: tuple[tuple[int, int, int], ...] = CLOTH_TRAIN,
+                 hand_rate: float = 0.2, empty_rate: float = 0.06):
+        if not decks:
+            raise ValueError("SceneGenerator needs at least one deck")
+        self.decks = decks
+        self.size = size
+        self.cloth = cloth
+        self.hand_rate = hand_rate
+        self.empty_rate = empty_rate
+
+    # -- one scene -----------------------------------------------------------
+    def random_scene(self, rng: np.random.Generator) -> Scene:
+        """A random play (or an empty zone) in a random style."""
+        deck = self.decks[int(rng.integers(len(self.decks)))]
+        if rng.random() < self.empty_rate:
+            cards: list[str] = []
+        else:
+            cards = random_play(rng)
+            while not all(c in deck.cards for c in cards):
+                cards = random_play(rng)
+        return self.render(cards, rng, deck=deck, hand=rng.random() < self.hand_rate)
+
+    def render(self, cards: list[str], rng: np.random.Generator, deck: Deck | None = None,
+               hand: bool = False, spacing: float | None = None,
+               card_width: float | None = None, clean: bool = False,
+               background: np.ndarray | None = None, effects: bool | None = None,
+               size: tuple[int, int] | None = None) -> Scene:
+        """Lay ``cards`` left to right in one zone.
+
+        ``spacing`` is the visible share of each card's width before the
+        next one covers it (0.2 = tight fan, 1.1 = spread with gaps);
+        ``card_width`` a share of the zone's width.  ``clean`` turns off the
+        layout's randomness (tilt, fan, jitter, cards upside down) and, unless
+        ``effects`` says otherwise, the camera effects (perspective, light,
+        glare, blur, noise, JPEG).  ``background`` replaces the generated cloth
+        (a picture of the zone's size), to lay cards into a larger table.
+        """
+        effects = (not clean) if effects is None else effects
+        deck = deck or self.decks[int(rng.integers(len(self.decks)))]
+        w, h = size or self.size
+        if background is not None:
+            if background.shape[:2] != (h, w):
+                raise ValueError(f"background must be {w}x{h}, got {background.shape[1]}x{background.shape[0]}")
+            img = background.astype(np.float32).copy()
+        else:
+            img = make_cloth(rng, w, h, self.cloth)
+        top = np.full((h, w), -1, np.int32)        # which card shows at each pixel
+        n = len(cards)
+        cw = (card_width or rng.uniform(0.13, 0.22)) * w
+        # players leave every index in view: the tightest fan still shows it
+        tight = max(0.17, deck.index_box[2] + 0.03)
+        if spacing is None:
+            r = rng.random()
+            spacing = rng.uniform(tight, tight + 0.13) if r < 0.35 else (
+                rng.uniform(tight + 0.13, 0.65) if r < 0.8 else rng.uniform(0.65, 1.15))
+        # fit the row in the zone: first tighten the spacing, then shrink the cards
+        if n > 1 and cw * (1 + (n - 1) * spacing) > 0.94 * w:
+            spacing = max(tight, (0.94 * w / cw - 1) / (n - 1))
+            cw = min(cw, 0.94 * w / (1 + (n - 1) * spacing))
+        row_angle = 0.0 if clean else rng.normal(0, 5)
+        fan = 0.0 if clean or rng.random() < 0.6 else rng.uniform(-3, 3)   # degrees per card
+        under = (not clean) and rng.random() < 0.1     # each new card slid under the last
+        row_w = cw * (1 + max(0, n - 1) * spacing)
+        x_start = rng.uniform(0.03 * w, max(0.03 * w, 0.97 * w - row_w))
+        aspect = 1.45
+        y_mid = rng.uniform(0.5 * aspect * cw + 4, max(0.5 * aspect * cw + 4, h - 0.5 * aspect * cw - 4))
+        row_c = (x_start + row_w / 2, y_mid)
+        rad = np.radians(row_angle)
+        placed = []
+        order = list(range(n))[::-1] if under else list(range(n))
+        for k in order:
+            art = deck.cards[cards[k]]
+            ah, aw = art.shape[:2]
+            s = cw / aw
+            lx = x_start + cw / 2 + k * cw * spacing - row_c[0]
+            ly = (0 if clean else rng.normal(0, 0.02 * h)) + 0.015 * fan * (k - (n - 1) / 2) ** 2 * cw / 10
+            cx = row_c[0] + lx * np.cos(rad) - ly * np.sin(rad)
+            cy = row_c[1] + lx * np.sin(rad) + ly * np.cos(rad)
+            angle = row_angle + fan * (k - (n - 1) / 2) + (0 if clean else rng.normal(0, 1.5))
+            flip = (not clean) and rng.random() < 0.25          # laid upside down
+            M = cv2.getRotationMatrix2D((aw / 2, ah / 2), -angle + (180 if flip else 0), s)
+            M[0, 2] += cx - aw / 2
+            M[1, 2] += cy - ah / 2
+            warped = cv2.warpAffine(art, M, (w, h), flags=cv2.INTER_AREA if s < 0.5 else cv2.INTER_LINEAR,
+                                    borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+            a = warped[:, :, 3].astype(np.float32) / 255
+            if not clean:   # contact shadow on what lies below
+                sh = cv2.GaussianBlur(np.roll(np.roll(a, 2, 0), 2, 1), (0, 0), 2.0)
+                img *= (1 - rng.uniform(0.25, 0.5) * sh)[:, :, None]
+            img[:] = img * (1 - a[:, :, None]) + warped[:, :, :3].astype(np.float32) * a[:, :, None]
+            top[a > 0.5] = k
+            placed.append((k, M, aw, ah))
+        hand_box: tuple[float, ...] = ()
+        if hand:
+            hand_box = _draw_hand(rng, img, top)
+        labels, owners = [], []
+        x0, y0, x1, y1 = deck.index_box
+        for k, M, aw, ah in placed:
+            for box in ((x0 * aw, y0 * ah, x1 * aw, y1 * ah),
+                        ((1 - x1) * aw, (1 - y1) * ah, (1 - x0) * aw, (1 - y0) * ah)):
+                pts = np.array([[box[0], box[1]], [box[2], box[1]], [box[2], box[3]], [box[0], box[3]]])
+                q = pts @ M[:, :2].T + M[:, 2]
+                area = max(1.0, cv2.contourArea(q.astype(np.float32)))
+                m = np.zeros((h, w), np.uint8)
+                cv2.fillConvexPoly(m, np.round(q).astype(np.int32), 1)
+                if (top[m > 0] == k).sum() / area < VISIBLE_ENOUGH:
+                    continue
+                labels.append((class_id(cards[k]), q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max()))
+                owners.append(k)
+        if hand_box:
+            labels.append((HAND_CLASS, *hand_box))
+            owners.append(-1)
+        if effects:
+            img, labels = self._camera(rng, img, labels)
+        out = np.clip(img, 0, 255).astype(np.uint8)
+        if effects:
+            q = int(rng.uniform(55, 95))
+            out = cv2.imdecode(cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])[1], cv2.IMREAD_COLOR)
+        labels = [(c, max(0.0, a), max(0.0, b), min(float(w), cc), min(float(h), d))
+                  for c, a, b, cc, d in labels]
+        keep = [i for i, l in enumerate(labels) if l[3] - l[1] >= 2 and l[4] - l[2] >= 2]
+        return Scene(image=out, cards=list(cards), labels=[labels[i] for i in keep],
+                     hand=bool(hand_box), deck=deck.name, owners=[owners[i] for i in keep])
+
+    # -- camera effects ------------------------------------------------------
+    def _camera(self, rng, img, labels):
+        h, w = img.shape[:2]
+        # residual perspective after rectification: corners move a few per cent
+        src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+        dst = src + rng.uniform(-0.035, 0.035, (4, 2)).astype(np.float32) * np.float32([w, h])
+        H = cv2.getPerspectiveTransform(src, dst)
+        img = cv2.warpPerspective(img, H, (w, h), borderMode=cv2.BORDER_REFLECT)
+        moved = []
+        for c, x0, y0, x1, y1 in labels:
+            p = cv2.perspectiveTransform(np.float32([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]]), H)[0]
+            moved.append((c, float(p[:, 0].min()), float(p[:, 1].min()), float(p[:, 0].max()), float(p[:, 1].max())))
+        # uneven light: a smooth gain field and a linear fall-off
+        low = cv2.resize(rng.normal(0, 1, (3, 4)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+        gx, gy = np.meshgrid(np.linspace(-1, 1, w), np.linspace(-1, 1, h))
+        gain = rng.uniform(0.6, 1.25) * (1 + 0.12 * low + rng.uniform(-0.2, 0.2) * gx + rng.uniform(-0.2, 0.2) * gy)
+        img = img * gain[:, :, None].astype(np.float32) * rng.uniform(0.92, 1.08, 3).astype(np.float32)
+        if rng.random() < 0.3:   # glare from a lamp
+            cx, cy, r = rng.uniform(0, w), rng.uniform(0, h), rng.uniform(15, 70)
+            g = np.exp(-((gx * w / 2 + w / 2 - cx) ** 2 + (gy * h / 2 + h / 2 - cy) ** 2) / (2 * r * r))
+            img = img + (rng.uniform(30, 110) * g)[:, :, None].astype(np.float32)
+        r = rng.random()
+        if r < 0.45:
+            img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.1))
+        elif r < 0.55:   # motion blur
+            k = int(rng.integers(3, 6))
+            kern = np.zeros((k, k), np.float32)
+            kern[k // 2, :] = 1 / k
+            rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1)
+            kern = cv2.warpAffine(kern, rot, (k, k))
+            img = cv2.filter2D(img, -1, kern / max(kern.sum(), 1e-6))
+        img = img + rng.normal(0, rng.uniform(1, 6), img.shape).astype(np.float32)
+        return img, moved

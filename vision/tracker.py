@@ -1,0 +1,128 @@
+"""Turn per-frame zone reads into observed events: a play once it is stable.
+
+A :class:`ZoneTracker` watches one zone.  Each frame's :class:`ZoneRead`
+goes in with its time; out come :class:`~referee.events.Event` objects once
+what the zone shows has held for :attr:`stable_s` seconds *and* at least
+:attr:`stable_frames` frames in a row, with no hand over the zone:
+
+- ``play`` (play zone) or ``tribute`` (reminder zone, one card: whether it
+  is a tribute or a return is the referee's call, from the deal's phase);
+- ``zone_clear`` when the zone has become empty after cards were reported;
+- from printed cards (:mod:`vision.printed_cards`): ``pass`` when a PASS
+  card is laid, ``report`` with its count when a count card is laid, and
+  ``report_clear`` when a count card is taken back.
+
+A frame with a hand in the zone breaks the run: nothing is reported while a
+player is still laying cards.  The event's confidence is the lowest card
+confidence seen over the stable run; the referee asks for confirmation
+below its threshold; a play with a third copy of a card (there are two
+decks) has its confidence halved and says so in ``extra["warning"]``.
+Every event names its zone (``extra["zone"]``).
+
+>>> from vision.detector import CardRead, ZoneRead
+>>> def read(*names): return ZoneRead([CardRead(n, 0.9, (0, 0, 1, 1), ()) for n in names])
+>>> tr = ZoneTracker("S", stable_s=0.2, stable_frames=3)
+>>> [e.type for t in (0.0, 0.1, 0.2) for e in tr.update(t, read("S5", "S5"))]
+['play']
+>>> [e.type for t in (0.3, 0.4, 0.5, 0.6) for e in tr.update(t, read())]
+['zone_clear']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee.events import Event
+from vision.detector import ZoneRead
+from vision.printed_cards import count_of
+
+
+@dataclass
+class _Run:
+    value: tuple[str, ...]
+    since: float
+    frames: int
+    confidence: float
+
+
+class _Stable:
+    """One value watched until it holds still; says when a new value has settled."""
+
+    def __init__(self, stable_s: float, stable_frames: int):
+        self.stable_s, self.stable_frames = stable_s, stable_frames
+        self.reported: tuple[str, ...] = ()
+        self.run: _Run | None = None
+
+    def reset(self) -> None:
+        self.run = None
+
+    def update(self, t: float, value: tuple[str, ...], confidence: float) -> tuple[str, ...] | None:
+        """The value, the first time it has held long enough and differs from the last report."""
+        run = self.run
+        if run is None or run.value != value:
+            self.run = _Run(value, t, 1, confidence)
+            return None
+        run.frames += 1
+        run.confidence = min(run.confidence, confidence)
+        if run.frames < self.stable_frames or t - run.since < self.stable_s - 1e-9:
+            return None
+        if value == self.reported:
+            return None
+        previous, self.reported = self.reported, value
+        return previous
+
+
+class ZoneTracker:
+    """Reports what a zone shows once it stops changing."""
+
+    def __init__(self, seat: str, kind: str = "play", table: str = "T01",
+                 stable_s: float = 0.4, stable_frames: int = 3):
+        self.seat, self.kind, self.table = seat, kind, table
+        self._cards = _Stable(stable_s, stable_frames)
+        self._printed = _Stable(stable_s, stable_frames)
+
+    @property
+    def zone(self) -> str:
+        return f"{self.seat}-{self.kind}"
+
+    @property
+    def reported(self) -> tuple[str, ...]:
+        """The cards the zone was last reported to hold."""
+        return self._cards.reported
+
+    def update(self, t: float, read: ZoneRead) -> list[Event]:
+        """Feed one frame's read of this zone; returns the events it completes."""
+        if read.hand:
+            self._cards.reset()                 # a hand over the cards: wait
+            self._printed.reset()
+            return []
+        base = dict(t=round(t, 3), table=self.table, seat=self.seat, source="vision",
+                    extra={"zone": self.zone})
+        events = []
+        names = tuple(read.names)
+        if self._cards.update(t, names, read.confidence) is not None:
+            conf = round(self._cards.run.confidence, 4)
+            if not names:
+                events.append(Event(type="zone_clear", confidence=1.0, **base))
+            elif self.kind == "reminder" and len(names) == 1:
+                events.append(Event(type="tribute", card=names[0], confidence=conf, **base))
+            else:
+                extra = dict(base["extra"])
+                over = sorted({n for n in names if names.count(n) > 2})
+                if over:   # two decks: a third copy is a misread (or a foul) for the referee to check
+                    conf = round(conf * 0.5, 4)
+                    extra["warning"] = f"more than two of {', '.join(over)} (two decks)"
+                events.append(Event(type="play", cards=names, confidence=conf,
+                                    **{**base, "extra": extra}))
+        printed = tuple(read.printed)
+        before = self._printed.update(t, printed, 1.0)
+        if before is not None:
+            if "PASS" in printed and "PASS" not in before:
+                events.append(Event(type="pass", confidence=1.0, **base))
+            counts = [count_of(p) for p in printed if count_of(p) is not None]
+            had = [count_of(p) for p in before if count_of(p) is not None]
+            if counts and counts != had:
+                events.append(Event(type="report", count=counts[0], confidence=1.0, **base))
+            elif had and not counts:
+                events.append(Event(type="report_clear", confidence=1.0, **base))
+        return events

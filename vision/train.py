@@ -1,0 +1,117 @@
+"""Train the corner-index detector with ultralytics, offline, from a model yaml.
+
+Needs the ``train`` extra (ultralytics, PyTorch).  Nothing is downloaded: the
+network starts from random weights (``pretrained=False``) and ultralytics
+runs with ``YOLO_OFFLINE=1``.
+
+Typical use::
+
+    python -m vision.make_dataset data/cards --train 3000 --val 300
+    nice -n 19 python -m vision.train data/cards/data.yaml --name cards320 --epochs 40
+    # later, carry on where it stopped (same command with --resume):
+    nice -n 19 python -m vision.train data/cards/data.yaml --name cards320 --resume
+    # copy the best weights into models/ and export ONNX:
+    python -m vision.train --export runs/cards320/weights/best.pt --to models/
+
+Runs go under ``runs/NAME`` (git-ignored).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+from pathlib import Path
+
+# Before ultralytics is imported: no hub, no downloads, no telemetry.
+os.environ.setdefault("YOLO_OFFLINE", "1")
+os.environ.setdefault("YOLO_VERBOSE", "True")
+
+MODEL_YAML = "yolo11n.yaml"
+MODEL_BASENAME = "cards-yolo11n"
+
+
+def train(data: Path, name: str, epochs: int, imgsz: int, batch: int, workers: int,
+          project: Path, resume: bool, model_yaml: str = MODEL_YAML, cache: str | bool = "ram",
+          fraction: float = 1.0, device: str = "cpu", patience: int = 100) -> Path:
+    """Train (or resume) and return the run folder."""
+    from ultralytics import YOLO, settings
+
+    settings.update({"sync": False})
+    run_dir = project / name
+    last = run_dir / "weights" / "last.pt"
+    if resume:
+        if not last.exists():
+            raise FileNotFoundError(f"nothing to resume: {last} does not exist")
+        YOLO(str(last)).train(resume=True)
+        return run_dir
+    model = YOLO(model_yaml)
+    model.train(
+        data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers,
+        project=str(project.resolve()), name=name, exist_ok=True, pretrained=False,
+        device=device, cache=cache, plots=False, amp=False, fraction=fraction,
+        patience=patience, seed=0, deterministic=False,
+        # Cards are never mirrored (a mirrored index is not a card); colour is
+        # what tells hearts from spades on worn cards, so hue moves little.
+        fliplr=0.0, flipud=0.0, hsv_h=0.01, hsv_s=0.5, hsv_v=0.4,
+        degrees=5.0, translate=0.1, scale=0.35, mosaic=1.0, close_mosaic=4,
+    )
+    return run_dir
+
+
+def export(weights: Path, to: Path, imgsz: int, basename: str = MODEL_BASENAME) -> tuple[Path, Path]:
+    """Copy ``weights`` to ``to/basename.pt`` and export ``to/basename.onnx``."""
+    from ultralytics import YOLO
+
+    to.mkdir(parents=True, exist_ok=True)
+    pt = to / f"{basename}.pt"
+    shutil.copyfile(weights, pt)
+    onnx_path = Path(YOLO(str(pt)).export(format="onnx", imgsz=imgsz, opset=17, simplify=True,
+                                          dynamic=False, half=False))
+    final = to / f"{basename}.onnx"
+    if onnx_path.resolve() != final.resolve():
+        shutil.move(str(onnx_path), final)
+    return pt, final
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__.split("\n")[0])
+    ap.add_argument("data", nargs="?", type=Path, help="data.yaml written by vision.make_dataset")
+    ap.add_argument("--name", default="cards320")
+    ap.add_argument("--project", type=Path, default=Path("runs"))
+    ap.add_argument("--epochs", type=int, default=40)
+    ap.add_argument("--imgsz", type=int, default=320)
+    ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--cache", default="ram", help="ram, disk or none")
+    ap.add_argument("--device", default="cpu")
+    ap.add_argument("--model", default=MODEL_YAML, help="model yaml (no pretrained weights)")
+    ap.add_argument("--resume", action="store_true", help="carry on runs/NAME/weights/last.pt")
+    ap.add_argument("--export", type=Path, metavar="WEIGHTS", help="copy WEIGHTS and export ONNX, no training")
+    ap.add_argument("--to", type=Path, default=Path("models"))
+    args = ap.parse_args(argv)
+    if args.export:
+        if not args.export.exists():
+            print(f"weights file not found: {args.export}", file=sys.stderr)
+            return 2
+        for p in export(args.export, args.to, args.imgsz):
+            print(p)
+        return 0
+    if not args.resume and (args.data is None or not args.data.exists()):
+        print(f"data file not found: {args.data} (write one with python -m vision.make_dataset)",
+              file=sys.stderr)
+        return 2
+    try:
+        run = train(args.data, args.name, args.epochs, args.imgsz, args.batch, args.workers,
+                    args.project, args.resume, args.model,
+                    cache=False if args.cache == "none" else args.cache, device=args.device)
+    except FileNotFoundError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    print(run)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,117 @@
+"""Camera frames in, observed events out: geometry + detector + one tracker per zone.
+
+>>> watcher = TableWatcher(TableGeometry.load("table.json"), CardDetector())   # doctest: +SKIP
+>>> for t, frame in open_source("game.mp4"):                                    # doctest: +SKIP
+...     for event in watcher.process(t, frame):
+...         print(event.to_json())
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from referee.events import Event
+from vision.detector import CardDetector, DetectorError, ZoneRead
+from vision.printed_cards import find_printed
+from vision.table import GeometryError, TableGeometry
+from vision.tracker import ZoneTracker
+
+
+class FrameError(ValueError):
+    """A frame that cannot be used (empty, corrupt, wrong size); the watcher carries on."""
+
+
+class SourceError(RuntimeError):
+    """A camera or video that cannot be opened."""
+
+
+def check_frame(frame, size: tuple[int, int] | None = None) -> np.ndarray:
+    """The frame if it is a usable BGR picture, else :class:`FrameError` saying why."""
+    if frame is None:
+        raise FrameError("empty frame (the source gave nothing)")
+    if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.size == 0:
+        shape = getattr(frame, "shape", None)
+        raise FrameError(f"corrupt frame: expected a H x W x 3 colour picture, got shape {shape}")
+    if size is not None and (frame.shape[1], frame.shape[0]) != tuple(size):
+        raise FrameError(f"frame is {frame.shape[1]}x{frame.shape[0]}, the table was calibrated "
+                         f"at {size[0]}x{size[1]}")
+    return frame
+
+
+class TableWatcher:
+    """Reads every zone of each frame and tracks them into events."""
+
+    def __init__(self, geo: TableGeometry, detector: CardDetector, zones: list[str] | None = None,
+                 stable_s: float = 0.4, stable_frames: int = 3):
+        if geo.homography is None:
+            raise GeometryError("table geometry is not calibrated (run guandan-ref calibrate)")
+        self.geo, self.detector = geo, detector
+        names = zones or [z.name for z in geo.zones]
+        self.zones = [geo.zone(n) for n in names]
+        self.trackers = {z.name: ZoneTracker(z.seat, z.kind, geo.table, stable_s, stable_frames)
+                         for z in self.zones}
+
+    def read(self, frame: np.ndarray) -> dict[str, ZoneRead]:
+        """Each zone's cards in this frame (no tracking)."""
+        frame = check_frame(frame, self.geo.image_size)
+        printed = find_printed(frame, self.geo)
+        reads = {}
+        for z in self.zones:
+            read = self.detector.read_zone(self.geo.rectify(frame, z))
+            read.printed = tuple(sorted(printed.get(z.name, ())))
+            reads[z.name] = read
+        return reads
+
+    def process(self, t: float, frame: np.ndarray) -> list[Event]:
+        """Events completed by this frame.  A bad frame raises :class:`FrameError`
+        and leaves every tracker as it was."""
+        try:
+            reads = self.read(frame)
+        except DetectorError as exc:
+            raise FrameError(str(exc)) from None
+        events = []
+        for name, read in reads.items():
+            events += self.trackers[name].update(t, read)
+        return events
+
+
+def open_source(source: str | int, max_failures: int = 25) -> Iterator[tuple[float, np.ndarray | None]]:
+    """Frames with their times from a camera index, a URL or a video file.
+
+    Video files are timed by frame number and rate; live sources by the
+    clock since opening.  A frame that fails to decode comes out as
+    ``None`` (the caller reports it and goes on); the stream ends at the
+    end of a file or after ``max_failures`` failures in a row.
+    """
+    src: str | int = int(source) if isinstance(source, str) and source.isdigit() else source
+    is_file = isinstance(src, str) and "://" not in src
+    if is_file and not Path(src).exists():
+        raise SourceError(f"video file not found: {src}")
+    cap = cv2.VideoCapture(src)
+    if not cap.isOpened():
+        raise SourceError(f"cannot open video source {source!r}")
+    fps = cap.get(cv2.CAP_PROP_FPS) or 0.0
+    total = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0) if is_file else 0
+    start = time.monotonic()
+    index, failures = 0, 0
+    try:
+        while True:
+            ok, frame = cap.read()
+            t = index / fps if is_file and fps > 0 else time.monotonic() - start
+            if not ok:
+                failures += 1
+                if (is_file and (total == 0 or index >= total - 1)) or failures >= max_failures:
+                    return
+                index += 1
+                yield t, None
+                continue
+            failures = 0
+            index += 1
+            yield t, frame
+    finally:
+        cap.release()
