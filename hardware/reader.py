@@ -334,8 +334,9 @@ class DeviceHub:
 
     def __init__(self, binding: Binding, emit: Callable[[Event], None], *,
                  ports: list[str] | None = None, on_problem: Callable[[str], None] | None = None,
-                 on_traffic: Traffic | None = None, **reader_options) -> None:
-        self.host = DeviceHost(binding, emit, on_problem=on_problem)
+                 on_traffic: Traffic | None = None, clock: Callable[[], float] = time.time,
+                 **reader_options) -> None:
+        self.host = DeviceHost(binding, emit, on_problem=on_problem, clock=clock)
         self.readers = [PortReader(p, self.host, on_traffic=on_traffic, **reader_options)
                         for p in (binding.ports if ports is None else ports)]
 

@@ -1,0 +1,56 @@
+"""The watcher reads a zone again only when its picture changed."""
+
+import numpy as np
+
+from vision.detector import CardRead, ZoneRead
+from vision.table import TABLE_MM, TableGeometry, default_layout
+from vision.watch import TableWatcher
+
+
+class CountingDetector:
+    """Stands in for the ONNX model: says every zone holds S5 S5, and counts reads."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def read_zone(self, image):
+        self.calls += 1
+        return ZoneRead([CardRead("S5", 0.95, (0, 0, 1, 1), ()), CardRead("S5", 0.95, (2, 0, 3, 1), ())])
+
+
+def _geometry():
+    px = 1.0
+    n = int(TABLE_MM * px)
+    return TableGeometry(table="T01", size_mm=TABLE_MM, zones=default_layout(TABLE_MM),
+                         homography=np.diag([px, px, 1.0]), image_size=(n, n))
+
+
+def test_unchanged_zones_are_not_read_again_and_changes_are():
+    geo = _geometry()
+    det = CountingDetector()
+    watcher = TableWatcher(geo, det, zones=["S-play", "N-play"])
+    rng = np.random.default_rng(1)
+    frame = rng.integers(20, 60, (geo.image_size[1], geo.image_size[0], 3), dtype=np.uint8)
+    events = []
+    for i in range(5):
+        noisy = np.clip(frame.astype(np.int16) + rng.integers(-2, 3, frame.shape), 0, 255).astype(np.uint8)
+        events += watcher.process(i * 0.2, noisy)
+    assert det.calls == 2                      # once per zone: sensor noise is not a change
+    assert [(e.type, e.seat, e.cards) for e in events] == [("play", "S", ("S5", "S5")), ("play", "N", ("S5", "S5"))]
+    # something is laid in S's zone: only that zone is read again
+    zone = geo.zone("S-play")
+    x0, y0 = np.min(np.array(zone.corners_mm), axis=0).astype(int)
+    changed = frame.copy()
+    changed[y0 + 5:y0 + 60, x0 + 5:x0 + 80] = 230
+    watcher.process(1.2, changed)
+    assert det.calls == 3
+
+
+def test_reuse_can_be_switched_off():
+    geo = _geometry()
+    det = CountingDetector()
+    watcher = TableWatcher(geo, det, zones=["S-play"], reuse_below=0)
+    frame = np.full((geo.image_size[1], geo.image_size[0], 3), 40, np.uint8)
+    for i in range(4):
+        watcher.process(i * 0.2, frame)
+    assert det.calls == 4
