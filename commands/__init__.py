@@ -21,6 +21,7 @@ COMMAND_MODULES = [
     "commands.record",
     "commands.dashboard",
     "commands.venue",
+    "commands.table",
     "commands.devices",
     "commands.simulate_devices",
     "commands.audio",

@@ -1,0 +1,118 @@
+"""``guandan-ref demo`` and ``guandan-ref table``: run a table node."""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+import time
+
+from commands import UsageError
+
+
+def register(sub) -> None:
+    d = sub.add_parser("demo", help="a whole scripted match at a demo table, no camera or device needed",
+                       description="Render a table video from a scripted match (with an overtime, an "
+                                   "illegal play, a missing count report and a wrong tribute), simulate "
+                                   "the serial devices, and referee it all live on the dashboard.")
+    d.add_argument("--speed", type=float, default=8.0,
+                   help="play the match this many times faster than real time (0: flat out)")
+    d.add_argument("--seed", type=int, default=3, help="which scripted match")
+    d.add_argument("--dir", help="where to keep the video, script and log (default: a temp dir)")
+    d.add_argument("--host", default="127.0.0.1")
+    d.add_argument("--port", type=int, default=8000, help="dashboard port (0: any free port)")
+    d.add_argument("--headless", action="store_true",
+                   help="no dashboard; exit when the match is over (for tests and CI)")
+    d.add_argument("--exit", action="store_true", help="exit when the match is over")
+    d.set_defaults(func=run_demo)
+
+    t = sub.add_parser("table", help="run a real table from a config file",
+                       description="Cameras, serial devices, the referee, the event log and the "
+                                   "dashboard of one table (see examples/table.toml).")
+    t.add_argument("--config", required=True)
+    t.set_defaults(func=run_table)
+
+
+def run_demo(args) -> int:
+    from table_node.demo import DemoError, run_demo as demo
+
+    try:
+        result = demo(args.dir, seed=args.seed, speed=args.speed, host=args.host, port=args.port,
+                      dashboard=not args.headless, keep_serving=not (args.headless or args.exit))
+    except DemoError as exc:
+        raise UsageError(str(exc)) from None
+    print(f"demo: event log {result.log_path} ({result.events} events)")
+    return 0
+
+
+def run_table(args) -> int:
+    from referee.store import StoreError
+    from table_node.config import ConfigError, load_config
+    from table_node.node import TableNode
+
+    try:
+        cfg = load_config(args.config)
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        node = TableNode(cfg.table, str(cfg.database), cfg.settings)
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        node.start()
+        _start_sources(node, cfg)
+        if cfg.audio:
+            node.add_audio(cfg.voice)
+        if cfg.redis:
+            node.add_publisher(cfg.redis, cfg.node)
+            print(f"{cfg.table}: publishing to the venue at {cfg.redis}", flush=True)
+        config = {"USERS_FILE": str(cfg.users)} if cfg.users else {}
+        try:
+            url = node.serve_dashboard(cfg.host, cfg.port, config)
+        except OSError as exc:
+            raise UsageError(f"cannot serve the dashboard on {cfg.host}:{cfg.port}: {exc}") from None
+        print(f"{cfg.table}: refereeing; log {cfg.database}; dashboard {url}tables/{cfg.table}", flush=True)
+        for p in node.problems:
+            print(f"{cfg.table}: {p}", flush=True)
+        shown = len(node.problems)
+        while not stop.wait(0.5):
+            for p in node.problems[shown:]:
+                print(f"{cfg.table}: {p}", flush=True)
+            shown = len(node.problems)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        node.stop()
+        print(f"{cfg.table}: stopped", flush=True)
+    return 0
+
+
+def _start_sources(node, cfg) -> None:
+    """Cameras and devices; each one missing is reported and the table goes on."""
+    for cam in cfg.cameras:
+        try:
+            from vision.table import TableGeometry
+            geometry = TableGeometry.load(cam.geometry)
+        except Exception as exc:   # a geometry file that cannot be used: say so, go on
+            node.problem(f"camera {cam.source}: table geometry {cam.geometry}: {exc}; "
+                         f"run guandan-ref calibrate")
+            continue
+        try:
+            node.add_camera(cam.source, geometry)
+        except Exception as exc:
+            node.problem(f"camera {cam.source}: {exc}")
+    if cfg.binding is not None:
+        from hardware.binding import BindingError, load_binding
+        try:
+            binding = load_binding(cfg.binding)
+        except (BindingError, OSError) as exc:
+            node.problem(f"devices: {exc}")
+            return
+        node.add_devices(binding, cfg.ports)
+        for port in (cfg.ports if cfg.ports is not None else binding.ports):
+            from pathlib import Path
+            if not port.startswith(("rfc2217:", "socket:")) and not Path(port).exists():
+                node.problem(f"serial port {port} is not there; waiting for it (passes and reports "
+                             f"can be entered by hand)")

@@ -1,0 +1,93 @@
+"""The table node's configuration file (TOML): see ``examples/table.toml``."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from referee.settings import Settings, SettingsError
+
+
+class ConfigError(ValueError):
+    """A configuration that cannot be used; the message names the key."""
+
+
+@dataclass
+class CameraConfig:
+    source: str
+    geometry: Path
+
+
+@dataclass
+class TableConfig:
+    table: str
+    database: Path
+    settings: Settings
+    cameras: list[CameraConfig] = field(default_factory=list)
+    binding: Path | None = None
+    ports: list[str] | None = None
+    host: str = "127.0.0.1"
+    port: int = 8000
+    users: Path | None = None
+    audio: bool = False
+    voice: str | None = None
+    redis: str | None = None
+    node: str | None = None
+
+
+_SECTIONS = {"table", "rules", "camera", "devices", "dashboard", "audio", "venue"}
+
+
+def load_config(path: str | Path) -> TableConfig:
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"config file {str(path)!r} does not exist") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    return parse_config(data, path.parent)
+
+
+def parse_config(data: dict[str, Any], base: Path = Path(".")) -> TableConfig:
+    unknown = set(data) - _SECTIONS
+    if unknown:
+        raise ConfigError(f"unknown section(s) {', '.join(sorted(unknown))} "
+                          f"(known: {', '.join(sorted(_SECTIONS))})")
+    table = data.get("table", {})
+    tid = table.get("id")
+    if not isinstance(tid, str) or not tid:
+        raise ConfigError("[table] id is required, e.g. id = \"T01\"")
+    rel = lambda p: None if p in (None, "") else (Path(p) if Path(p).is_absolute() else base / p)
+    rules = dict(data.get("rules", {}))
+    known = {f.name for f in fields(Settings)}
+    bad = set(rules) - known
+    if bad:
+        raise ConfigError(f"[rules]: unknown key(s) {', '.join(sorted(bad))}")
+    try:
+        settings = Settings.from_dict(rules)
+    except (SettingsError, TypeError) as exc:
+        raise ConfigError(f"[rules]: {exc}") from None
+    cameras = []
+    for i, cam in enumerate(data.get("camera", []), 1):
+        if "source" not in cam or "geometry" not in cam:
+            raise ConfigError(f"[[camera]] {i}: needs source and geometry")
+        cameras.append(CameraConfig(str(cam["source"]), rel(cam["geometry"])))
+    devices = data.get("devices", {})
+    ports = devices.get("ports")
+    if ports is not None and (not isinstance(ports, list) or not all(isinstance(p, str) for p in ports)):
+        raise ConfigError("[devices] ports must be a list of port paths")
+    dash = data.get("dashboard", {})
+    port = dash.get("port", 8000)
+    if not isinstance(port, int) or not 0 <= port <= 65535:
+        raise ConfigError(f"[dashboard] port must be 0..65535, got {port!r}")
+    audio = data.get("audio", {})
+    venue = data.get("venue", {})
+    return TableConfig(
+        table=tid, database=rel(table.get("database") or f"{tid}.sqlite"), settings=settings,
+        cameras=cameras, binding=rel(devices.get("binding")), ports=ports,
+        host=str(dash.get("host", "127.0.0.1")), port=port, users=rel(dash.get("users")),
+        audio=bool(audio.get("enabled", False)), voice=audio.get("voice") or None,
+        redis=venue.get("redis"), node=venue.get("node") or f"{tid}-node")

@@ -1,0 +1,357 @@
+"""``guandan-ref demo``: a whole scripted match at one table, with no camera or
+device attached.
+
+1. A match is scripted by the simulator (:func:`referee.simulation.simulate_match`)
+   with one of each fault the referee must catch: an overtime, an illegal
+   play, a missing count report and a wrong tribute.
+2. The project renders a top-down video of the table from the script: real
+   card artwork (Debian's ``gnome-cards-data``) laid in the play and reminder
+   zones, hands passing over the cards as they are laid and taken away.
+3. Simulated serial devices on pseudo-terminals press PASS and COUNT as the
+   script says; the node reads them through the real serial path.
+4. The node calibrates from the video's first frame, reads the video with
+   the vision pipeline, judges every event, keeps the SQLite log and serves
+   the dashboard; the deal starts come from the referee's hand.
+
+Table time is the video's time: ``--speed`` plays it that many times faster
+than real time (0: as fast as the machine goes).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import os
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from referee.events import Event
+from referee.settings import Settings
+from referee.simulation import FAULTS, simulate_match
+from referee.table import Table
+
+log = logging.getLogger(__name__)
+
+FPS = 5.0
+TABLE = "T01"
+VISION_TYPES = ("play", "tribute", "return")
+DEVICE_TYPES = ("pass", "report")
+LAY_AHEAD = 1.0     # cards go down this long before the scripted time (the camera needs ~0.6 s)
+HAND_FOR = 0.4      # a hand covers the zone this long while laying or taking cards
+MIN_GAP = 1.5       # after a seen event, the next one waits this long (the camera's delay)
+
+
+class DemoError(RuntimeError):
+    """The demo cannot run here; the message says what is missing."""
+
+
+@dataclass
+class Change:
+    t: float
+    zone: str
+    cards: tuple[str, ...] | None    # None: the zone is cleared
+
+
+@dataclass
+class DemoScript:
+    settings: Settings
+    events: list[dict]                       # the match, in table time
+    injected: dict[str, int]                 # fault -> index of its event
+    changes: list[Change] = field(default_factory=list)
+    end: float = 0.0
+
+    def kinds(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for e in self.events:
+            out[e["type"]] = out.get(e["type"], 0) + 1
+        return out
+
+
+def _retime(events: list[dict], keep_gap: set[int]) -> list[dict]:
+    """Players act briskly (1.5-3.5 s) except where the script needs a long gap."""
+    out, t, prev = [], 2.0, None
+    for i, e in enumerate(events):
+        if prev is not None:
+            gap = e["t"] - prev["t"]
+            if i not in keep_gap:
+                gap = min(max(gap * 0.35, 0.2), 3.5)
+            if prev["type"] in VISION_TYPES or e["type"] in VISION_TYPES:
+                gap = max(gap, MIN_GAP)
+            t += gap
+        prev = e
+        out.append(dict(e, t=round(t, 2)))
+    return out
+
+
+def make_script(seed: int = 3, deals: int = 2) -> DemoScript:
+    """A scripted match holding every fault of :data:`FAULTS` once (no 抗贡)."""
+    settings = Settings.parse_format(f"deals:{deals}")
+    for s in range(seed, seed + 200):
+        injected: dict[str, int] = {}
+        events = simulate_match(seed=s, settings=settings, table=TABLE, faults=FAULTS, injected=injected)
+        if set(injected) == set(FAULTS) and not any(e["type"] == "anti_tribute" for e in events):
+            break
+    else:
+        raise DemoError("no scripted match with every fault was found")
+    keep = {injected["overtime"]}
+    events = _retime(events, keep)
+    script = DemoScript(settings, events, injected)
+    script.changes = _zone_changes(script)
+    script.end = events[-1]["t"] + 4.0
+    return script
+
+
+def _zone_changes(script: DemoScript) -> list[Change]:
+    """What the camera sees change, and when, for the script's events."""
+    events = script.events
+    table = Table(TABLE, script.settings)
+    trick_ends: dict[int, bool] = {}
+    deal_ends: set[int] = set()
+    for i, e in enumerate(events):
+        for d in table.feed(Event.from_dict(e)):
+            if d.type == "trick_end":
+                trick_ends[i] = True
+            elif d.type in ("deal_end", "match_end"):
+                deal_ends.add(i)
+    changes: list[Change] = []
+    in_zone: dict[str, tuple[str, ...]] = {}
+    illegal = script.injected.get("illegal_play")
+
+    def put(t: float, zone: str, cards: tuple[str, ...] | None) -> None:
+        changes.append(Change(round(t, 3), zone, cards))
+        if cards is None:
+            in_zone.pop(zone, None)
+        else:
+            in_zone[zone] = cards
+
+    def clear(t: float, kind: str | None = None) -> None:
+        for zone in sorted(in_zone):
+            if kind is None or zone.endswith(kind):
+                put(t, zone, None)
+
+    for i, e in enumerate(events):
+        t, typ, seat = e["t"], e["type"], e.get("seat")
+        if typ == "play":
+            if any(z.endswith("reminder") for z in in_zone):
+                clear(t - LAY_AHEAD - 0.8, "reminder")        # tribute cards went into hands
+            put(t - LAY_AHEAD, f"{seat}-play", tuple(e["cards"]))
+            if i == illegal:
+                put(t + 0.8, f"{seat}-play", None)            # the referee: take it back
+        elif typ in ("tribute", "return"):
+            put(t - LAY_AHEAD, f"{seat}-reminder", (e["card"],))
+        if i in trick_ends:
+            clear(t + 0.6, "play")
+        if i in deal_ends:
+            clear(t + 1.0)
+    changes.sort(key=lambda c: c.t)
+    return changes
+
+
+# ---------------------------------------------------------------- the video
+def render_video(script: DemoScript, path: Path, decks: tuple[str, ...] = ("anglo",),
+                 seed: int = 7, progress=None) -> Path:
+    """Write the table video for ``script`` (mp4, :data:`FPS` frames per second)."""
+    from vision.card_art import load_decks
+    from vision.synth import SceneGenerator
+    from vision.synth_table import TablePainter
+
+    painter = TablePainter(SceneGenerator(load_decks(list(decks)), hand_rate=0.0),
+                           np.random.default_rng(seed))
+    w, h = painter.frame_size
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), FPS, (w, h))
+    if not writer.isOpened():
+        raise DemoError(f"cannot write the demo video {path}")
+    frames = int(math.ceil(script.end * FPS))
+    zones: dict[str, tuple[str, ...]] = {}
+    k = 0
+    last_key, last_frame = None, None
+    try:
+        for n in range(frames):
+            ft = n / FPS
+            hands = set()
+            while k < len(script.changes) and script.changes[k].t <= ft:
+                c = script.changes[k]
+                if c.cards is None:
+                    zones.pop(c.zone, None)
+                else:
+                    zones[c.zone] = c.cards
+                k += 1
+            for c in script.changes[max(0, k - 12):k]:
+                if ft - c.t < HAND_FOR:
+                    hands.add(c.zone)
+            key = (tuple(sorted(zones.items())), tuple(sorted(hands)))
+            if key != last_key:
+                plays = {z: list(v) for z, v in zones.items()}
+                for z in hands:
+                    plays.setdefault(z, [])     # a hand reaching into an empty zone
+                last_frame, _ = painter.frame(plays, hands=hands, noise=1.5)
+                last_key = key
+            writer.write(last_frame)
+            if progress:
+                progress(n + 1, frames)
+    finally:
+        writer.release()
+    return path
+
+
+# ------------------------------------------------------------------ the run
+class ProgressBar:
+    def __init__(self, label: str, stream=sys.stderr, width: int = 30):
+        self.label, self.stream, self.width = label, stream, width
+        self.tty = stream.isatty()
+        self._last = -1
+
+    def __call__(self, done: float, total: float, note: str = "") -> None:
+        frac = 0.0 if total <= 0 else min(1.0, done / total)
+        pct = int(frac * 100)
+        if not self.tty and pct == self._last:
+            return
+        self._last = pct
+        bar = "#" * int(frac * self.width) + "." * (self.width - int(frac * self.width))
+        line = f"{self.label} [{bar}] {pct:3d}% {note}"
+        self.stream.write(("\r" + line) if self.tty else (line + "\n"))
+        if frac >= 1.0 and self.tty:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+@dataclass
+class DemoResult:
+    log_path: Path
+    violations: dict[str, int]
+    dashboard: str | None
+    events: int
+
+
+def run_demo(workdir: Path | None = None, *, seed: int = 3, speed: float = 8.0,
+             host: str = "127.0.0.1", port: int = 8000, dashboard: bool = True,
+             keep_serving: bool = True, decks: tuple[str, ...] = ("anglo",),
+             out=sys.stdout) -> DemoResult:
+    """Run the demo table; returns what the referee found."""
+    from hardware.binding import Binding, DeviceBinding
+    from hardware.simulator import SimulatedDevice
+    from table_node.node import TableNode
+    from vision.detector import DEFAULT_MODEL, CardDetector
+    from vision.table import calibrate
+    from vision.watch import FrameError, TableWatcher, open_source
+
+    if not Path(DEFAULT_MODEL).exists():
+        raise DemoError(f"the card model {DEFAULT_MODEL} is missing")
+    workdir = Path(workdir or tempfile.mkdtemp(prefix="guandan-demo-"))
+    workdir.mkdir(parents=True, exist_ok=True)
+    script = make_script(seed)
+    (workdir / "script.jsonl").write_text("".join(json.dumps(e, ensure_ascii=False) + "\n"
+                                                  for e in script.events), encoding="utf-8")
+    video = workdir / "table.mp4"
+    print(f"demo: scripted match of {len(script.events)} events with "
+          f"{', '.join(sorted(script.injected))}; files in {workdir}", file=out, flush=True)
+    render_video(script, video, decks=decks, progress=ProgressBar("rendering the table video"))
+
+    db = workdir / "demo.sqlite"
+    if db.exists():
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(db) + suffix).unlink(missing_ok=True)
+    clock = _VideoClock()
+    node = TableNode(TABLE, str(db), script.settings, clock=clock)
+    device = SimulatedDevice("BOX", "ESWN", seed=seed).start()
+    url = None
+    try:
+        node.start(tick_every=None)
+        binding = Binding(devices={"BOX": DeviceBinding("BOX", TABLE, ("E", "S", "W", "N"),
+                                                        ("pass", "count"))})
+        node.add_devices(binding, ports=[device.path])
+        if dashboard:
+            url = node.serve_dashboard(host, port, _demo_dashboard_config(workdir))
+            print(f"dashboard: {url}tables/{TABLE}  (log in as 'demo', password 'demo'; "
+                  f"overlay: {url}overlay/{TABLE})", file=out, flush=True)
+        if not node.wait_for(lambda n: any(u.startswith("BOX:online") for u in n.uids), 10):
+            raise DemoError("the simulated device did not come online")
+        first = next(frame for _, frame in open_source(str(video)) if frame is not None)
+        geometry = calibrate(first, table=TABLE)
+        geometry.save(workdir / "table.json")
+        watcher = TableWatcher(geometry, CardDetector())
+        bar = ProgressBar("match")
+        todo = [e for e in script.events if e["type"] not in VISION_TYPES]
+        k = 0
+        last_tick = 0.0
+        wall0 = time.monotonic()
+        for t, frame in open_source(str(video)):
+            clock.t = t
+            while k < len(todo) and todo[k]["t"] <= t:
+                _act(node, device, todo[k])
+                k += 1
+            if frame is not None:
+                try:
+                    for e in watcher.process(t, frame):
+                        node.submit(e)
+                except FrameError as exc:
+                    node.problem(f"demo video: {exc}")
+            if t - last_tick >= 1.0:
+                node.tick()
+                last_tick = t
+            found = _violations(node)
+            bar(t, script.end, f"t={int(t) // 60}:{int(t) % 60:02d} "
+                               f"violations {sum(found.values())}")
+            if speed > 0:
+                ahead = t / speed - (time.monotonic() - wall0)
+                if ahead > 0:
+                    time.sleep(ahead)       # pacing the demo for the viewer, not a test
+        clock.t = script.end
+        node.tick()
+        found = _violations(node)
+        print(f"demo: match over; violations found: "
+              + (", ".join(f"{c} x{n}" for c, n in sorted(found.items())) or "none"), file=out, flush=True)
+        if dashboard and keep_serving:
+            print(f"demo: the dashboard stays at {url} until Ctrl-C", file=out, flush=True)
+            while True:
+                time.sleep(3600)
+        return DemoResult(db, found, url, len(node.live.events(TABLE)))
+    finally:
+        device.stop()
+        node.stop()
+
+
+class _VideoClock:
+    """Table time in the demo: the time of the video frame being read."""
+
+    def __init__(self):
+        self.t = 0.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def _act(node, device, e: dict) -> None:
+    """Carry out one scripted non-camera event: a device press or the referee's entry."""
+    if e["type"] == "pass":
+        frame = device.press_pass(e["seat"])
+    elif e["type"] == "report":
+        frame = device.press_count(e["seat"], e["count"])
+    else:
+        node.submit(dict(e, source="manual"))
+        return
+    uid = f"BOX:{device.boot}:{frame.seq}"
+    if not node.wait_for(lambda n: uid in n.uids, 10):
+        node.problem(f"device press {e['type']} by {e['seat']} did not arrive")
+
+
+def _violations(node) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for d in node.live.decisions(TABLE):
+        if d["type"] == "violation":
+            out[d["code"]] = out.get(d["code"], 0) + 1
+    return out
+
+
+def _demo_dashboard_config(workdir: Path) -> dict:
+    from web_dashboard.auth import user_entry
+    return {"USERS": [user_entry("demo", "demo", "head", [])],
+            "MATCHES": {TABLE: {"round": 1, "NS": "南北队", "EW": "东西队"}},
+            "SECRET_KEY": os.urandom(16).hex()}

@@ -1,0 +1,187 @@
+"""One table's process: sources feed events in, sinks read decisions out."""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from typing import Any, Callable
+
+from werkzeug.serving import make_server
+
+from referee.events import Event, EventError
+from referee.settings import Settings
+from referee.venue import Venue
+from web_dashboard.live import LiveVenue
+
+log = logging.getLogger(__name__)
+
+
+class TableNode:
+    """The referee of one table with its sources and sinks.
+
+    ``clock`` gives table time (seconds, the sources' time base): wall time
+    for a live table, the video's time in the demo. Sources running in
+    threads hand events to :meth:`emit`; :meth:`submit` judges one at once.
+    """
+
+    def __init__(self, table: str, db: str, settings: Settings | None = None, *,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.table = table
+        self.settings = settings or Settings()
+        self.clock = clock
+        self.live = LiveVenue(Venue(db, self.settings), [table], clock=clock)
+        self.sinks: list[Callable[[dict], None]] = []
+        self.problems: list[str] = []                  # source problems, shown to the operator
+        self._inbox: queue.Queue[Event | dict | None] = queue.Queue()
+        self._threads: list[threading.Thread] = []
+        self._stop = threading.Event()
+        self._server = None
+        self._closers: list[Callable[[], Any]] = []
+        self.received = 0                              # events taken from sources
+        self.uids: set[str] = set()                    # uids of the events judged from sources
+        self._received_cond = threading.Condition()
+
+    # ------------------------------------------------------------ events in
+    def submit(self, event: Event | dict) -> list[dict]:
+        """Judge one event now; decisions go to every sink."""
+        if isinstance(event, dict):
+            event = Event.from_dict(dict(event, table=event.get("table", self.table)))
+        decisions = self.live.submit(event)
+        for d in decisions:
+            for sink in self.sinks:
+                try:
+                    sink(d)
+                except Exception:      # a sink must never stop the referee
+                    log.exception("sink %r failed on a decision", sink)
+        return decisions
+
+    def emit(self, event: Event | dict) -> None:
+        """For sources in other threads: queue an event for the referee."""
+        self._inbox.put(event)
+
+    def _pump(self) -> None:
+        while True:
+            event = self._inbox.get()
+            if event is None:
+                return
+            try:
+                self.submit(event)
+            except EventError as exc:
+                self.problem(f"bad event from a source: {exc}")
+            with self._received_cond:
+                self.received += 1
+                uid = event.get("uid") if isinstance(event, dict) else event.uid
+                if uid:
+                    self.uids.add(uid)
+                self._received_cond.notify_all()
+
+    def wait_for(self, predicate: Callable[["TableNode"], bool], timeout: float) -> bool:
+        """Block until ``predicate(node)`` holds after a queued event was judged (or ``timeout``)."""
+        with self._received_cond:
+            return self._received_cond.wait_for(lambda: predicate(self), timeout)
+
+    def tick(self) -> list[dict]:
+        """Let time pass: limits that ran out are noticed (a ``tick`` event)."""
+        now = self.clock()
+        if now <= self.live.snapshot(self.table).get("t", 0.0):
+            return []
+        return self.submit({"t": round(now, 3), "type": "tick", "source": "manual"})
+
+    def problem(self, message: str) -> None:
+        if message not in self.problems:
+            self.problems.append(message)
+            log.warning("%s: %s", self.table, message)
+
+    # ------------------------------------------------------------- threads
+    def _spawn(self, target, name: str, *args) -> threading.Thread:
+        th = threading.Thread(target=target, args=args, name=name, daemon=True)
+        th.start()
+        self._threads.append(th)
+        return th
+
+    def start(self, tick_every: float | None = 1.0) -> "TableNode":
+        self._spawn(self._pump, "referee")
+        if tick_every:
+            def ticking():
+                while not self._stop.wait(tick_every):
+                    self.emit({"t": round(self.clock(), 3), "type": "tick", "source": "manual"})
+            self._spawn(ticking, "tick")
+        return self
+
+    def serve_dashboard(self, host: str = "127.0.0.1", port: int = 8000,
+                        config: dict | None = None) -> str:
+        """Serve the dashboard for this table in a thread; returns its address."""
+        from web_dashboard import create_app
+        app = create_app(dict(config or {}), live=self.live)
+        self._server = make_server(host, port, app, threaded=True)
+        self._spawn(self._server.serve_forever, "dashboard")
+        return f"http://{host}:{self._server.server_port}/"
+
+    def add_devices(self, binding, ports: list[str] | None = None):
+        """Read serial pass/count devices; their presses become events."""
+        from hardware.reader import DeviceHub
+        hub = DeviceHub(binding, self.emit, ports=ports, on_problem=self.problem, clock=self.clock)
+        hub.start()
+        self._closers.append(hub.stop)
+        return hub
+
+    def add_camera(self, source: str | int, geometry, detector=None, retry_every: float = 5.0):
+        """Watch a camera (device index, RTSP URL or video file); plays become events.
+        A camera that fails is reported and retried; the table goes on without it."""
+        from vision.detector import CardDetector
+        from vision.watch import FrameError, SourceError, TableWatcher, open_source
+        watcher = TableWatcher(geometry, detector or CardDetector())
+
+        def run():
+            while not self._stop.is_set():
+                try:
+                    for _, frame in open_source(source):
+                        if self._stop.is_set():
+                            return
+                        if frame is None:
+                            self.problem(f"camera {source}: a frame could not be decoded")
+                            continue
+                        try:
+                            for e in watcher.process(self.clock(), frame):
+                                self.emit(e)
+                        except FrameError as exc:
+                            self.problem(f"camera {source}: {exc}")
+                    self.problem(f"camera {source}: the stream ended; retrying")
+                except SourceError as exc:
+                    self.problem(f"camera {source}: {exc}; manual entry stays possible, retrying")
+                self._stop.wait(retry_every)
+
+        self._spawn(run, f"camera {source}")
+        return watcher
+
+    def add_publisher(self, redis_url: str, node: str):
+        """Venue mode: copy the log to the venue's Redis stream."""
+        from venue.publisher import Publisher
+        pub = Publisher(self.live.venue.store.path, redis_url, node)
+        self._spawn(pub.run, "publisher", self._stop)
+        self._closers.append(pub.close)
+        return pub
+
+    def add_audio(self, voice: str | None = None):
+        from hardware.audio import AudioSink
+        sink = AudioSink(clock=self.clock, voice=voice)
+        self.sinks.append(sink.on_decision)
+        sink.start()
+        self._closers.append(sink.stop)
+        return sink
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._inbox.put(None)
+        if self._server is not None:
+            self._server.shutdown()
+        for close in reversed(self._closers):
+            try:
+                close()
+            except Exception:
+                log.exception("closing %r", close)
+        for th in self._threads:
+            th.join(timeout=5)
+        self.live.close()

@@ -1,0 +1,127 @@
+"""The table node: config file, sources that are missing, devices through real ptys."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from hardware.binding import Binding, DeviceBinding
+from hardware.simulator import SimulatedDevice
+from table_node.config import ConfigError, load_config, parse_config
+from table_node.node import TableNode
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_example_config_parses():
+    cfg = load_config(ROOT / "examples" / "table.toml")
+    assert cfg.table == "T01"
+    assert cfg.settings.match_format == "time_deals" and cfg.settings.deals == 9
+    assert cfg.cameras[0].source == "0" and cfg.cameras[0].geometry.name == "table.json"
+    assert cfg.database == ROOT / "examples" / "T01.sqlite"
+    assert cfg.ports == ["/dev/ttyUSB0"] and cfg.audio is True and cfg.redis is None
+
+
+@pytest.mark.parametrize("data,msg", [
+    ({}, "[table] id is required"),
+    ({"table": {"id": "T01"}, "rulez": {}}, "unknown section"),
+    ({"table": {"id": "T01"}, "rules": {"play_limt": 20}}, "unknown key(s) play_limt"),
+    ({"table": {"id": "T01"}, "rules": {"play_limit": -1}}, "play_limit"),
+    ({"table": {"id": "T01"}, "rules": {"match_format": "deals"}}, "needs deals"),
+    ({"table": {"id": "T01"}, "camera": [{"source": "0"}]}, "needs source and geometry"),
+    ({"table": {"id": "T01"}, "devices": {"ports": "/dev/ttyUSB0"}}, "list of port paths"),
+    ({"table": {"id": "T01"}, "dashboard": {"port": 70000}}, "port must be"),
+])
+def test_bad_configs_name_the_key(data, msg):
+    with pytest.raises(ConfigError) as exc:
+        parse_config(data)
+    assert msg in str(exc.value)
+
+
+def test_missing_config_file(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "commands", "table", "--config", str(tmp_path / "nope.toml")],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "does not exist" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_table_runs_without_its_camera_and_port_and_says_so(tmp_path):
+    cfg = tmp_path / "table.toml"
+    cfg.write_text(f"""
+[table]
+id = "T07"
+[[camera]]
+source = "{tmp_path / 'no-such-video.mp4'}"
+geometry = "no-such-geometry.json"
+[devices]
+binding = "devices.toml"
+ports = ["{tmp_path / 'ttyNOPE'}"]
+[dashboard]
+port = 0
+""")
+    (tmp_path / "devices.toml").write_text('[devices.BOX]\ntable = "T07"\nseats = "ESWN"\n')
+    proc = subprocess.Popen([sys.executable, "-m", "commands", "table", "--config", str(cfg)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path)
+    lines = []
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            lines.append(line)
+            text = "".join(lines)
+            if "refereeing" in text and "ttyNOPE" in text and "geometry" in text:
+                break
+        text = "".join(lines)
+        assert "T07: refereeing" in text and "dashboard http://127.0.0.1:" in text
+        assert "no-such-geometry.json" in text and "calibrate" in text
+        assert "serial port" in text and "ttyNOPE" in text and "by hand" in text
+        assert proc.poll() is None                       # still running on what it has
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)
+    assert (tmp_path / "T07.sqlite").exists()
+
+
+def test_device_presses_reach_the_referee_through_a_pty(tmp_path):
+    clock_t = [100.0]
+    node = TableNode("T01", str(tmp_path / "t.sqlite"), clock=lambda: clock_t[0]).start(tick_every=None)
+    device = SimulatedDevice("BOX", "ESWN", seed=1).start()
+    try:
+        binding = Binding(devices={"BOX": DeviceBinding("BOX", "T01", ("E", "S", "W", "N"))})
+        node.add_devices(binding, ports=[device.path])
+        assert node.wait_for(lambda n: any(u.startswith("BOX:online") for u in n.uids), 10)
+        node.submit({"t": 100.0, "type": "deal_start", "deal": 1, "level": "2", "leader": "S"})
+        node.submit({"t": 101.0, "type": "play", "seat": "S", "cards": ["S3"]})
+        clock_t[0] = 102.0
+        frame = device.press_pass("E")
+        uid = f"BOX:{device.boot}:{frame.seq}"
+        assert node.wait_for(lambda n: uid in n.uids, 10)
+        events = node.live.events("T01")
+        assert events[-1]["type"] == "pass" and events[-1]["seat"] == "E" and events[-1]["t"] == 102.0
+        assert node.live.snapshot("T01")["deal"]["turn"] == "N"
+        # the device goes silent: the referee says so
+        device.silence()
+        assert node.wait_for(lambda n: any(u.startswith("BOX:offline") for u in n.uids), 10)
+        assert any(d["type"] == "device_offline" for d in node.live.decisions("T01"))
+    finally:
+        device.stop()
+        node.stop()
+
+
+def test_ticks_make_the_clock_rules_fire(tmp_path):
+    t = [0.0]
+    node = TableNode("T01", str(tmp_path / "t.sqlite"), clock=lambda: t[0])
+    try:
+        node.submit({"t": 0.0, "type": "deal_start", "deal": 1, "level": "2", "leader": "S"})
+        t[0] = 41.0
+        assert [d["type"] for d in node.tick()] == ["countdown"]
+        t[0] = 51.0
+        assert [d["code"] for d in node.tick() if d["type"] == "violation"] == ["overtime"]
+        assert node.tick() == []      # no time passed: nothing to say
+    finally:
+        node.stop()
