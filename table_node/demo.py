@@ -252,7 +252,11 @@ def run_demo(workdir: Path | None = None, *, seed: int = 3, speed: float = 8.0,
     video = workdir / "table.mp4"
     print(f"demo: scripted match of {len(script.events)} events with "
           f"{', '.join(sorted(script.injected))}; files in {workdir}", file=out, flush=True)
-    render_video(script, video, decks=decks, progress=ProgressBar("rendering the table video"))
+    from vision.card_art import CardArtError
+    try:
+        render_video(script, video, decks=decks, progress=ProgressBar("rendering the table video"))
+    except CardArtError as exc:
+        raise DemoError(f"cannot render the table video: {exc}") from None
 
     db = workdir / "demo.sqlite"
     if db.exists():
