@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import contextmanager
 
 import psycopg
 import pytest
@@ -69,6 +70,28 @@ class Node:
         self.live.close()
 
 
+@contextmanager
+def node_and_central(redis_srv, pg, tmp_path):
+    """A table node and a central service (in a thread), stopped afterwards."""
+    node = Node(tmp_path / "node.sqlite", redis_srv.url)
+    central = CentralService(redis_srv.url, pg.dsn)
+    stop = threading.Event()
+    worker = threading.Thread(target=central.run, args=(stop,), daemon=True)
+    worker.start()
+    try:
+        yield node, central
+    finally:
+        stop.set()
+        worker.join(5)
+        central.close()
+        node.close()
+
+
+def interleaved(f, limit=400):
+    """The tables' events in the order a venue sees them: one from each table in turn."""
+    return [f[t][k] for k in range(limit) for t in TABLES if k < len(f[t])]
+
+
 def wait_until(cond, timeout=30.0, what="condition"):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -99,43 +122,23 @@ def assert_exactly_once(pg, node):
 
 def test_events_flow_to_postgres_once_with_their_decisions(fresh, tmp_path):
     redis_srv, pg = fresh
-    node = Node(tmp_path / "node.sqlite", redis_srv.url)
-    central = CentralService(redis_srv.url, pg.dsn)
-    stop = threading.Event()
-    worker = threading.Thread(target=central.run, args=(stop,), daemon=True)
-    worker.start()
-    try:
-        f = feeds()
-        total = 0
-        for k in range(max(len(v) for v in f.values())):
-            for t in TABLES:
-                if k < len(f[t]):
-                    node.live.submit(f[t][k])
-                    total += 1
-        wait_until(lambda: central.recorded == total, what="all events recorded")
+    with node_and_central(redis_srv, pg, tmp_path) as (node, central):
+        events = interleaved(feeds())
+        for e in events:
+            node.live.submit(e)
+        wait_until(lambda: central.recorded == len(events), what="all events recorded")
         assert central.duplicates == 0
         assert_exactly_once(pg, node)
         # the central referee agrees with the node's, decision for decision
         for t in TABLES:
             assert central.live.decisions(t) == node.live.decisions(t)
             assert central.live.snapshot(t)["score_sheet"] == node.live.snapshot(t)["score_sheet"]
-    finally:
-        stop.set()
-        worker.join(5)
-        central.close()
-        node.close()
 
 
 def test_node_keeps_refereeing_without_redis_and_backfills(fresh, tmp_path):
     redis_srv, pg = fresh
-    node = Node(tmp_path / "node.sqlite", redis_srv.url)
-    central = CentralService(redis_srv.url, pg.dsn)
-    stop = threading.Event()
-    worker = threading.Thread(target=central.run, args=(stop,), daemon=True)
-    worker.start()
-    try:
-        f = feeds()
-        events = [e for k in range(200) for t in TABLES if k < len(f[t]) for e in [f[t][k]]]
+    with node_and_central(redis_srv, pg, tmp_path) as (node, central):
+        events = interleaved(feeds(), 200)
         third = len(events) // 3
         for e in events[:third]:
             node.live.submit(e)
@@ -150,11 +153,6 @@ def test_node_keeps_refereeing_without_redis_and_backfills(fresh, tmp_path):
             node.live.submit(e)
         wait_until(lambda: central.recorded == len(events), timeout=60, what="backfill")
         assert_exactly_once(pg, node)
-    finally:
-        stop.set()
-        worker.join(5)
-        central.close()
-        node.close()
 
 
 def _central_process(redis_srv, pg):
@@ -176,8 +174,7 @@ def test_central_killed_and_restarted_records_every_event_once(fresh, tmp_path):
     node = Node(tmp_path / "node.sqlite", redis_srv.url)
     proc = _central_process(redis_srv, pg)
     try:
-        f = feeds(2)
-        events = [e for k in range(400) for t in TABLES if k < len(f[t]) for e in [f[t][k]]]
+        events = interleaved(feeds(2))
         half = len(events) // 2
         for e in events[:half]:
             node.live.submit(e)
@@ -197,14 +194,8 @@ def test_central_killed_and_restarted_records_every_event_once(fresh, tmp_path):
 
 def test_postgres_restart_mid_run_records_every_event_once(fresh, tmp_path):
     redis_srv, pg = fresh
-    node = Node(tmp_path / "node.sqlite", redis_srv.url)
-    central = CentralService(redis_srv.url, pg.dsn)
-    stop = threading.Event()
-    worker = threading.Thread(target=central.run, args=(stop,), daemon=True)
-    worker.start()
-    try:
-        f = feeds()
-        events = [e for k in range(200) for t in TABLES if k < len(f[t]) for e in [f[t][k]]]
+    with node_and_central(redis_srv, pg, tmp_path) as (node, central):
+        events = interleaved(feeds(), 200)
         third = len(events) // 3
         for e in events[:third]:
             node.live.submit(e)
@@ -220,8 +211,3 @@ def test_postgres_restart_mid_run_records_every_event_once(fresh, tmp_path):
         assert_exactly_once(pg, node)
         for t in TABLES:
             assert central.live.decisions(t) == node.live.decisions(t)
-    finally:
-        stop.set()
-        worker.join(5)
-        central.close()
-        node.close()
