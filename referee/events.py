@@ -43,6 +43,8 @@ class EventError(ValueError):
 
 
 _NO_EXTRA: Mapping[str, Any] = MappingProxyType({})
+_SEAT_SET = frozenset(SEATS)
+_SOURCE_SET = frozenset(SOURCES)
 _CORE = frozenset(("type", "t", "table", "seat", "cards", "card", "count",
                    "source", "confidence", "id", "uid"))
 
@@ -85,41 +87,49 @@ class Event(NamedTuple):
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "Event":
+        # On the replay path: exact type tests (bool is not a number here) and
+        # one pass over the keys keep it cheap.
         if not isinstance(d, Mapping):
             raise EventError("an event must be a JSON object")
         etype = d.get("type")
-        if etype not in EVENT_FIELDS:
+        required = EVENT_FIELDS.get(etype) if isinstance(etype, str) else None
+        if required is None:
             raise EventError(f"unknown event type {etype!r}")
         t = d.get("t")
-        if isinstance(t, bool) or not isinstance(t, (int, float)):
+        if t.__class__ is not float and t.__class__ is not int:
             raise EventError(f"{etype}: field 't' must be a number of seconds, got {t!r}")
-        for name in EVENT_FIELDS[etype]:
+        for name in required:
             if name not in d:
                 raise EventError(f"{etype}: missing field {name!r}")
         seat = d.get("seat")
-        if seat is not None and seat not in SEATS:
+        if seat is not None and seat not in _SEAT_SET:
             raise EventError(f"{etype}: bad seat {seat!r} (expected one of E S W N)")
         source = d.get("source", "manual")
-        if source not in SOURCES:
+        if source not in _SOURCE_SET:
             raise EventError(f"{etype}: bad source {source!r}")
         cards = d.get("cards")
         if cards is not None:
-            if isinstance(cards, str):
+            if cards.__class__ is str:
                 cards = cards.split()
-            if not isinstance(cards, (list, tuple)) or not all(isinstance(c, str) for c in cards):
+            if not isinstance(cards, (list, tuple)) or any(c.__class__ is not str for c in cards):
                 raise EventError(f"{etype}: 'cards' must be a list of card codes")
             cards = tuple(cards)
         count = d.get("count")
-        if count is not None and (isinstance(count, bool) or not isinstance(count, int)):
+        if count is not None and count.__class__ is not int:
             raise EventError(f"{etype}: 'count' must be an integer")
         conf = d.get("confidence")
-        if conf is not None and not isinstance(conf, (int, float)):
-            raise EventError(f"{etype}: 'confidence' must be a number")
-        extra = {k: v for k, v in d.items() if k not in _CORE} or _NO_EXTRA
-        return cls(type=etype, t=float(t), table=str(d.get("table", "T01")), seat=seat,
-                   cards=cards, card=d.get("card"), count=count, source=source,
-                   confidence=None if conf is None else float(conf), id=d.get("id"),
-                   uid=d.get("uid"), extra=extra)
+        if conf is not None:
+            if conf.__class__ is not float and conf.__class__ is not int:
+                raise EventError(f"{etype}: 'confidence' must be a number")
+            conf = float(conf)
+        extra = _NO_EXTRA
+        for k in d:
+            if k not in _CORE:
+                extra = {k: v for k, v in d.items() if k not in _CORE}
+                break
+        table = d.get("table", "T01")
+        return cls(etype, float(t), table if table.__class__ is str else str(table), seat, cards,
+                   d.get("card"), count, source, conf, d.get("id"), d.get("uid"), extra)
 
     @classmethod
     def from_json(cls, line: str) -> "Event":
