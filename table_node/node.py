@@ -115,7 +115,13 @@ class TableNode:
         """Serve the dashboard for this table in a thread; returns its address."""
         from web_dashboard import create_app
         app = create_app(dict(config or {}), live=self.live)
-        self._server = make_server(host, port, app, threaded=True)
+        try:
+            self._server = make_server(host, port, app, threaded=True)
+        except OSError as exc:
+            if port == 0:
+                raise
+            self.problem(f"port {port} is taken ({exc.strerror}); the dashboard takes a free port")
+            self._server = make_server(host, 0, app, threaded=True)
         self._spawn(self._server.serve_forever, "dashboard")
         return f"http://{host}:{self._server.server_port}/"
 

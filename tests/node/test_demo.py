@@ -1,0 +1,37 @@
+"""End to end: the demo, headless, referees its scripted match from the video and the devices."""
+
+import subprocess
+import sys
+from collections import defaultdict
+
+from referee.events import Event
+from referee.settings import Settings
+from referee.store import EventStore
+from referee.table import Table
+
+
+def test_demo_catches_every_scripted_violation_from_video_and_devices(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "commands", "demo", "--headless", "--speed", "0",
+                        "--dir", str(tmp_path)], capture_output=True, text=True, timeout=900)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "match over" in r.stdout
+    with EventStore(str(tmp_path / "demo.sqlite")) as store:
+        events = list(store.stream("T01"))
+    by_source = defaultdict(set)
+    for e in events:
+        by_source[e.source].add(e.type)
+    assert {"play", "tribute"} <= by_source["vision"]          # cards read off the video
+    assert {"pass", "report", "device_status"} <= by_source["device"]   # presses through the ptys
+    table = Table("T01", Settings.parse_format("deals:2"))
+    decisions = table.replay(events)
+    found = defaultdict(list)
+    for d in decisions:
+        if d.type == "violation":
+            found[d.code].append(d)
+    for code in ("overtime", "illegal_play", "missing_report", "wrong_tribute"):
+        assert found[code], f"the demo's {code} was not caught; found {sorted(found)}"
+    # the illegal play and the wrong tribute were seen by the camera, the report fault by the devices
+    ids = {e.id: e for e in events}
+    assert any(ids[i].source == "vision" for d in found["illegal_play"] for i in d.events if i in ids)
+    assert any(ids[i].source == "vision" for d in found["wrong_tribute"] for i in d.events if i in ids)
+    assert decisions[-1].type == "match_end" or any(d.type == "match_end" for d in decisions)
