@@ -77,11 +77,13 @@ class Settings:
         """The match format in words."""
         if self.match_format == "game":
             return "first past A"
+        deals = f"{self.deals} deal{'s' if self.deals != 1 else ''}"
+        minutes = f"{self.minutes:g} minute{'s' if self.minutes != 1 else ''}" if self.minutes else ""
         if self.match_format == "deals":
-            return f"{self.deals} deals"
+            return deals
         if self.match_format == "time":
-            return f"{self.minutes:g} minutes"
-        return f"{self.minutes:g} minutes or {self.deals} deals"
+            return minutes
+        return f"{minutes} or {deals}"
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
