@@ -93,7 +93,7 @@
       li.dataset.code = d.code || "";
       const head = el("div", "head");
       head.appendChild(el("span", "t", fmtClock(d.t)));
-      if (d.seat) head.appendChild(el("b", "seat", d.seat));
+      if (d.seat) head.appendChild(el("b", "who", d.seat));
       if (d.penalty) head.appendChild(el("span", "penalty " + d.penalty, T(d.penalty)));
       if (d.code) head.appendChild(el("code", null, d.code));
       if (d.status) head.appendChild(el("span", "status", d.status));
