@@ -101,3 +101,23 @@ def test_overlay_screenshot(server, browser, match_events):
     assert shot.stat().st_size > 1000
     text = page.inner_text("body")     # what the stream shows: no referee-only facts
     assert "违规" not in text and "Violation" not in text and "处罚" not in text
+
+
+def test_overview_updates_live_and_links_through(server, browser, match_events):
+    app, base = server
+    live = app.extensions["guandan_venue"]
+    page = browser.new_page()
+    page.goto(base + "/login")
+    page.fill("#username", "head")
+    page.fill("#password", "pw-head")
+    page.click("#login-submit")
+    page.wait_for_selector("#overview tbody tr[data-table='T02']")
+    live.submit(dict(match_events[0], table="T02"))
+    page.wait_for_function(
+        "document.querySelector(\"#overview tr[data-table='T02'] .deal\").textContent === '1'", timeout=5000)
+    row = page.locator("#overview tr[data-table='T02']")
+    assert row.locator("a", has_text="T02").get_attribute("href") == "/tables/T02"
+    assert row.locator("a[href='/sheets/T02']").count() == 1
+    row.locator("a", has_text="T02").click()
+    page.wait_for_url(base + "/tables/T02")
+    page.wait_for_selector("#turn:not(:empty)")

@@ -177,7 +177,7 @@
   }
 
   // ------------------------------------------------------------------ overview
-  function overviewPage(streamUrl, tableUrl) {
+  function overviewPage(streamUrl, tableUrl, sheetUrl, overlayUrl) {
     connect(streamUrl, (rows) => {
       const body = document.querySelector("#overview tbody");
       body.replaceChildren(...rows.map((r) => {
@@ -191,6 +191,13 @@
         tr.appendChild(el("td", "open" + (r.open ? " alert" : ""), r.open));
         tr.appendChild(el("td", "offline", (r.offline || []).join(", ")));
         tr.appendChild(el("td", "clock", fmtClock(r.match_clock)));
+        const links = el("td");
+        [[sheetUrl, "score_sheet"], [overlayUrl, "overlay"]].forEach(([url, key]) => {
+          const l = el("a", null, T(key) + " ");
+          l.href = url.replace("__T__", encodeURIComponent(r.table));
+          links.appendChild(l);
+        });
+        tr.appendChild(links);
         return tr;
       }));
     });
