@@ -263,7 +263,8 @@ def run_demo(workdir: Path | None = None, *, seed: int = 3, speed: float = 8.0,
         for suffix in ("", "-wal", "-shm"):
             Path(str(db) + suffix).unlink(missing_ok=True)
     clock = _VideoClock()
-    node = TableNode(TABLE, str(db), script.settings, clock=clock)
+    evidence = workdir / "evidence"
+    node = TableNode(TABLE, str(db), script.settings, clock=clock, evidence_dir=str(evidence))
     device = SimulatedDevice("BOX", "ESWN", seed=seed).start()
     url = None
     try:
@@ -272,7 +273,8 @@ def run_demo(workdir: Path | None = None, *, seed: int = 3, speed: float = 8.0,
                                                         ("pass", "count"))})
         node.add_devices(binding, ports=[device.path])
         if dashboard:
-            url = node.serve_dashboard(host, port, _demo_dashboard_config(workdir))
+            url = node.serve_dashboard(host, port, dict(_demo_dashboard_config(workdir),
+                                                        EVIDENCE_DIR=str(evidence)))
             print(f"dashboard: {url}tables/{TABLE}  (log in as 'demo', password 'demo'; "
                   f"overlay: {url}overlay/{TABLE})", file=out, flush=True)
         if not node.wait_for(lambda n: any(u.startswith("BOX:online") for u in n.uids), 10):
@@ -294,7 +296,7 @@ def run_demo(workdir: Path | None = None, *, seed: int = 3, speed: float = 8.0,
             if frame is not None:
                 try:
                     for e in watcher.process(t, frame):
-                        node.submit(e)
+                        node.submit(node.with_evidence(e, frame, geometry))
                 except FrameError as exc:
                     node.problem(f"demo video: {exc}")
             if t - last_tick >= 1.0:

@@ -27,8 +27,11 @@ class TableNode:
     """
 
     def __init__(self, table: str, db: str, settings: Settings | None = None, *,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, evidence_dir: str | None = None) -> None:
+        """``evidence_dir``: where the zone picture behind each camera event is
+        kept (``<dir>/<table>/``), shown with violations on the dashboard."""
         self.table = table
+        self.evidence_dir = evidence_dir
         self.settings = settings or Settings()
         self.clock = clock
         self.live = LiveVenue(Venue(db, self.settings), [table], clock=clock)
@@ -133,30 +136,57 @@ class TableNode:
         self._closers.append(hub.stop)
         return hub
 
+    def with_evidence(self, event: Event, frame, geometry) -> Event:
+        """Keep the zone picture an observed event came from, and name it in the event."""
+        zone = event.extra.get("zone")
+        if not self.evidence_dir or not zone:
+            return event
+        import cv2
+        from pathlib import Path
+        folder = Path(self.evidence_dir) / self.table
+        folder.mkdir(parents=True, exist_ok=True)
+        name = f"{event.t:09.2f}-{zone}.jpg"
+        cv2.imwrite(str(folder / name), geometry.rectify(frame, geometry.zone(zone)))
+        return event._replace(extra={**event.extra, "crop": name})
+
+    def camera_status(self, name: str, online: bool, reason: str) -> None:
+        """A camera that stops or comes back is shown like a device (device_offline)."""
+        self.emit({"t": round(self.clock(), 3), "table": self.table, "type": "device_status",
+                   "source": "vision", "device": name, "online": online, "reason": reason})
+
     def add_camera(self, source: str | int, geometry, detector=None, retry_every: float = 5.0):
         """Watch a camera (device index, RTSP URL or video file); plays become events.
         A camera that fails is reported and retried; the table goes on without it."""
         from vision.detector import CardDetector
         from vision.watch import FrameError, SourceError, TableWatcher, open_source
         watcher = TableWatcher(geometry, detector or CardDetector())
+        name = f"camera {source}"
 
         def run():
+            online = None
             while not self._stop.is_set():
                 try:
                     for _, frame in open_source(source):
                         if self._stop.is_set():
                             return
                         if frame is None:
-                            self.problem(f"camera {source}: a frame could not be decoded")
+                            self.problem(f"{name}: a frame could not be decoded")
                             continue
+                        if online is not True:
+                            online = True
+                            self.camera_status(name, True, "frames arriving")
                         try:
                             for e in watcher.process(self.clock(), frame):
-                                self.emit(e)
+                                self.emit(self.with_evidence(e, frame, watcher.geo))
                         except FrameError as exc:
-                            self.problem(f"camera {source}: {exc}")
-                    self.problem(f"camera {source}: the stream ended; retrying")
+                            self.problem(f"{name}: {exc}")
+                    reason = "the stream ended"
                 except SourceError as exc:
-                    self.problem(f"camera {source}: {exc}; manual entry stays possible, retrying")
+                    reason = str(exc)
+                self.problem(f"{name}: {reason}; manual entry stays possible, retrying")
+                if online is not False:
+                    online = False
+                    self.camera_status(name, False, reason)
                 self._stop.wait(retry_every)
 
         self._spawn(run, f"camera {source}")

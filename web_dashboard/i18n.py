@@ -50,7 +50,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {  # key: (zh, en)
     "note": ("说明", "Note"),
     "submit": ("提交", "Submit"),
     "confirm_requests": ("待确认识别", "Observations to confirm"),
-    "devices_offline": ("设备离线", "Devices offline"),
+    "devices_offline": ("设备/摄像头离线", "Devices / cameras offline"),
     "cameras_offline": ("摄像头离线", "Cameras offline"),
     "match_clock": ("比赛用时", "Match clock"),
     "finish_order": ("出完顺序", "Finishing order"),

@@ -125,3 +125,51 @@ def test_ticks_make_the_clock_rules_fire(tmp_path):
         assert node.tick() == []      # no time passed: nothing to say
     finally:
         node.stop()
+
+
+def test_a_camera_that_cannot_open_is_shown_offline_and_the_table_goes_on(tmp_path):
+    from vision.table import TABLE_MM, TableGeometry, default_layout
+    import numpy as np
+
+    geo = TableGeometry(table="T01", size_mm=TABLE_MM, zones=default_layout(TABLE_MM),
+                        homography=np.diag([1.0, 1.0, 1.0]), image_size=(900, 900))
+
+    class NoDetector:          # never called: the camera never delivers a frame
+        def read_zone(self, image):
+            raise AssertionError("no frame should reach the detector")
+
+    node = TableNode("T01", str(tmp_path / "t.sqlite"), clock=lambda: 5.0).start(tick_every=None)
+    try:
+        node.add_camera(str(tmp_path / "missing.mp4"), geo, detector=NoDetector(), retry_every=30)
+        assert node.wait_for(lambda n: any(d["type"] == "device_offline"
+                                           for d in n.live.decisions("T01")), 10)
+        assert any("missing.mp4" in p and "manual entry" in p for p in node.problems)
+        # manual entry still works
+        node.submit({"t": 6.0, "type": "deal_start", "deal": 1, "level": "2", "leader": "S"})
+        assert node.live.snapshot("T01")["deal"]["turn"] == "S"
+        assert "camera " + str(tmp_path / "missing.mp4") in node.live.snapshot("T01")["offline"]
+    finally:
+        node.stop()
+
+
+def test_camera_events_carry_the_zone_picture_as_evidence(tmp_path):
+    import cv2
+    import numpy as np
+
+    from referee.events import Event
+    from vision.table import TABLE_MM, TableGeometry, default_layout
+
+    geo = TableGeometry(table="T01", size_mm=TABLE_MM, zones=default_layout(TABLE_MM),
+                        homography=np.diag([1.0, 1.0, 1.0]), image_size=(900, 900))
+
+    frame = np.full((900, 900, 3), 60, np.uint8)
+    node = TableNode("T01", str(tmp_path / "t.sqlite"), evidence_dir=str(tmp_path / "ev"))
+    try:
+        e = Event(type="play", t=12.5, seat="S", cards=("S3",), source="vision", confidence=0.9,
+                  extra={"zone": "S-play"})
+        out = node.with_evidence(e, frame, geo)
+        crop = tmp_path / "ev" / "T01" / out.extra["crop"]
+        assert crop.exists() and cv2.imread(str(crop)).shape[:2] == geo.rectify(frame, geo.zone("S-play")).shape[:2]
+        assert out.cards == ("S3",) and out.extra["zone"] == "S-play"
+    finally:
+        node.stop()
