@@ -4,25 +4,18 @@ request threads, with a change feed the live pages wait on.
 Sources (vision, devices, a referee's hand) submit events; each is stored in
 the append-only log first and then judged (:class:`referee.venue.Venue`).
 Every submission bumps the table's version and wakes the pages waiting on
-it, so a decision reaches the browser as soon as it exists.
+it, so a decision reaches the browser as soon as it exists; a page then
+sends its whole new state, so nothing has to be replayed to a client.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections import deque
 from typing import Any, Iterable
 
 from referee.events import Event, EventError
 from referee.venue import Venue
-
-KEEP_UPDATES = 500   # per table: a client further behind than this gets a full reset
-
-
-class Update(dict):
-    """One change to a table: ``version``, ``decisions`` (new or restated),
-    ``restated_from`` (a correction restates the record from that ``n``)."""
 
 
 class LiveVenue:
@@ -36,7 +29,6 @@ class LiveVenue:
         self.matches = dict(matches or {})
         self._cond = threading.Condition()
         self._versions: dict[str, int] = {}
-        self._updates: dict[str, deque] = {}
         for name in [*tables, *venue.tables]:
             self._ensure(name)
 
@@ -45,7 +37,6 @@ class LiveVenue:
         if name not in self._versions:
             self.venue.table(name)
             self._versions[name] = 0
-            self._updates[name] = deque(maxlen=KEEP_UPDATES)
 
     @property
     def tables(self) -> list[str]:
@@ -65,12 +56,7 @@ class LiveVenue:
         with self._cond:
             self._ensure(event.table)
             decisions = [d.to_dict() for d in self.venue.ingest(event)]
-            restated = next((d.get("restated_from") for d in decisions
-                             if d["type"] == "correction"), None)
             self._versions[event.table] += 1
-            update = Update(version=self._versions[event.table], decisions=decisions,
-                            restated_from=restated, t=event.t)
-            self._updates[event.table].append(update)
             self._cond.notify_all()
         return decisions
 
@@ -96,16 +82,6 @@ class LiveVenue:
         with self._cond:
             return self.venue.table(table).match.score_sheet_csv()
 
-    def updates_since(self, table: str, version: int) -> list[Update] | None:
-        """Updates after ``version``, or None when the client is too far behind."""
-        with self._cond:
-            ups = self._updates[table]
-            if version == self._versions[table]:
-                return []
-            if not ups or ups[0]["version"] > version + 1 or version > self._versions[table]:
-                return None
-            return [u for u in ups if u["version"] > version]
-
     def wait(self, tables: Iterable[str], versions: dict[str, int], timeout: float) -> bool:
         """Block until any of ``tables`` moves past ``versions`` or ``timeout`` passes."""
         deadline = time.monotonic() + timeout
@@ -129,7 +105,6 @@ class LiveVenue:
             for name in self._versions:
                 self.venue.table(name)
                 self._versions[name] += 1
-                self._updates[name].clear()
             self._cond.notify_all()
 
     def close(self) -> None:
