@@ -6,7 +6,7 @@ from flask import Blueprint, Response, current_app, jsonify, render_template
 
 from referee.standings import MatchResult, standings
 from web_dashboard.pdf import score_sheet_pdf
-from web_dashboard.views import _known_table, live
+from web_dashboard.views import require_table, live
 
 bp = Blueprint("sheets", __name__)
 
@@ -28,26 +28,26 @@ def sheet(table: str) -> dict:
 
 @bp.route("/sheets/<table>")
 def sheet_page(table):
-    _known_table(table)
+    require_table(table)
     return render_template("sheet.html", table=table, sheet=sheet(table))
 
 
 @bp.route("/sheets/<table>.json")
 def sheet_json(table):
-    _known_table(table)
+    require_table(table)
     return jsonify(sheet(table))
 
 
 @bp.route("/sheets/<table>.csv")
 def sheet_csv(table):
-    _known_table(table)
+    require_table(table)
     return Response(live().score_sheet_csv(table), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="score-sheet-{table}.csv"'})
 
 
 @bp.route("/sheets/<table>.pdf")
 def sheet_pdf(table):
-    _known_table(table)
+    require_table(table)
     s = sheet(table)
     pdf = score_sheet_pdf(table, s, s["signatures"], s["teams"])
     return Response(pdf, mimetype="application/pdf",

@@ -15,7 +15,7 @@ from collections import deque
 from flask import Blueprint, Response, current_app, stream_with_context
 
 from web_dashboard.auth import login_required, table_access
-from web_dashboard.views import live, overview_state, table_state
+from web_dashboard.views import live, overview_state, require_table, table_state
 
 bp = Blueprint("stream", __name__)
 
@@ -71,7 +71,6 @@ def overview_stream():
 
 @bp.route("/overlay/<table>/stream")
 def overlay_stream(table):
-    from web_dashboard.views import _known_table
-    _known_table(table)
+    require_table(table)
     delay = float(current_app.config["OVERLAY_DELAY"])
     return _stream([table], lambda: table_state(table, public=True), delay)

@@ -47,7 +47,7 @@ def overview_state() -> list[dict]:
                  version=lv.version(t)) for t in lv.tables]
 
 
-def _known_table(table: str) -> None:
+def require_table(table: str) -> None:
     if table not in live().tables:
         abort(404, description=f"no table {table!r} at this venue")
 
@@ -89,7 +89,7 @@ def evidence(table, name):
 
 @bp.route("/overlay/<table>")
 def overlay(table):
-    _known_table(table)
+    require_table(table)
     return render_template("overlay.html", table=table,
                            delay=float(current_app.config["OVERLAY_DELAY"]))
 
