@@ -24,6 +24,7 @@ among equal ranks.
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from typing import NamedTuple, Sequence
 
 from referee.cards import (BJ_RANK, LEVEL_VALUE, LJ_RANK, RANK_NAMES, Card,
@@ -112,6 +113,7 @@ def _run_name(low: int, length: int) -> str:
     return f"{name(low)}-{name(top)}"
 
 
+@lru_cache(maxsize=4096)
 def describe(kind: str, value: int, size: int) -> str:
     if kind == "single":
         return {LJ_RANK: "the little joker", BJ_RANK: "the big joker"}.get(

@@ -109,7 +109,7 @@ class Table:
     def feed(self, event: Event) -> list[Decision]:
         """Append ``event`` to the log and return what the referee says about it."""
         if event.id is None:
-            event = event._replace(id=len(self.log) + 1)
+            event = event.with_id(len(self.log) + 1)
         self.log.append(event)
         if event.type == "referee" and event.get("action") in META_ACTIONS:
             return self._correct(event)
