@@ -267,6 +267,13 @@ def run_demo(workdir: Path | None = None, *, seed: int = 3, speed: float = 8.0,
     node = TableNode(TABLE, str(db), script.settings, clock=clock, evidence_dir=str(evidence))
     device = SimulatedDevice("BOX", "ESWN", seed=seed).start()
     url = None
+    found: dict[str, int] = {}
+
+    def count(d: dict) -> None:
+        if d["type"] == "violation":
+            found[d["code"]] = found.get(d["code"], 0) + 1
+
+    node.sinks.append(count)
     try:
         node.start(tick_every=None)
         binding = Binding(devices={"BOX": DeviceBinding("BOX", TABLE, ("E", "S", "W", "N"),
@@ -302,7 +309,6 @@ def run_demo(workdir: Path | None = None, *, seed: int = 3, speed: float = 8.0,
             if t - last_tick >= 1.0:
                 node.tick()
                 last_tick = t
-            found = _violations(node)
             bar(t, script.end, f"t={int(t) // 60}:{int(t) % 60:02d} "
                                f"violations {sum(found.values())}")
             if speed > 0:
@@ -311,14 +317,13 @@ def run_demo(workdir: Path | None = None, *, seed: int = 3, speed: float = 8.0,
                     time.sleep(ahead)       # pacing the demo for the viewer, not a test
         clock.t = script.end
         node.tick()
-        found = _violations(node)
         print(f"demo: match over; violations found: "
               + (", ".join(f"{c} x{n}" for c, n in sorted(found.items())) or "none"), file=out, flush=True)
         if dashboard and keep_serving:
             print(f"demo: the dashboard stays at {url} until Ctrl-C", file=out, flush=True)
             while True:
                 time.sleep(3600)
-        return DemoResult(db, found, url, len(node.live.events(TABLE)))
+        return DemoResult(db, dict(found), url, len(node.live.events(TABLE)))
     finally:
         device.stop()
         node.stop()
@@ -346,14 +351,6 @@ def _act(node, device, e: dict) -> None:
     uid = f"BOX:{device.boot}:{frame.seq}"
     if not node.wait_for(lambda n: uid in n.uids, 10):
         node.problem(f"device press {e['type']} by {e['seat']} did not arrive")
-
-
-def _violations(node) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for d in node.live.decisions(TABLE):
-        if d["type"] == "violation":
-            out[d["code"]] = out.get(d["code"], 0) + 1
-    return out
 
 
 def _demo_dashboard_config(workdir: Path) -> dict:
