@@ -25,6 +25,7 @@ import math
 import os
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -268,10 +269,12 @@ def run_demo(workdir: Path | None = None, *, seed: int = 3, speed: float = 8.0,
     device = SimulatedDevice("BOX", "ESWN", seed=seed).start()
     url = None
     found: dict[str, int] = {}
+    found_lock = threading.Lock()     # decisions come from this thread and the devices' pump
 
     def count(d: dict) -> None:
         if d["type"] == "violation":
-            found[d["code"]] = found.get(d["code"], 0) + 1
+            with found_lock:
+                found[d["code"]] = found.get(d["code"], 0) + 1
 
     node.sinks.append(count)
     try:
