@@ -142,7 +142,10 @@ def _zone_changes(script: DemoScript) -> list[Change]:
         if typ == "play":
             if any(z.endswith("reminder") for z in in_zone):
                 clear(t - LAY_AHEAD - 0.8, "reminder")        # tribute cards went into hands
-            put(t - LAY_AHEAD, f"{seat}-play", tuple(e["cards"]))
+            zone, cards = f"{seat}-play", tuple(e["cards"])
+            if in_zone.get(zone) == cards:
+                put(t - LAY_AHEAD - 0.6, zone, None)   # the same cards again: the zone empties first
+            put(t - LAY_AHEAD, zone, cards)
             if i == illegal:
                 put(t + 0.8, f"{seat}-play", None)            # the referee: take it back
         elif typ in ("tribute", "return"):
