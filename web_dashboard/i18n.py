@@ -97,6 +97,18 @@ CATALOGUE: dict[str, tuple[str, str]] = {  # key: (zh, en)
     "phase_match_over": ("比赛结束", "Match over"),
     "forbidden": ("无权操作此牌桌", "You may not act on this table"),
     "language": ("English", "中文"),
+    "event_type": ("事件", "Event"),
+    "enter_event": ("录入", "Enter"),
+    "card": ("单张", "Card"),
+    "count": ("张数", "Count"),
+    "leader": ("首出", "Leader"),
+    "ev_deal_start": ("开始一副", "Deal start"),
+    "ev_play": ("出牌", "Play"),
+    "ev_pass": ("过牌", "Pass"),
+    "ev_report": ("报牌", "Count report"),
+    "ev_tribute": ("贡牌", "Tribute"),
+    "ev_return": ("还牌", "Return"),
+    "ev_anti_tribute": ("抗贡", "Anti-tribute"),
 }
 
 

@@ -7,7 +7,7 @@ from flask import (Blueprint, abort, current_app, jsonify, make_response, redire
                    request, send_from_directory, url_for)
 from flask_login import current_user
 
-from referee.cards import CardError, parse_cards
+from referee.cards import CardError, level_name, level_rank, parse_card, parse_cards
 from referee.events import SEATS, EventError
 from referee.penalties import PENALTIES
 from web_dashboard.auth import login_required, table_access
@@ -68,7 +68,8 @@ def overview_json():
 @table_access
 def table_page(table):
     return render_template("table.html", table=table, state=table_state(table),
-                           seats=SEATS, penalties=PENALTIES, manual_codes=MANUAL_CODES)
+                           seats=SEATS, penalties=PENALTIES, manual_codes=MANUAL_CODES,
+                           manual_events=MANUAL_EVENTS)
 
 
 @bp.route("/tables/<table>/state.json")
@@ -176,12 +177,57 @@ def action_events(form, table: str, t: float, who: str) -> list[dict]:
     if action == "choice":
         stop = form.get("choice", "stop_next_play") == "stop_next_play"
         return [dict(base, action="choice", seat=_seat(form), stop=stop)]
+    if action == "event":
+        return [_manual_event(form, base)]
     if action == "sign":
         side = form.get("side", "")
         if side not in ("NS", "EW"):
             raise ActionError("'side' must be NS or EW")
         return [dict(base, action="sign", side=side, name=form.get("name") or who)]
     raise ActionError(f"unknown action {action!r}")
+
+
+MANUAL_EVENTS = ("deal_start", "play", "pass", "report", "tribute", "return", "anti_tribute")
+
+
+def _manual_event(form, base: dict) -> dict:
+    """A play, pass, report, tribute, return or deal start entered by hand
+    (no camera or device saw it): an ordinary event with source ``manual``."""
+    etype = form.get("type", "")
+    if etype not in MANUAL_EVENTS:
+        raise ActionError(f"'type' must be one of {', '.join(MANUAL_EVENTS)}")
+    event = {k: v for k, v in base.items() if k != "who"}
+    event.update(type=etype, who=base["who"])
+    if etype == "deal_start":
+        try:
+            deal = int(form.get("deal", ""))
+        except ValueError:
+            raise ActionError("'deal' must be the deal's number") from None
+        try:
+            level = level_name(level_rank(form.get("level", "")))
+        except CardError as exc:
+            raise ActionError(str(exc)) from None
+        event.update(deal=deal, level=level)
+        if form.get("leader"):
+            event["leader"] = _seat(form, "leader")
+        return event
+    event["seat"] = _seat(form)
+    try:
+        if etype in ("play", "anti_tribute"):
+            cards = [c.code for c in parse_cards(form.get("cards", ""))]
+            if not cards:
+                raise ActionError(f"a {etype.replace('_', ' ')} needs its cards")
+            event["cards"] = cards
+        elif etype in ("tribute", "return"):
+            event["card"] = parse_card(form.get("card", "")).code
+    except CardError as exc:
+        raise ActionError(str(exc)) from None
+    if etype == "report":
+        try:
+            event["count"] = int(form.get("count", ""))
+        except ValueError:
+            raise ActionError("'count' must be the number of cards left") from None
+    return event
 
 
 @bp.route("/tables/<table>/action", methods=["POST"])

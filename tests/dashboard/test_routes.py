@@ -292,3 +292,36 @@ def test_vision_evidence_crop_is_served_to_the_assigned_referee(tmp_path, match_
     login(c2, "wang", "pw-wang")
     assert c2.get(url).status_code == 403
     live.close()
+
+
+def test_manual_entry_of_a_deal_when_no_camera_or_device_sees_it(app, live):
+    c = app.test_client()
+    login(c, "li", "pw-li")
+    r = _act(c, "T01", action="event", type="deal_start", deal="1", level="2", leader="S")
+    assert r.status_code == 200, r.get_json()
+    assert [d["type"] for d in r.get_json()["decisions"]] == ["deal_start", "turn"]
+    assert _act(c, "T01", action="event", type="play", seat="S", cards="S3, D3").status_code == 200
+    assert _act(c, "T01", action="event", type="pass", seat="E").status_code == 200
+    state = c.get("/tables/T01/state.json").get_json()
+    assert state["level"] == "2" and state["turn"] == "N"
+    assert state["trick"] == [{"seat": "S", "cards": ["S3", "D3"], "kind": "pair"}, {"seat": "E", "pass": True}]
+    events = live.events("T01")
+    assert [e["source"] for e in events] == ["manual"] * 3 and {e["who"] for e in events} == {"li"}
+
+
+@pytest.mark.parametrize("form,message", [
+    ({"type": "shuffle"}, "'type'"),
+    ({"type": "deal_start", "deal": "x", "level": "2"}, "'deal'"),
+    ({"type": "deal_start", "deal": "1", "level": "1"}, "unknown level"),
+    ({"type": "play", "seat": "S", "cards": ""}, "needs its cards"),
+    ({"type": "play", "seat": "S", "cards": "S3 QQ"}, "unknown card 'QQ'"),
+    ({"type": "tribute", "seat": "S", "card": "X1"}, "unknown card"),
+    ({"type": "report", "seat": "S", "count": "many"}, "'count'"),
+    ({"type": "pass", "seat": "Q"}, "'seat'"),
+])
+def test_bad_manual_events_get_a_clear_400(app, live, form, message):
+    c = app.test_client()
+    login(c, "li", "pw-li")
+    r = _act(c, "T01", action="event", **form)
+    assert r.status_code == 400 and message in r.get_json()["error"]
+    assert live.events("T01") == []
