@@ -97,6 +97,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {  # key: (zh, en)
     "phase_match_over": ("比赛结束", "Match over"),
     "forbidden": ("无权操作此牌桌", "You may not act on this table"),
     "language": ("English", "中文"),
+    "NS": ("南北", "N-S"),
+    "EW": ("东西", "E-W"),
     "event_type": ("事件", "Event"),
     "enter_event": ("录入", "Enter"),
     "card": ("单张", "Card"),

@@ -186,7 +186,7 @@
         const td = el("td"); td.appendChild(a); tr.appendChild(td);
         tr.appendChild(el("td", "phase", T("phase_" + r.phase)));
         tr.appendChild(el("td", "deal", r.deal || ""));
-        tr.appendChild(el("td", "levels", "南北 " + r.levels.NS + " · 东西 " + r.levels.EW));
+        tr.appendChild(el("td", "levels", T("NS") + " " + r.levels.NS + " · " + T("EW") + " " + r.levels.EW));
         tr.appendChild(el("td", "turn", r.turn || ""));
         tr.appendChild(el("td", "open" + (r.open ? " alert" : ""), r.open));
         tr.appendChild(el("td", "offline", (r.offline || []).join(", ")));
@@ -208,7 +208,7 @@
     connect(streamUrl, (s) => {
       document.body.dataset.version = s.version;
       const lv = document.getElementById("ov-levels");
-      lv.textContent = table + " · 南北 " + (s.levels.NS || "") + " · 东西 " + (s.levels.EW || "") +
+      lv.textContent = table + " · " + T("NS") + " " + (s.levels.NS || "") + " · " + T("EW") + " " + (s.levels.EW || "") +
         (s.level ? " · " + T("level") + " " + s.level : "");
       const trick = document.getElementById("ov-trick");
       trick.replaceChildren(...["S", "E", "N", "W"].map((seat) => {
