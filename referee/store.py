@@ -54,8 +54,9 @@ class EventStore:
             # one connection shared by threads; callers serialise access (web_dashboard.live)
             self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
-            # WAL + NORMAL: a committed append survives a killed process.
-            self._db.execute("PRAGMA synchronous=NORMAL")
+            # WAL + FULL: a committed append survives a killed process and a power
+            # cut (the WAL is synced at each commit: about 0.2 ms an event here).
+            self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(_SCHEMA)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot open event log {path!r}: {exc}") from None
