@@ -10,7 +10,10 @@ Trained on crops cut from synthetic scenes, it learns in minutes.
 Train (needs the ``train`` extra)::
 
     python -m vision.index_classifier data/crops --scenes 8000   # make crops
-    python -m vision.index_classifier data/crops --train --epochs 12 --to models/
+    python -m vision.index_classifier data/crops --scenes 500 --seed 2          # validation (last file)
+    python -m vision.index_classifier data/crops --train --epochs 8 --to models/
+    # more epochs later, from the shipped weights:
+    python -m vision.index_classifier data/crops --train --epochs 6 --init models/index-classifier.pt --max-lr 1e-3
 
 At run time :class:`IndexClassifier` runs the exported ONNX on ONNX Runtime.
 
@@ -142,8 +145,12 @@ def build_model():
     )
 
 
-def train(data_dir: Path, epochs: int, to: Path, batch: int = 256, threads: int = 2) -> Path:
-    """Train on every crops_*.npz in ``data_dir`` (the last file held out for validation)."""
+def train(data_dir: Path, epochs: int, to: Path, batch: int = 256, threads: int = 2,
+          init: Path | None = None, max_lr: float = 3e-3) -> Path:
+    """Train on every crops_*.npz in ``data_dir`` (the last file held out for validation).
+
+    ``init`` continues from saved weights (an ``index-classifier.pt``).
+    """
     import torch
     import torch.nn.functional as F
 
@@ -160,9 +167,11 @@ def train(data_dir: Path, epochs: int, to: Path, batch: int = 256, threads: int 
     yt = torch.from_numpy(y)
     xv, yv = torch.from_numpy(_to_blob(list(va["x"]))), torch.from_numpy(va["y"])
     model = build_model()
-    opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
+    if init is not None:
+        model.load_state_dict(torch.load(init, map_location="cpu"))
+    opt = torch.optim.AdamW(model.parameters(), lr=max_lr, weight_decay=1e-4)
     steps = epochs * ((len(xt) + batch - 1) // batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=max_lr, total_steps=steps)
     best, best_acc = None, -1.0
     for ep in range(epochs):
         model.train()
@@ -182,7 +191,7 @@ def train(data_dir: Path, epochs: int, to: Path, batch: int = 256, threads: int 
         with torch.no_grad():
             pred = torch.cat([model(xv[k:k + 1024]).argmax(1) for k in range(0, len(xv), 1024)])
         acc = float((pred == yv).float().mean())
-        print(f"epoch {ep + 1}/{epochs} loss {float(loss):.3f} val accuracy {acc:.4f}", flush=True)
+        print(f"epoch {ep + 1}/{epochs} loss {loss.item():.3f} val accuracy {acc:.4f}", flush=True)
         if acc > best_acc:
             best_acc, best = acc, {k: v.clone() for k, v in model.state_dict().items()}
     model.load_state_dict(best)
@@ -205,12 +214,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--train", action="store_true")
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--to", type=Path, default=Path("models"))
+    ap.add_argument("--init", type=Path, help="continue from these weights (index-classifier.pt)")
+    ap.add_argument("--max-lr", type=float, default=3e-3)
     args = ap.parse_args(argv)
     if args.scenes:
         make_crops(args.data, args.scenes, args.seed)
     if args.train:
         try:
-            train(args.data, args.epochs, args.to)
+            train(args.data, args.epochs, args.to, init=args.init, max_lr=args.max_lr)
         except FileNotFoundError as exc:
             print(exc, file=sys.stderr)
             return 2
