@@ -93,10 +93,14 @@ def main() -> int:
     ap.add_argument("--frames", type=int, default=30)
     ap.add_argument("--seed", type=int, default=424242)
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--conf", type=float, default=0.35)
+    ap.add_argument("--conf", type=float, default=None, help="detector threshold (default: the detector's)")
+    ap.add_argument("--no-classifier", action="store_true", help="the YOLO model alone, no second stage")
     args = ap.parse_args()
-    det = CardDetector(args.model, threads=args.threads, conf=args.conf)
-    out = {"model": str(det.model_path), "held_out_decks": list(HELD_OUT_DECKS),
+    det = CardDetector(args.model, threads=args.threads, conf=args.conf,
+                       classifier=False if args.no_classifier else None)
+    out = {"model": str(det.model_path),
+           "index_classifier": str(det.classifier.model_path) if det.classifier else None,
+           "detector_conf": det.conf, "held_out_decks": list(HELD_OUT_DECKS),
            **accuracy(det, args.plays, args.seed), **speed(det, args.frames, args.seed)}
     print(json.dumps(out, indent=1))
     return 0

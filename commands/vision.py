@@ -148,7 +148,8 @@ def cmd_watch(args) -> int:
 
 def _add_model_args(p) -> None:
     p.add_argument("--model", help="ONNX model (default models/cards-yolo11n.onnx or $GUANDAN_CARD_MODEL)")
-    p.add_argument("--conf", type=float, default=0.35, help="lowest index confidence kept (default 0.35)")
+    p.add_argument("--conf", type=float, default=None,
+                   help="lowest detector confidence kept (default 0.1 with the index classifier, else 0.35)")
     p.add_argument("--threads", type=int, default=2, help="ONNX Runtime threads (default 2)")
 
 

@@ -204,7 +204,8 @@ class CardDetector:
     """
 
     def __init__(self, model: str | Path | None = None, imgsz: int | None = None,
-                 conf: float = 0.35, iou: float = 0.5, hand_conf: float = 0.4, threads: int = 2):
+                 conf: float | None = None, iou: float = 0.3, hand_conf: float = 0.4, threads: int = 2,
+                 classifier: str | Path | bool | None = None, index_conf: float = 0.5):
         import onnxruntime as ort
 
         path = Path(model or os.environ.get("GUANDAN_CARD_MODEL") or DEFAULT_MODEL)
@@ -221,8 +222,26 @@ class CardDetector:
         inp = self.session.get_inputs()[0]
         self.input_name = inp.name
         self.imgsz = imgsz or int(inp.shape[2])
-        self.conf, self.iou, self.hand_conf = conf, iou, hand_conf
+        self.iou, self.hand_conf = iou, hand_conf
         self.model_path = path
+        # Second stage (vision.index_classifier): used when its model is there,
+        # unless classifier=False.  It names each box the detector finds.
+        self.classifier = None
+        if classifier is not False:
+            from vision.index_classifier import DEFAULT_MODEL as CLF_MODEL, IndexClassifier
+
+            clf_path = Path(classifier) if isinstance(classifier, (str, Path)) else CLF_MODEL
+            if clf_path.exists():
+                try:
+                    self.classifier = IndexClassifier(clf_path, threads=threads)
+                except Exception as exc:
+                    raise DetectorError(f"cannot load index classifier {clf_path}: {exc}") from None
+            elif classifier is not None:
+                raise DetectorError(f"index classifier not found: {clf_path}")
+        # with the classifier the detector only has to find indices, so its
+        # (class-agnostic) threshold is low; the classifier's is index_conf
+        self.conf = conf if conf is not None else (0.1 if self.classifier else 0.35)
+        self.index_conf = index_conf
 
     def detect_indices(self, image: np.ndarray) -> list[IndexDetection]:
         """All corner indices (and hands) above the confidence threshold."""
@@ -233,17 +252,27 @@ class CardDetector:
         out = self.session.run(None, {self.input_name: blob})[0][0]      # (4 + classes, anchors)
         pred = out.T
         scores = pred[:, 4:]
-        cls = scores.argmax(axis=1)
-        conf = scores[np.arange(len(cls)), cls]
-        keep = conf >= min(self.conf, self.hand_conf)
-        pred, cls, conf = pred[keep], cls[keep], conf[keep]
+        if self.classifier is not None:
+            # class-agnostic: an index is an index, whichever face the detector
+            # guesses; while it hesitates between faces their scores add up
+            card = np.minimum(1.0, scores[:, :HAND_CLASS].sum(axis=1))
+            hand = scores[:, HAND_CLASS]
+            cls = np.where(hand > card, HAND_CLASS, 0)
+            conf = np.maximum(card, hand)
+            groups = (cls == HAND_CLASS).astype(int)
+        else:
+            cls = scores.argmax(axis=1)
+            conf = scores[np.arange(len(cls)), cls]
+            groups = cls
+        lowest = min(self.conf, self.hand_conf)
+        keep = conf >= lowest
+        pred, cls, conf, groups = pred[keep], cls[keep], conf[keep], groups[keep]
         if len(pred) == 0:
             return []
         xywh = pred[:, :4].copy()
         xywh[:, 0] -= xywh[:, 2] / 2
         xywh[:, 1] -= xywh[:, 3] / 2
-        idx = cv2.dnn.NMSBoxesBatched(xywh.tolist(), conf.tolist(), cls.tolist(),
-                                      min(self.conf, self.hand_conf), self.iou)
+        idx = cv2.dnn.NMSBoxesBatched(xywh.tolist(), conf.tolist(), groups.tolist(), lowest, self.iou)
         h, w = image.shape[:2]
         found = []
         for k in np.array(idx).reshape(-1):
@@ -254,7 +283,19 @@ class CardDetector:
             box = ((x - left) / r, (y - top) / r, (x + bw - left) / r, (y + bh - top) / r)
             box = (max(0.0, box[0]), max(0.0, box[1]), min(float(w), box[2]), min(float(h), box[3]))
             found.append(IndexDetection(CLASS_NAMES[c], float(conf[k]), tuple(float(v) for v in box)))
+        if self.classifier is not None:
+            found = self._name_indices(image, found)
         return found
+
+    def _name_indices(self, image: np.ndarray, found: list[IndexDetection]) -> list[IndexDetection]:
+        """Let the classifier name every index box; drop the ones it calls NONE."""
+        hands = [d for d in found if d.name == "HAND"]
+        boxes = [d for d in found if d.name != "HAND"]
+        named = []
+        for d, (label, p) in zip(boxes, self.classifier.classify(image, [d.box for d in boxes])):
+            if label != "NONE" and p >= self.index_conf:
+                named.append(IndexDetection(label, p, d.box))
+        return named + hands
 
     def read_zone(self, image: np.ndarray) -> ZoneRead:
         """The cards in one zone picture, left to right, and whether a hand covers it."""

@@ -64,9 +64,12 @@ def export(weights: Path, to: Path, imgsz: int, basename: str = MODEL_BASENAME) 
     """Copy ``weights`` to ``to/basename.pt`` and export ``to/basename.onnx``."""
     from ultralytics import YOLO
 
+    from ultralytics.utils.torch_utils import strip_optimizer
+
     to.mkdir(parents=True, exist_ok=True)
     pt = to / f"{basename}.pt"
     shutil.copyfile(weights, pt)
+    strip_optimizer(str(pt))     # a mid-run checkpoint carries the optimizer: ~5x the size
     onnx_path = Path(YOLO(str(pt)).export(format="onnx", imgsz=imgsz, opset=17, simplify=True,
                                           dynamic=False, half=False))
     final = to / f"{basename}.onnx"

@@ -30,3 +30,23 @@ def test_one_epoch_on_a_few_images_then_export(tmp_path, gen):
 def test_resume_without_a_run_is_a_clear_error(tmp_path, capsys):
     assert train_main(["--resume", "--project", str(tmp_path), "--name", "none"]) == 2
     assert "nothing to resume" in capsys.readouterr().err
+
+
+def test_index_classifier_trains_and_exports(tmp_path, gen, decks):
+    from vision.index_classifier import LABELS, IndexClassifier, main as clf_main
+
+    data = tmp_path / "crops"
+    assert clf_main([str(data), "--scenes", "6", "--seed", "1"]) == 0
+    assert clf_main([str(data), "--scenes", "3", "--seed", "2"]) == 0
+    assert clf_main([str(data), "--train", "--epochs", "1", "--to", str(tmp_path / "m")]) == 0
+    clf = IndexClassifier(tmp_path / "m" / "index-classifier.onnx")
+    scene = gen.render(["S5", "HK"], np.random.default_rng(2), deck=decks[0], clean=True)
+    out = clf.classify(scene.image, [l[1:] for l in scene.labels])
+    assert len(out) == len(scene.labels) and all(n in LABELS and 0 <= p <= 1 for n, p in out)
+
+
+def test_index_classifier_needs_a_validation_file(tmp_path, capsys):
+    from vision.index_classifier import main as clf_main
+
+    assert clf_main([str(tmp_path), "--train"]) == 2
+    assert "need two or more crops_" in capsys.readouterr().err
