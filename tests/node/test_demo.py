@@ -4,19 +4,12 @@ import subprocess
 import sys
 from collections import defaultdict
 
-import pytest
-
 from referee.events import Event
 from referee.settings import Settings
 from referee.store import EventStore
 from referee.table import Table
 
 
-# The card model shipped so far does not yet read plays well enough (issue 4 trains it):
-# until it does, the demo's referee sees the devices and the clock but misses the
-# camera's plays. strict: once the model reads the video, this starts passing and
-# the marker must go.
-@pytest.mark.xfail(strict=True, reason="the shipped card model does not yet read the demo video (issue 4)")
 def test_demo_catches_every_scripted_violation_from_video_and_devices(tmp_path):
     r = subprocess.run([sys.executable, "-m", "commands", "demo", "--headless", "--speed", "0",
                         "--dir", str(tmp_path)], capture_output=True, text=True, timeout=900)
