@@ -133,6 +133,11 @@ class Table:
     def deal(self) -> Deal | None:
         return self._s.deal
 
+    @property
+    def t(self) -> float:
+        """The table's time: the latest event time seen."""
+        return self._s.t
+
     def snapshot(self) -> dict[str, Any]:
         """The whole state as plain data (equal snapshots mean equal states)."""
         s = self._s

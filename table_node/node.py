@@ -88,7 +88,7 @@ class TableNode:
     def tick(self) -> list[dict]:
         """Let time pass: limits that ran out are noticed (a ``tick`` event)."""
         now = self.clock()
-        if now <= self.live.snapshot(self.table).get("t", 0.0):
+        if now <= self.live.last_time(self.table):
             return []
         return self.submit({"t": round(now, 3), "type": "tick", "source": "manual"})
 

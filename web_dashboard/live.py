@@ -61,9 +61,14 @@ class LiveVenue:
         return decisions
 
     # ------------------------------------------------------------- output
-    def now(self, table: str) -> float:
+    def last_time(self, table: str) -> float:
+        """The time of the table's latest event."""
         with self._cond:
-            last = self.venue.table(table).snapshot().get("t", 0.0)
+            return self.venue.table(table).t
+
+    def now(self, table: str) -> float:
+        """Table time now: the clock, never before the latest event."""
+        last = self.last_time(table)
         return max(last, self.clock()) if self.clock else last
 
     def snapshot(self, table: str) -> dict[str, Any]:
