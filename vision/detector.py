@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from vision.classes import CLASS_NAMES, HAND_CLASS
+from vision.runtime import cpu_session
 
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "cards-yolo11n.onnx"
 
@@ -206,17 +207,11 @@ class CardDetector:
     def __init__(self, model: str | Path | None = None, imgsz: int | None = None,
                  conf: float | None = None, iou: float = 0.3, hand_conf: float = 0.4, threads: int = 2,
                  classifier: str | Path | bool | None = None, index_conf: float = 0.5):
-        import onnxruntime as ort
-
         path = Path(model or os.environ.get("GUANDAN_CARD_MODEL") or DEFAULT_MODEL)
         if not path.exists():
             raise DetectorError(f"card model not found: {path}")
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads
-        opts.inter_op_num_threads = 1
-        opts.log_severity_level = 3
         try:
-            self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+            self.session = cpu_session(path, threads)
         except Exception as exc:   # onnxruntime raises its own types for corrupt files
             raise DetectorError(f"cannot load card model {path}: {exc}") from None
         inp = self.session.get_inputs()[0]

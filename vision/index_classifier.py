@@ -33,6 +33,7 @@ import cv2
 import numpy as np
 
 from vision.classes import CARD_NAMES
+from vision.runtime import cpu_session
 
 CROP_W, CROP_H = 24, 40
 LABELS = CARD_NAMES + ("NONE",)
@@ -62,16 +63,10 @@ class IndexClassifier:
     """The exported classifier on ONNX Runtime."""
 
     def __init__(self, model: str | Path | None = None, threads: int = 2):
-        import onnxruntime as ort
-
         path = Path(model or os.environ.get("GUANDAN_INDEX_MODEL") or DEFAULT_MODEL)
         if not path.exists():
             raise FileNotFoundError(f"index classifier not found: {path}")
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads
-        opts.inter_op_num_threads = 1
-        opts.log_severity_level = 3
-        self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        self.session = cpu_session(path, threads)
         self.input_name = self.session.get_inputs()[0].name
         self.model_path = path
 
