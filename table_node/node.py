@@ -117,6 +117,8 @@ class TableNode:
                         config: dict | None = None) -> str:
         """Serve the dashboard for this table in a thread; returns its address."""
         from web_dashboard import create_app
+        # one log line per browser request would bury the table's own messages
+        logging.getLogger("werkzeug").setLevel(logging.WARNING)
         app = create_app(dict(config or {}), live=self.live)
         try:
             self._server = make_server(host, port, app, threaded=True)
