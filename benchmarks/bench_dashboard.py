@@ -52,7 +52,6 @@ def reader(port: int, cookie: str, table: str, sent: dict, latencies: list, stop
     conn = http.client.HTTPConnection("127.0.0.1", port)
     conn.request("GET", f"/tables/{table}/stream", headers={"Cookie": cookie})
     r = conn.getresponse()
-    buf = b""
     while not stop.is_set():
         chunk = r.fp.readline()
         if not chunk:

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import signal
-import sys
 import threading
-import time
 
 from commands import UsageError
 

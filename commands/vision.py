@@ -31,8 +31,6 @@ def _imread(path: str):
 
 def _first_frame(source: str):
     """A picture file, or the first good frame of a video file or camera."""
-    import cv2
-
     if Path(source).suffix.lower() in (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"):
         return _imread(source)
     from vision.watch import SourceError, open_source

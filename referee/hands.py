@@ -18,7 +18,7 @@ import random
 from collections import defaultdict
 from typing import Iterable
 
-from referee.cards import Card, full_deck, level_rank, parse_cards
+from referee.cards import Card, full_deck, level_rank, parse_cards  # noqa: F401 (used in the examples)
 from referee.combos import Combination, _readings
 
 SEATS_IN_ORDER = ("S", "E", "N", "W")   # counter-clockwise play order

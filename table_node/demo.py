@@ -20,7 +20,6 @@ than real time (0: as fast as the machine goes).
 from __future__ import annotations
 
 import json
-import logging
 import math
 import os
 import sys
@@ -38,7 +37,6 @@ from referee.settings import Settings
 from referee.simulation import FAULTS, simulate_match
 from referee.table import Table
 
-log = logging.getLogger(__name__)
 
 FPS = 5.0
 TABLE = "T01"
@@ -67,12 +65,6 @@ class DemoScript:
     injected: dict[str, int]                 # fault -> index of its event
     changes: list[Change] = field(default_factory=list)
     end: float = 0.0
-
-    def kinds(self) -> dict[str, int]:
-        out: dict[str, int] = {}
-        for e in self.events:
-            out[e["type"]] = out.get(e["type"], 0) + 1
-        return out
 
 
 def _retime(events: list[dict], keep_gap: set[int]) -> list[dict]:
@@ -323,7 +315,7 @@ def run_demo(workdir: Path | None = None, *, seed: int = 3, speed: float = 8.0,
                     time.sleep(ahead)       # pacing the demo for the viewer, not a test
         clock.t = script.end
         node.tick()
-        print(f"demo: match over; violations found: "
+        print("demo: match over; violations found: "
               + (", ".join(f"{c} x{n}" for c, n in sorted(found.items())) or "none"), file=out, flush=True)
         if dashboard and keep_serving:
             print(f"demo: the dashboard stays at {url} until Ctrl-C", file=out, flush=True)

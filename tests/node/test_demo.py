@@ -4,7 +4,6 @@ import subprocess
 import sys
 from collections import defaultdict
 
-from referee.events import Event
 from referee.settings import Settings
 from referee.store import EventStore
 from referee.table import Table

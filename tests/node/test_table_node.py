@@ -1,6 +1,5 @@
 """The table node: config file, sources that are missing, devices through real ptys."""
 
-import os
 import signal
 import subprocess
 import sys

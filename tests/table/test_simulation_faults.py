@@ -1,7 +1,5 @@
 """The simulator's scripted faults: each is committed once and the referee catches it."""
 
-from collections import Counter
-
 import pytest
 
 from referee.events import Event

@@ -5,7 +5,6 @@ a real central process killed with SIGKILL, and a check after each fault
 that every event is recorded exactly once, with its decisions.
 """
 
-import os
 import signal
 import subprocess
 import sys
