@@ -91,6 +91,24 @@ def interleaved(f, limit=400):
     return [f[t][k] for k in range(limit) for t in TABLES if k < len(f[t])]
 
 
+def through_outage(node, events, recorded, stop, noticed, start):
+    """Feed a third of ``events``, wait until ``recorded()`` has them, ``stop()`` a
+    server, feed the next third (the table goes on: local log, local referee),
+    wait until ``noticed()``, ``start()`` it again and feed the rest."""
+    third = len(events) // 3
+    for e in events[:third]:
+        node.live.submit(e)
+    wait_until(lambda: recorded() == third, what="first third recorded")
+    stop()
+    for e in events[third:2 * third]:
+        node.live.submit(e)
+    assert node.live.decisions("T01")     # still judging
+    wait_until(noticed, what="the outage noticed")
+    start()
+    for e in events[2 * third:]:
+        node.live.submit(e)
+
+
 def wait_until(cond, timeout=30.0, what="condition"):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -138,18 +156,9 @@ def test_node_keeps_refereeing_without_redis_and_backfills(fresh, tmp_path):
     redis_srv, pg = fresh
     with node_and_central(redis_srv, pg, tmp_path) as (node, central):
         events = interleaved(feeds(), 200)
-        third = len(events) // 3
-        for e in events[:third]:
-            node.live.submit(e)
-        wait_until(lambda: central.recorded == third, what="first third recorded")
-        redis_srv.stop()                      # the network to the venue goes down
-        for e in events[third:2 * third]:
-            node.live.submit(e)               # the table goes on: local log, local referee
-        assert node.live.decisions("T01")     # still judging
-        wait_until(lambda: not node.publisher.connected, what="publisher notices")
-        redis_srv.start()                     # back
-        for e in events[2 * third:]:
-            node.live.submit(e)
+        # the network to the venue goes down, and comes back
+        through_outage(node, events, lambda: central.recorded, redis_srv.stop,
+                       lambda: not node.publisher.connected, redis_srv.start)
         wait_until(lambda: central.recorded == len(events), timeout=60, what="backfill")
         assert_exactly_once(pg, node)
 
@@ -195,17 +204,9 @@ def test_postgres_restart_mid_run_records_every_event_once(fresh, tmp_path):
     redis_srv, pg = fresh
     with node_and_central(redis_srv, pg, tmp_path) as (node, central):
         events = interleaved(feeds(), 200)
-        third = len(events) // 3
-        for e in events[:third]:
-            node.live.submit(e)
-        wait_until(lambda: _count(pg) == third, what="first third recorded")
-        pg.stop(mode="immediate")             # the database goes away without a clean shutdown
-        for e in events[third:2 * third]:
-            node.live.submit(e)
-        wait_until(lambda: not central.healthy, what="central notices")
-        pg.start()
-        for e in events[2 * third:]:
-            node.live.submit(e)
+        # the database goes away without a clean shutdown, and comes back
+        through_outage(node, events, lambda: _count(pg), lambda: pg.stop(mode="immediate"),
+                       lambda: not central.healthy, pg.start)
         wait_until(lambda: _count(pg) == len(events), timeout=90, what="all recorded after restart")
         assert_exactly_once(pg, node)
         for t in TABLES:
