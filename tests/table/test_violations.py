@@ -5,6 +5,17 @@ from referee.settings import Settings
 from .helpers import Script, of_type, violations
 
 
+def _south_down_to_three() -> Script:
+    """S leads three 8-card bombs, every other seat passing: S holds 3, no report yet."""
+    s = Script()
+    s.start(leader="S")
+    for cards in ["S3 S3 H3 H3 D3 D3 C3 C3", "S4 S4 H4 H4 D4 D4 C4 C4"]:
+        s.play("S", cards)
+        s.pass_round()
+    s.play("S", "S5 S5 H5 H5 D5 D5 C5 C5")
+    return s
+
+
 def test_out_of_turn_play_is_an_infraction_and_the_cards_go_back():
     s = Script()
     s.start(leader="S")
@@ -69,12 +80,7 @@ def test_missing_report_within_one_play_is_a_warning():
 
 
 def test_report_fault_left_after_more_than_one_play_is_an_infraction():
-    s = Script()
-    s.start(leader="S")
-    for cards in ["S3 S3 H3 H3 D3 D3 C3 C3", "S4 S4 H4 H4 D4 D4 C4 C4"]:
-        s.play("S", cards)
-        s.pass_round()
-    s.play("S", "S5 S5 H5 H5 D5 D5 C5 C5")      # 3 left, never reported
+    s = _south_down_to_three()      # 3 left, never reported
     assert violations(s.pass_("E")) == [("S", "missing_report", "warning")]
     assert violations(s.pass_("N")) == [("S", "missing_report", "infraction")]
     assert violations(s.pass_("W")) == []        # one escalation only
@@ -82,12 +88,7 @@ def test_report_fault_left_after_more_than_one_play_is_an_infraction():
 
 
 def test_wrong_report_is_a_warning_and_offender_going_out_as_shangyou_is_a_foul():
-    s = Script()
-    s.start(leader="S")
-    for cards in ["S3 S3 H3 H3 D3 D3 C3 C3", "S4 S4 H4 H4 D4 D4 C4 C4"]:
-        s.play("S", cards)
-        s.pass_round()
-    s.play("S", "S5 S5 H5 H5 D5 D5 C5 C5")
+    s = _south_down_to_three()
     ds = s.report("S", 4)
     assert violations(ds) == [("S", "wrong_report", "warning")]
     assert "报错牌" in ds[0].message
@@ -124,12 +125,7 @@ def test_offender_going_out_not_shangyou_after_report_fault_is_an_infraction_tak
 
 
 def test_repeat_report_is_a_warning():
-    s = Script()
-    s.start(leader="S")
-    for cards in ["S3 S3 H3 H3 D3 D3 C3 C3", "S4 S4 H4 H4 D4 D4 C4 C4"]:
-        s.play("S", cards)
-        s.pass_round()
-    s.play("S", "S5 S5 H5 H5 D5 D5 C5 C5")
+    s = _south_down_to_three()
     assert violations(s.report("S", 3)) == []
     ds = s.report("S", 3)
     assert violations(ds) == [("S", "repeat_report", "warning")]
