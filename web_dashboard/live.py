@@ -83,6 +83,14 @@ class LiveVenue:
         with self._cond:
             return [e.to_dict() for e in self.venue.table(table).log]
 
+    def read(self, table: str) -> tuple[dict, list[dict], list[dict], int]:
+        """Snapshot, decisions, events and version of one table, taken together
+        (one lock: a page never mixes the state before an event with one after)."""
+        with self._cond:
+            tb = self.venue.table(table)
+            return (tb.snapshot(), [d.to_dict() for d in tb.decisions],
+                    [e.to_dict() for e in tb.log], self._versions[table])
+
     def score_sheet_csv(self, table: str) -> str:
         with self._cond:
             return self.venue.table(table).match.score_sheet_csv()

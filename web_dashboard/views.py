@@ -29,9 +29,9 @@ def countdown() -> float:
 
 def table_state(table: str, public: bool = False) -> dict:
     lv = live()
-    view = table_view(table, lv.snapshot(table), lv.decisions(table), lv.events(table),
-                      countdown(), public=public)
-    view["version"] = lv.version(table)
+    snapshot, decisions, events, version = lv.read(table)
+    view = table_view(table, snapshot, decisions, events, countdown(), public=public)
+    view["version"] = version
     view["now"] = lv.now(table)
     for item in view.get("feed", []):
         for e in item["evidence"]:
@@ -43,8 +43,11 @@ def table_state(table: str, public: bool = False) -> dict:
 
 def overview_state() -> list[dict]:
     lv = live()
-    return [dict(overview_row(t, lv.snapshot(t), lv.decisions(t), lv.events(t)),
-                 version=lv.version(t)) for t in lv.tables]
+    rows = []
+    for t in lv.tables:
+        snapshot, decisions, events, version = lv.read(t)
+        rows.append(dict(overview_row(t, snapshot, decisions, events), version=version))
+    return rows
 
 
 def require_table(table: str) -> None:
