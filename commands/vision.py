@@ -147,7 +147,7 @@ def cmd_watch(args) -> int:
 def _add_model_args(p) -> None:
     p.add_argument("--model", help="ONNX model (default models/cards-yolo11n.onnx or $GUANDAN_CARD_MODEL)")
     p.add_argument("--conf", type=float, default=None,
-                   help="lowest detector confidence kept (default 0.1 with the index classifier, else 0.35)")
+                   help="lowest detector confidence for an index box (default 0.1; the classifier then decides)")
     p.add_argument("--threads", type=int, default=2, help="ONNX Runtime threads (default 2)")
 
 

@@ -21,6 +21,10 @@ CARD_NAMES: tuple[str, ...] = tuple(s + r for s in SUITS for r in RANKS) + ("BJ"
 HAND_CLASS = len(CARD_NAMES)
 CLASS_NAMES: tuple[str, ...] = CARD_NAMES + ("HAND",)
 
+# The detector's own classes: it only finds corner indices and hands; the
+# index classifier (vision.index_classifier) names each index.
+DETECTOR_NAMES: tuple[str, ...] = ("INDEX", "HAND")
+
 _INDEX = {name: i for i, name in enumerate(CLASS_NAMES)}
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.classes import CLASS_NAMES, HAND_CLASS
+from vision.classes import HAND_CLASS
 from vision.runtime import cpu_session
 
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "cards-yolo11n.onnx"
@@ -36,6 +36,8 @@ PAIR_DY_MAX = 5.5
 BOTTOM_MIN = 1.2       # an index this far below the top band is a bottom-right one
 BAND_TOL = 0.9         # a band of indices is at most this many index heights wide
 MAX_ROW_ANGLE = 20     # degrees
+SAME_INDEX = 0.6       # boxes closer than this share of an index's size are one index
+RESCUE_TOL = 0.3       # index heights: a corner pair named two ways must sit this true
 
 
 class DetectorError(RuntimeError):
@@ -44,11 +46,22 @@ class DetectorError(RuntimeError):
 
 @dataclass(frozen=True)
 class IndexDetection:
-    """One detected corner index (or a hand): class name, confidence, box in pixels."""
+    """One detected corner index (or a hand): class name, confidence, box in pixels.
+
+    ``alternatives``: the classifier's likeliest names with their
+    probabilities, best first (empty when nothing else was considered).
+    """
 
     name: str
     confidence: float
     box: tuple[float, float, float, float]
+    alternatives: tuple[tuple[str, float], ...] = ()
+
+    def probability(self, name: str) -> float:
+        """How likely this index shows ``name`` (its confidence if it is its name)."""
+        if name == self.name:
+            return self.confidence
+        return next((p for n, p in self.alternatives if n == name), 0.0)
 
     @property
     def center(self) -> tuple[float, float]:
@@ -104,7 +117,9 @@ def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[fl
     h, w = image.shape[:2]
     r = min(size / h, size / w)
     nw, nh = int(round(w * r)), int(round(h * r))
-    img = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_LINEAR) if (nw, nh) != (w, h) else image
+    # shrinking: area averaging, as a coarser camera would see it (no aliasing)
+    interp = cv2.INTER_AREA if r < 1 else cv2.INTER_LINEAR
+    img = cv2.resize(image, (nw, nh), interpolation=interp) if (nw, nh) != (w, h) else image
     px, py = (size - nw) / 2, (size - nh) / 2
     top, left = int(round(py - 0.1)), int(round(px - 0.1))
     img = cv2.copyMakeBorder(img, top, size - nh - top, left, size - nw - left,
@@ -138,6 +153,83 @@ def row_angle(centres: np.ndarray, ih: float) -> float:
     return best[1]
 
 
+def one_per_index(indices: list[IndexDetection]) -> list[IndexDetection]:
+    """Drop boxes that sit on an index another, surer box already covers.
+
+    The detector sometimes boxes one index twice, a little apart; both
+    crops then read as an index.  Two indices of different cards are at
+    least an index's width apart (players leave every index in view), so
+    boxes closer than :data:`SAME_INDEX` of a width are one index.
+
+    >>> a = IndexDetection("CT", 0.95, (398, 163, 416, 198))
+    >>> b = IndexDetection("CT", 0.51, (386, 157, 408, 195))
+    >>> c = IndexDetection("CT", 0.90, (420, 163, 438, 198))      # the next card's
+    >>> [d.confidence for d in one_per_index([b, a, c])]
+    [0.95, 0.9]
+    """
+    kept: list[IndexDetection] = []
+    for d in sorted(indices, key=lambda d: -d.confidence):
+        (x, y), w, h = d.center, d.box[2] - d.box[0], d.height
+        if all(abs(x - k.center[0]) >= SAME_INDEX * max(w, k.box[2] - k.box[0])
+               or abs(y - k.center[1]) >= SAME_INDEX * max(h, k.height) for k in kept):
+            kept.append(d)
+    return kept
+
+
+def _corner_pair_error(offset: np.ndarray, ih: float) -> float | None:
+    """How far (in dx/dy) an offset from a top-left index to a bottom-right one
+    is from a card's usual shape; None when it cannot be one card's corners."""
+    dx, dy = offset
+    if not (BOTTOM_MIN * ih <= dy <= PAIR_DY_MAX * ih) or dx <= 0:
+        return None
+    err = abs(dx / dy - PAIR_RATIO)
+    return err if err <= PAIR_RATIO_TOL else None
+
+
+def _rescue_pairs(indices, local, bottom, ih, groups, used, names) -> list[tuple[int, int]]:
+    """Pair the indices left over when the classifier named a card's two
+    corners differently: a top-left and a bottom-right index that sit, to
+    within :data:`RESCUE_TOL` index heights, where the nearest matched card's
+    corners sit relative to each other are one card.  Its name is the one
+    both corners find likeliest together.  Updates ``used`` and ``names``.
+    """
+    tops = [i for i in np.nonzero(~bottom)[0] if i not in used]
+    bots = [j for j in np.nonzero(bottom)[0] if j not in used]
+    if not tops or not bots:
+        return []
+    cand = []
+    if groups:
+        g_top = np.array([local[i] for i, _ in groups])
+        g_off = np.array([local[j] - local[i] for i, j in groups])
+        for i in tops:
+            off = g_off[int(np.argmin(np.abs(g_top[:, 0] - local[i][0])))]   # the nearest card's, fan and all
+            for j in bots:
+                err = float(np.linalg.norm(local[j] - local[i] - off)) / ih
+                if err <= RESCUE_TOL:
+                    cand.append((err, int(i), int(j)))
+    else:
+        # no card to measure against: a corner pair in the usual shape, and
+        # neither corner has another partner to choose from
+        fits = {(int(i), int(j)) for i in tops for j in bots if _corner_pair_error(local[j] - local[i], ih) is not None}
+        for i, j in fits:
+            if sum(1 for a, _ in fits if a == i) == 1 and sum(1 for _, b in fits if b == j) == 1:
+                cand.append((0.0, i, j))
+    cand.sort()
+    out = []
+    for _, i, j in cand:
+        if i in used or j in used:
+            continue
+        a, b = indices[i], indices[j]
+        options = {a.name, b.name} | {n for n, _ in a.alternatives} | {n for n, _ in b.alternatives}
+        best = max(options, key=lambda n: a.probability(n) * b.probability(n))
+        if a.probability(best) * b.probability(best) <= 0:
+            continue
+        used.update((i, j))
+        names[i] = names[j] = best
+        out.append((i, j))
+    return out
+
+
 def pair_indices(indices: list[IndexDetection]) -> list[CardRead]:
     """Group corner indices into physical cards and order them left to right.
 
@@ -161,11 +253,8 @@ def pair_indices(indices: list[IndexDetection]) -> list[CardRead]:
         for j in np.nonzero(bottom)[0]:
             if indices[i].name != indices[j].name:
                 continue
-            dx, dy = local[j] - local[i]
-            if not (BOTTOM_MIN * ih <= dy <= PAIR_DY_MAX * ih) or dx <= 0:
-                continue
-            err = abs(dx / dy - PAIR_RATIO)
-            if err <= PAIR_RATIO_TOL:
+            err = _corner_pair_error(local[j] - local[i], ih)
+            if err is not None:
                 cand.append((err, int(i), int(j)))
     cand.sort()
     used: set[int] = set()
@@ -175,6 +264,8 @@ def pair_indices(indices: list[IndexDetection]) -> list[CardRead]:
             continue
         used.update((i, j))
         groups.append((i, j))
+    names = {k: d.name for k, d in enumerate(indices)}
+    groups += _rescue_pairs(indices, local, bottom, ih, groups, used, names)
     # typical offset (row frame) from a top-left index to its card's centre
     if groups:
         half = np.median(np.array([local[j] - local[i] for i, j in groups]), axis=0) / 2
@@ -193,7 +284,7 @@ def pair_indices(indices: list[IndexDetection]) -> list[CardRead]:
         box = (float(boxes[:, 0].min()), float(boxes[:, 1].min()),
                float(boxes[:, 2].max()), float(boxes[:, 3].max()))
         conf = max(d.confidence for d in dets)
-        cards.append((float(centre[0]), CardRead(dets[0].name, conf, box, tuple(dets))))
+        cards.append((float(centre[0]), CardRead(names[g[0]], conf, box, tuple(dets))))
     cards.sort(key=lambda c: c[0])
     return [c for _, c in cards]
 
@@ -206,7 +297,7 @@ class CardDetector:
 
     def __init__(self, model: str | Path | None = None, imgsz: int | None = None,
                  conf: float | None = None, iou: float = 0.3, hand_conf: float = 0.4, threads: int = 2,
-                 classifier: str | Path | bool | None = None, index_conf: float = 0.5):
+                 classifier: str | Path | bool | None = None, index_conf: float = 0.25):
         path = Path(model or os.environ.get("GUANDAN_CARD_MODEL") or DEFAULT_MODEL)
         if not path.exists():
             raise DetectorError(f"card model not found: {path}")
@@ -219,78 +310,83 @@ class CardDetector:
         self.imgsz = imgsz or int(inp.shape[2])
         self.iou, self.hand_conf = iou, hand_conf
         self.model_path = path
-        # Second stage (vision.index_classifier): used when its model is there,
-        # unless classifier=False.  It names each box the detector finds.
+        # Second stage (vision.index_classifier): names each box the detector
+        # finds.  classifier=False: boxes only (find_boxes), e.g. to make data.
         self.classifier = None
         if classifier is not False:
             from vision.index_classifier import DEFAULT_MODEL as CLF_MODEL, IndexClassifier
 
-            clf_path = Path(classifier) if isinstance(classifier, (str, Path)) else CLF_MODEL
-            if clf_path.exists():
-                try:
-                    self.classifier = IndexClassifier(clf_path, threads=threads)
-                except Exception as exc:
-                    raise DetectorError(f"cannot load index classifier {clf_path}: {exc}") from None
-            elif classifier is not None:
+            clf_path = Path(classifier or os.environ.get("GUANDAN_INDEX_MODEL") or CLF_MODEL)
+            if not clf_path.exists():
                 raise DetectorError(f"index classifier not found: {clf_path}")
-        # with the classifier the detector only has to find indices, so its
-        # (class-agnostic) threshold is low; the classifier's is index_conf
-        self.conf = conf if conf is not None else (0.1 if self.classifier else 0.35)
+            try:
+                self.classifier = IndexClassifier(clf_path, threads=threads)
+            except Exception as exc:
+                raise DetectorError(f"cannot load index classifier {clf_path}: {exc}") from None
+        # the detector only has to find indices, so its threshold is low;
+        # the classifier's (index_conf) decides what an index shows
+        self.conf = 0.1 if conf is None else conf
         self.index_conf = index_conf
 
-    def detect_indices(self, image: np.ndarray) -> list[IndexDetection]:
-        """All corner indices (and hands) above the confidence threshold."""
+    def find_boxes(self, image: np.ndarray, conf: float | None = None) -> list[IndexDetection]:
+        """Where the corner indices (named ``INDEX``) and hands (``HAND``) are.
+
+        Class-agnostic: a two-class model (index, hand) says so directly; a
+        model with a class per face counts a box as an index whatever face
+        it guesses (while it hesitates between faces their scores add up).
+        """
         if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 or image.size == 0:
             raise DetectorError("expected a BGR colour picture (H x W x 3)")
+        index_conf = self.conf if conf is None else conf
         img, r, (left, top) = letterbox(image, self.imgsz)
         blob = cv2.dnn.blobFromImage(img, 1 / 255.0, swapRB=True)
-        out = self.session.run(None, {self.input_name: blob})[0][0]      # (4 + classes, anchors)
-        pred = out.T
+        pred = self.session.run(None, {self.input_name: blob})[0][0].T     # (anchors, 4 + classes)
         scores = pred[:, 4:]
-        if self.classifier is not None:
-            # class-agnostic: an index is an index, whichever face the detector
-            # guesses; while it hesitates between faces their scores add up
+        if scores.shape[1] == 2:
+            card, hand = scores[:, 0], scores[:, 1]
+        else:
             card = np.minimum(1.0, scores[:, :HAND_CLASS].sum(axis=1))
             hand = scores[:, HAND_CLASS]
-            cls = np.where(hand > card, HAND_CLASS, 0)
-            conf = np.maximum(card, hand)
-            groups = (cls == HAND_CLASS).astype(int)
-        else:
-            cls = scores.argmax(axis=1)
-            conf = scores[np.arange(len(cls)), cls]
-            groups = cls
-        lowest = min(self.conf, self.hand_conf)
-        keep = conf >= lowest
-        pred, cls, conf, groups = pred[keep], cls[keep], conf[keep], groups[keep]
+        is_hand = hand > card
+        score = np.maximum(card, hand)
+        lowest = min(index_conf, self.hand_conf)
+        keep = score >= lowest
+        pred, is_hand, score = pred[keep], is_hand[keep], score[keep]
         if len(pred) == 0:
             return []
         xywh = pred[:, :4].copy()
         xywh[:, 0] -= xywh[:, 2] / 2
         xywh[:, 1] -= xywh[:, 3] / 2
-        idx = cv2.dnn.NMSBoxesBatched(xywh.tolist(), conf.tolist(), groups.tolist(), lowest, self.iou)
+        idx = cv2.dnn.NMSBoxesBatched(xywh.tolist(), score.tolist(), is_hand.astype(int).tolist(),
+                                      lowest, self.iou)
         h, w = image.shape[:2]
         found = []
         for k in np.array(idx).reshape(-1):
-            c = int(cls[k])
-            if conf[k] < (self.hand_conf if c == HAND_CLASS else self.conf):
+            if score[k] < (self.hand_conf if is_hand[k] else index_conf):
                 continue
             x, y, bw, bh = xywh[k]
             box = ((x - left) / r, (y - top) / r, (x + bw - left) / r, (y + bh - top) / r)
             box = (max(0.0, box[0]), max(0.0, box[1]), min(float(w), box[2]), min(float(h), box[3]))
-            found.append(IndexDetection(CLASS_NAMES[c], float(conf[k]), tuple(float(v) for v in box)))
-        if self.classifier is not None:
-            found = self._name_indices(image, found)
+            found.append(IndexDetection("HAND" if is_hand[k] else "INDEX", float(score[k]),
+                                        tuple(float(v) for v in box)))
         return found
+
+    def detect_indices(self, image: np.ndarray) -> list[IndexDetection]:
+        """All corner indices, each named by the classifier, and hands."""
+        if self.classifier is None:
+            raise DetectorError("no index classifier loaded: this detector only finds boxes")
+        return self._name_indices(image, self.find_boxes(image))
 
     def _name_indices(self, image: np.ndarray, found: list[IndexDetection]) -> list[IndexDetection]:
         """Let the classifier name every index box; drop the ones it calls NONE."""
         hands = [d for d in found if d.name == "HAND"]
         boxes = [d for d in found if d.name != "HAND"]
         named = []
-        for d, (label, p) in zip(boxes, self.classifier.classify(image, [d.box for d in boxes])):
+        for d, ranked in zip(boxes, self.classifier.ranked(image, [d.box for d in boxes])):
+            label, p = ranked[0]
             if label != "NONE" and p >= self.index_conf:
-                named.append(IndexDetection(label, p, d.box))
-        return named + hands
+                named.append(IndexDetection(label, p, d.box, tuple(ranked[1:])))
+        return one_per_index(named) + hands
 
     def read_zone(self, image: np.ndarray) -> ZoneRead:
         """The cards in one zone picture, left to right, and whether a hand covers it."""

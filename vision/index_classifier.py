@@ -1,19 +1,21 @@
 """Second stage: a small CNN that names a corner index from its crop.
 
-The YOLO detector finds corner indices well long before it has learned to
-tell 54 faces apart (on these CPUs, from scratch, within a few hours of
-training).  This classifier looks only at the crop around one detected
+The YOLO detector only says where the corner indices are (two classes,
+index and hand).  This classifier looks at the crop around one detected
 index, resized to :data:`CROP_W` x :data:`CROP_H`, and names its card face
 (or ``NONE``: not an index at all, which throws out false detections).
-Trained on crops cut from synthetic scenes, it learns in minutes.
 
-Train (needs the ``train`` extra)::
+Crops come from zone pictures at :data:`vision.table.ZONE_PX` (640 px wide),
+where an index is ~35 px tall.  Train (needs the ``train`` extra)::
 
-    python -m vision.index_classifier data/crops --scenes 8000   # make crops
-    python -m vision.index_classifier data/crops --scenes 500 --seed 2          # validation (last file)
-    python -m vision.index_classifier data/crops --train --epochs 8 --to models/
+    # crops of every labelled index, plus every box the detector finds
+    python -m vision.index_classifier data/crops640 --scenes 3000 --seed 1 --detector models/cards-yolo11n.onnx
+    python -m vision.index_classifier data/crops640 --scenes 500 --seed 9 --detector models/cards-yolo11n.onnx
+    python -m vision.index_classifier data/crops640 --train --epochs 10 --to models/
     # more epochs later, from the shipped weights:
-    python -m vision.index_classifier data/crops --train --epochs 6 --init models/index-classifier.pt --max-lr 1e-3
+    python -m vision.index_classifier data/crops640 --train --epochs 4 --init models/index-classifier.pt --max-lr 1e-3
+
+The last ``crops_*.npz`` (by name) is the validation set.
 
 At run time :class:`IndexClassifier` runs the exported ONNX on ONNX Runtime.
 
@@ -35,7 +37,7 @@ import numpy as np
 from vision.classes import CARD_NAMES
 from vision.runtime import cpu_session
 
-CROP_W, CROP_H = 24, 40
+CROP_W, CROP_H = 32, 48
 LABELS = CARD_NAMES + ("NONE",)
 NONE = len(CARD_NAMES)
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "index-classifier.onnx"
@@ -70,26 +72,55 @@ class IndexClassifier:
         self.input_name = self.session.get_inputs()[0].name
         self.model_path = path
 
-    def classify(self, image: np.ndarray, boxes) -> list[tuple[str, float]]:
-        """(label, probability) for each box; label ``NONE`` for a non-index."""
+    def probabilities(self, image: np.ndarray, boxes) -> np.ndarray:
+        """Each box's probability of each label in :data:`LABELS` (N x 55)."""
         if len(boxes) == 0:
-            return []
+            return np.zeros((0, len(LABELS)), np.float32)
         logits = self.session.run(None, {self.input_name: _to_blob([crop(image, b) for b in boxes])})[0]
         e = np.exp(logits - logits.max(axis=1, keepdims=True))
-        p = e / e.sum(axis=1, keepdims=True)
-        k = p.argmax(axis=1)
-        return [(LABELS[int(i)], float(p[n, i])) for n, i in enumerate(k)]
+        return e / e.sum(axis=1, keepdims=True)
+
+    def classify(self, image: np.ndarray, boxes) -> list[tuple[str, float]]:
+        """(label, probability) for each box; label ``NONE`` for a non-index."""
+        return [r[0] for r in self.ranked(image, boxes, top=1)]
+
+    def ranked(self, image: np.ndarray, boxes, top: int = 4) -> list[list[tuple[str, float]]]:
+        """The ``top`` likeliest (label, probability) for each box, best first."""
+        p = self.probabilities(image, boxes)
+        order = np.argsort(-p, axis=1)[:, :top]
+        return [[(LABELS[int(k)], float(p[n, k])) for k in row] for n, row in enumerate(order)]
 
 
 # -- data and training (PyTorch; the `train` extra) ----------------------------
 
-def make_crops(out: Path, scenes: int, seed: int) -> None:
+def _iou(box, boxes: np.ndarray) -> np.ndarray:
+    """Intersection over union of one box with each of ``boxes`` (N x 4)."""
+    if len(boxes) == 0:
+        return np.zeros(0)
+    ix = np.clip(np.minimum(box[2], boxes[:, 2]) - np.maximum(box[0], boxes[:, 0]), 0, None)
+    iy = np.clip(np.minimum(box[3], boxes[:, 3]) - np.maximum(box[1], boxes[:, 1]), 0, None)
+    inter = ix * iy
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    return inter / (area + (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]) - inter)
+
+
+def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None) -> None:
     """Crops of every labelled index (boxes jittered like a detector's) plus
-    non-index crops of cloth, card faces and hands; saved as one .npz."""
+    non-index crops of cloth, card faces and hands; saved as one .npz.
+
+    With ``detector`` (an ONNX card detector), every box it finds is cropped
+    too: named after the index it covers, or ``NONE`` when it covers none
+    (its false alarms on pips and faces are the negatives that matter).
+    """
     from vision.card_art import TRAIN_DECKS, load_decks
     from vision.synth import SceneGenerator
 
     gen = SceneGenerator(load_decks(TRAIN_DECKS))
+    finder = None
+    if detector is not None:
+        from vision.detector import CardDetector
+
+        finder = CardDetector(detector, classifier=False, threads=1)
     xs, ys = [], []
     for i in range(scenes):
         rng = np.random.default_rng([seed, 77, i])
@@ -102,17 +133,30 @@ def make_crops(out: Path, scenes: int, seed: int) -> None:
                 continue
             bw, bh = x1 - x0, y1 - y0
             sizes.append((bw, bh))
-            for _ in range(2):
+            for _ in range(1 if finder else 2):
                 j = rng.normal(0, 0.1, 4) * np.array([bw, bh, bw, bh])
                 xs.append(crop(img, (x0 + j[0], y0 + j[1], x1 + j[2], y1 + j[3])))
                 ys.append(c)
-        # negatives: random boxes of an index's size that miss every index
-        bw, bh = np.median(sizes, axis=0) if sizes else (12.0, 24.0)
         boxes = np.array([l[1:] for l in scene.labels if l[0] < NONE]).reshape(-1, 4)
+        classes = [l[0] for l in scene.labels if l[0] < NONE]
+        if finder is not None:
+            for d in finder.find_boxes(img):
+                if d.name == "HAND":
+                    continue
+                ious = _iou(np.array(d.box), boxes)
+                best = int(ious.argmax()) if len(ious) else -1
+                if best >= 0 and ious[best] >= 0.5:
+                    xs.append(crop(img, d.box))
+                    ys.append(classes[best])
+                elif best < 0 or ious[best] < 0.2:
+                    xs.append(crop(img, d.box))
+                    ys.append(NONE)
+        # negatives: random boxes of an index's size that miss every index
+        bw, bh = np.median(sizes, axis=0) if sizes else (0.037 * w, 0.083 * h)
         for _ in range(3):
-            s = rng.uniform(0.7, 1.4)
-            x0, y0 = rng.uniform(0, w - bw * s), rng.uniform(0, h - bh * s)
-            b = np.array([x0, y0, x0 + bw * s, y0 + bh * s])
+            sc = rng.uniform(0.7, 1.4)
+            x0, y0 = rng.uniform(0, w - bw * sc), rng.uniform(0, h - bh * sc)
+            b = np.array([x0, y0, x0 + bw * sc, y0 + bh * sc])
             if len(boxes):
                 ix = np.clip(np.minimum(b[2], boxes[:, 2]) - np.maximum(b[0], boxes[:, 0]), 0, None)
                 iy = np.clip(np.minimum(b[3], boxes[:, 3]) - np.maximum(b[1], boxes[:, 1]), 0, None)
@@ -120,6 +164,8 @@ def make_crops(out: Path, scenes: int, seed: int) -> None:
                     continue
             xs.append(crop(img, b))
             ys.append(NONE)
+        if (i + 1) % 500 == 0:
+            print(f"{i + 1}/{scenes} scenes, {len(xs)} crops", flush=True)
     out.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out / f"crops_{seed}.npz", x=np.stack(xs), y=np.array(ys, np.int64))
     print(f"{len(xs)} crops -> {out / f'crops_{seed}.npz'}")
@@ -132,11 +178,11 @@ def build_model():
         return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
     return nn.Sequential(
-        *block(3, 24), *block(24, 24), nn.MaxPool2d(2),           # 20 x 12
-        *block(24, 48), *block(48, 48), nn.MaxPool2d(2),          # 10 x 6
-        *block(48, 96), *block(96, 96), nn.MaxPool2d(2),          # 5 x 3
-        nn.Flatten(), nn.Dropout(0.2), nn.Linear(96 * 5 * 3, 192), nn.ReLU(inplace=True),
-        nn.Linear(192, len(LABELS)),
+        *block(3, 32), *block(32, 32), nn.MaxPool2d(2),           # 24 x 16
+        *block(32, 64), *block(64, 64), nn.MaxPool2d(2),          # 12 x 8
+        *block(64, 128), *block(128, 128), nn.MaxPool2d(2),       # 6 x 4
+        nn.Flatten(), nn.Dropout(0.2), nn.Linear(128 * 6 * 4, 256), nn.ReLU(inplace=True),
+        nn.Linear(256, len(LABELS)),
     )
 
 
@@ -167,7 +213,7 @@ def train(data_dir: Path, epochs: int, to: Path, batch: int = 256, threads: int 
     opt = torch.optim.AdamW(model.parameters(), lr=max_lr, weight_decay=1e-4)
     steps = epochs * ((len(xt) + batch - 1) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=max_lr, total_steps=steps)
-    best, best_acc = None, -1.0
+    best_acc, onnx_path = -1.0, to / "index-classifier.onnx"
     for ep in range(epochs):
         model.train()
         perm = torch.randperm(len(xt))
@@ -187,17 +233,24 @@ def train(data_dir: Path, epochs: int, to: Path, batch: int = 256, threads: int 
             pred = torch.cat([model(xv[k:k + 1024]).argmax(1) for k in range(0, len(xv), 1024)])
         acc = float((pred == yv).float().mean())
         print(f"epoch {ep + 1}/{epochs} loss {loss.item():.3f} val accuracy {acc:.4f}", flush=True)
-        if acc > best_acc:
-            best_acc, best = acc, {k: v.clone() for k, v in model.state_dict().items()}
-    model.load_state_dict(best)
-    model.eval()
+        if acc > best_acc:      # saved as it improves: an interrupted run keeps its best
+            best_acc = acc
+            onnx_path = _save(model, to)
+    print(f"best val accuracy {best_acc:.4f} -> {onnx_path}")
+    return onnx_path
+
+
+def _save(model, to: Path) -> Path:
+    """Write ``to/index-classifier.pt`` and the ONNX export beside it."""
+    import torch
+
     to.mkdir(parents=True, exist_ok=True)
-    torch.save(best, to / "index-classifier.pt")
+    torch.save(model.state_dict(), to / "index-classifier.pt")
     onnx_path = to / "index-classifier.onnx"
     torch.onnx.export(model, torch.zeros(1, 3, CROP_H, CROP_W), str(onnx_path), input_names=["crops"],
                       output_names=["logits"], dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
                       opset_version=17, dynamo=False)
-    print(f"best val accuracy {best_acc:.4f} -> {onnx_path}")
+    model.train()
     return onnx_path
 
 
@@ -206,6 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("data", type=Path, help="folder of crops_*.npz (kept out of git, e.g. data/crops)")
     ap.add_argument("--scenes", type=int, default=0, help="make crops from this many scenes")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--detector", type=Path, help="also crop every box this ONNX detector finds")
     ap.add_argument("--train", action="store_true")
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--to", type=Path, default=Path("models"))
@@ -213,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-lr", type=float, default=3e-3)
     args = ap.parse_args(argv)
     if args.scenes:
-        make_crops(args.data, args.scenes, args.seed)
+        make_crops(args.data, args.scenes, args.seed, args.detector)
     if args.train:
         try:
             train(args.data, args.epochs, args.to, init=args.init, max_lr=args.max_lr)

@@ -1,5 +1,8 @@
 """Write a YOLO data set of synthetic play zones (images, labels, data.yaml).
 
+Two classes, ``INDEX`` (every corner index) and ``HAND``: the detector finds
+indices, the index classifier names them.
+
 Run it as a script::
 
     python -m vision.make_dataset data/cards --train 3000 --val 300 --seed 1
@@ -19,7 +22,7 @@ import cv2
 import numpy as np
 
 from vision.card_art import HELD_OUT_DECKS, TRAIN_DECKS, CardArtError, load_decks
-from vision.classes import CLASS_NAMES
+from vision.classes import DETECTOR_NAMES
 from vision.synth import CLOTH_HELD_OUT, CLOTH_TRAIN, SceneGenerator
 
 # Seeds of each split are offset so that no two splits share a picture.
@@ -36,7 +39,7 @@ def write_split(out: Path, split: str, count: int, gen: SceneGenerator, seed: in
         scene = gen.random_scene(rng)
         stem = f"{split}_{seed}_{i:06d}"
         cv2.imwrite(str(img_dir / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
-        (lab_dir / f"{stem}.txt").write_text("\n".join(scene.yolo_lines()) + "\n")
+        (lab_dir / f"{stem}.txt").write_text("".join(l + "\n" for l in scene.yolo_lines(True)))
     return count
 
 
@@ -46,7 +49,7 @@ def write_yaml(out: Path) -> Path:
     if (out / "images" / "test").exists():
         lines.append("test: images/test")
     lines.append("names:")
-    lines += [f"  {i}: {n}" for i, n in enumerate(CLASS_NAMES)]
+    lines += [f"  {i}: {n}" for i, n in enumerate(DETECTOR_NAMES)]
     path = out / "data.yaml"
     path.write_text("\n".join(lines) + "\n")
     return path

@@ -26,6 +26,7 @@ import numpy as np
 
 from vision.card_art import Deck
 from vision.classes import CARD_NAMES, HAND_CLASS, RANKS, SUITS, class_id
+from vision.table import ZONE_PX
 
 # A corner index counts as visible (and is labelled) when this much of it shows.
 VISIBLE_ENOUGH = 0.7
@@ -61,11 +62,17 @@ class Scene:
         """Every card shows at least one index (else no reader could name it)."""
         return set(range(len(self.cards))) <= set(self.owners)
 
-    def yolo_lines(self) -> list[str]:
-        """Labels in YOLO text format (class cx cy w h, normalised)."""
+    def yolo_lines(self, detector_classes: bool = False) -> list[str]:
+        """Labels in YOLO text format (class cx cy w h, normalised).
+
+        ``detector_classes``: class 0 for every corner index and 1 for a
+        hand (:data:`vision.classes.DETECTOR_NAMES`) instead of the 55 classes.
+        """
         h, w = self.image.shape[:2]
         out = []
         for c, x0, y0, x1, y1 in self.labels:
+            if detector_classes:
+                c = int(c == HAND_CLASS)
             out.append(f"{c} {(x0 + x1) / 2 / w:.6f} {(y0 + y1) / 2 / h:.6f} "
                        f"{(x1 - x0) / w:.6f} {(y1 - y0) / h:.6f}")
         return out
@@ -184,7 +191,7 @@ def _draw_hand(rng: np.random.Generator, img: np.ndarray, top: np.ndarray) -> tu
 class SceneGenerator:
     """Renders play-zone scenes from a set of decks and a cloth palette."""
 
-    def __init__(self, decks: list[Deck], size: tuple[int, int] = (320, 224),
+    def __init__(self, decks: list[Deck], size: tuple[int, int] = ZONE_PX,
                  cloth: tuple[tuple[int, int, int], ...] = CLOTH_TRAIN,
                  hand_rate: float = 0.2, empty_rate: float = 0.06):
         if not decks:

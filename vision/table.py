@@ -38,9 +38,14 @@ MARKER_DICT = cv2.aruco.DICT_4X4_50
 MARKER_MM = 60.0
 MARKER_INSET_MM = 45.0
 TABLE_MM = 900.0
-# Zone pictures are rectified to this many pixels (the detector's input):
-# 320 px over a 300 mm play zone makes a card ~65 px wide, its index ~20 px tall.
-ZONE_PX = (320, 224)
+# Zone pictures are rectified to this many pixels: 640 px over a 300 mm play
+# zone (2.1 px/mm) makes a card ~130 px wide and its corner index ~40 px
+# tall, enough to tell a spade from a club through blur and JPEG.  The
+# camera must see the cloth that finely (a 4K camera over a 900 mm table
+# gives 2.4 px/mm); at 1 px/mm an index is ~20 px tall and about one in ten
+# is unreadable.  The detector shrinks the picture to its own input (320 px)
+# to find the indices; the classifier names each from the full picture.
+ZONE_PX = (640, 448)
 PLAY_ZONE_MM = (300.0, 210.0)
 REMINDER_ZONE_MM = (140.0, 98.0)
 

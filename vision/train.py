@@ -34,8 +34,14 @@ MODEL_BASENAME = "cards-yolo11n"
 
 def train(data: Path, name: str, epochs: int, imgsz: int, batch: int, workers: int,
           project: Path, resume: bool, model_yaml: str = MODEL_YAML, cache: str | bool = "ram",
-          fraction: float = 1.0, device: str = "cpu", patience: int = 100) -> Path:
-    """Train (or resume) and return the run folder."""
+          fraction: float = 1.0, device: str = "cpu", patience: int = 100,
+          init: Path | None = None) -> Path:
+    """Train (or resume) and return the run folder.
+
+    ``init``: start from these weights instead of random ones (a checkpoint
+    of our own, e.g. the shipped ``models/cards-yolo11n.pt``); layers whose
+    shape differs (the head, when the classes change) start afresh.
+    """
     from ultralytics import YOLO, settings
 
     settings.update({"sync": False})
@@ -49,7 +55,8 @@ def train(data: Path, name: str, epochs: int, imgsz: int, batch: int, workers: i
     model = YOLO(model_yaml)
     model.train(
         data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers,
-        project=str(project.resolve()), name=name, exist_ok=True, pretrained=False,
+        project=str(project.resolve()), name=name, exist_ok=True,
+        pretrained=str(init) if init else False,
         device=device, cache=cache, plots=False, amp=False, fraction=fraction,
         patience=patience, seed=0, deterministic=False,
         # Cards are never mirrored (a mirrored index is not a card); colour is
@@ -90,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", default="ram", help="ram, disk or none")
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--model", default=MODEL_YAML, help="model yaml (no pretrained weights)")
+    ap.add_argument("--init", type=Path, help="start from these weights (ours, never downloaded)")
     ap.add_argument("--resume", action="store_true", help="carry on runs/NAME/weights/last.pt")
     ap.add_argument("--export", type=Path, metavar="WEIGHTS", help="copy WEIGHTS and export ONNX, no training")
     ap.add_argument("--to", type=Path, default=Path("models"))
@@ -108,7 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         run = train(args.data, args.name, args.epochs, args.imgsz, args.batch, args.workers,
                     args.project, args.resume, args.model,
-                    cache=False if args.cache == "none" else args.cache, device=args.device)
+                    cache=False if args.cache == "none" else args.cache, device=args.device,
+                    init=args.init)
     except FileNotFoundError as exc:
         print(exc, file=sys.stderr)
         return 2

@@ -1,9 +1,11 @@
 """End to end: the demo, headless, referees its scripted match from the video and the devices."""
 
+import json
 import subprocess
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 
+from referee.events import Event
 from referee.settings import Settings
 from referee.store import EventStore
 from referee.table import Table
@@ -29,6 +31,13 @@ def test_demo_catches_every_scripted_violation_from_video_and_devices(tmp_path):
             found[d.code].append(d)
     for code in ("overtime", "illegal_play", "missing_report", "wrong_tribute"):
         assert found[code], f"the demo's {code} was not caught; found {sorted(found)}"
+    # and nothing else: the cards read off the video are the scripted ones, so the
+    # referee finds exactly what it finds in the script itself
+    script = [Event.from_dict(json.loads(line))
+              for line in (tmp_path / "script.jsonl").read_text(encoding="utf-8").splitlines()]
+    expected = Counter(d.code for d in Table("T01", Settings.parse_format("deals:2")).replay(script)
+                       if d.type == "violation")
+    assert Counter({code: len(ds) for code, ds in found.items()}) == expected
     # the illegal play and the wrong tribute were seen by the camera, the report fault by the devices
     ids = {e.id: e for e in events}
     assert any(ids[i].source == "vision" for d in found["illegal_play"] for i in d.events if i in ids)

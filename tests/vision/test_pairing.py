@@ -60,3 +60,26 @@ def test_two_identical_cards_count_twice():
 
 def test_nothing_in_nothing_out():
     assert pair_indices([]) == []
+
+
+def test_a_card_whose_corners_are_named_two_ways_is_one_card():
+    """Two cards paired by name show where a card's corners sit; the third
+    card's corners were read C9 (unsure) and S9: one card, the likelier S9."""
+    dets = [IndexDetection("S5", 0.9, (10, 10, 20, 30)), IndexDetection("S5", 0.9, (67, 70, 77, 90)),
+            IndexDetection("H7", 0.9, (40, 10, 50, 30)), IndexDetection("H7", 0.9, (97, 70, 107, 90)),
+            IndexDetection("C9", 0.6, (70, 10, 80, 30), (("S9", 0.35),)),
+            IndexDetection("S9", 0.9, (127, 70, 137, 90), (("C9", 0.05),))]
+    assert [c.name for c in pair_indices(dets)] == ["S5", "H7", "S9"]
+    # a corner out of place stays a card of its own
+    stray = dets[:5] + [IndexDetection("S9", 0.9, (140, 70, 150, 90), (("C9", 0.05),))]
+    assert [c.name for c in pair_indices(stray)] == ["S5", "H7", "C9", "S9"]
+
+
+def test_a_lone_card_read_two_ways_is_one_card():
+    """With no other card to measure against, a corner pair in a card's shape is one card."""
+    top = IndexDetection("C5", 0.77, (10, 10, 20, 30), (("S5", 0.2),))
+    bottom = IndexDetection("S5", 0.52, (67, 70, 77, 90), (("C5", 0.45),))
+    assert [c.name for c in pair_indices([top, bottom])] == ["C5"]
+    # two corners that cannot be one card's stay two cards
+    far = IndexDetection("S5", 0.52, (200, 70, 210, 90), (("C5", 0.45),))
+    assert [c.name for c in pair_indices([top, far])] == ["C5", "S5"]

@@ -28,6 +28,7 @@ def test_printed_cards_are_found_in_their_zones(gen):
     centre = {z.name: np.mean(z.corners_mm, axis=0) for z in painter.layout.zones}
     lay(painter, painter.cloth, "PASS", centre["S-play"], 8)
     lay(painter, painter.cloth, "COUNT7", centre["W-reminder"], -85)
+    painter.redraw_cloth()
     frame, _ = painter.frame({})
     geo = calibrate(frame)
     found = find_printed(frame, geo)

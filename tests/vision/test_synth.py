@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from vision.card_art import TRAIN_DECKS, HELD_OUT_DECKS, CardArtError, load_deck
-from vision.classes import CARD_NAMES, CLASS_NAMES, HAND_CLASS, class_id
+from vision.classes import CARD_NAMES, CLASS_NAMES, HAND_CLASS
 from vision.make_dataset import main as make_dataset
 from vision.synth import PLAY_KINDS, random_play
 
@@ -80,10 +80,17 @@ def test_make_dataset_writes_yolo_files(tmp_path):
         for line in f.read_text().split("\n"):
             if line:
                 c, *xywh = line.split()
-                assert 0 <= int(c) < len(CLASS_NAMES)
+                assert int(c) in (0, 1)          # INDEX or HAND: the classifier names indices
                 assert all(0 <= float(v) <= 1 for v in xywh)
     yaml = (tmp_path / "ds" / "data.yaml").read_text()
-    assert "  0: S2" in yaml and f"  {class_id('BJ')}: BJ" in yaml
+    assert yaml.endswith("names:\n  0: INDEX\n  1: HAND\n")
+
+
+def test_detector_labels_keep_the_boxes_and_merge_the_faces(gen, decks, rng):
+    scene = gen.render(["S5", "HK"], rng, deck=decks[0], clean=True, hand=True)
+    full, det = scene.yolo_lines(), scene.yolo_lines(detector_classes=True)
+    assert [l.split()[1:] for l in full] == [l.split()[1:] for l in det]
+    assert [l.split()[0] for l in det] == ["0" if l.split()[0] != str(HAND_CLASS) else "1" for l in full]
 
 
 def test_make_dataset_rejects_a_bad_size(tmp_path, capsys):

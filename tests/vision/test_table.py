@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vision.synth_table import PX_PER_MM, TablePainter
-from vision.table import GeometryError, TableGeometry, annotate, calibrate, default_layout
+from vision.table import ZONE_PX, GeometryError, TableGeometry, annotate, calibrate, default_layout
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +31,7 @@ def test_rectified_zone_shows_the_players_cards_upright(painter, decks):
     frame, truth = painter.frame({"N-play": ["HA"]}, clean=True)
     geo = calibrate(frame)
     crop = geo.rectify(frame, geo.zone("N-play"))
-    assert crop.shape[:2] == (224, 320)
+    assert crop.shape[:2] == (ZONE_PX[1], ZONE_PX[0])
     # N's card, seen from N's side: its red top-left index is in the upper left of the card
     red = (crop[:, :, 2].astype(int) - crop[:, :, 1]) > 80
     ys, xs = np.nonzero(red)

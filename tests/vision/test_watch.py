@@ -8,7 +8,6 @@ import pytest
 import cv2
 
 from commands import main
-from tests.vision.conftest import needs_accurate_model
 from referee.events import Event
 from vision.synth_table import TablePainter
 from vision.table import calibrate
@@ -37,7 +36,6 @@ def table_video(tmp_path_factory, gen):
     return path, empty
 
 
-@needs_accurate_model     # today it misses one LJ of the joker bomb; the rest is right
 def test_watch_prints_the_plays_and_the_clears(table_video, tmp_path, capsys):
     path, first = table_video
     geo_path = tmp_path / "table.json"
@@ -67,7 +65,7 @@ def test_bad_frames_give_clear_errors_and_the_watcher_carries_on(table_video, de
                 watcher.process(0.8 + k * 0.1, None)
             with pytest.raises(FrameError, match="corrupt frame"):
                 watcher.process(0.8 + k * 0.1, np.zeros((5, 5), np.uint8))
-            with pytest.raises(FrameError, match="calibrated at 1280x960"):
+            with pytest.raises(FrameError, match="calibrated at 2560x1920"):
                 watcher.process(0.8 + k * 0.1, np.zeros((10, 10, 3), np.uint8))
         events += watcher.process(0.8 + k * 0.1, f)
     assert [(e.type, e.cards) for e in events] == [("play", ("S5", "S5", "H5"))]
