@@ -45,6 +45,7 @@ DEVICE_TYPES = ("pass", "report")
 LAY_AHEAD = 1.0     # cards go down this long before the scripted time (the camera needs ~0.6 s)
 HAND_FOR = 0.4      # a hand covers the zone this long while laying or taking cards
 MIN_GAP = 1.5       # after a seen event, the next one waits this long (the camera's delay)
+CLEAR_AFTER = 0.6   # a finished trick's cards are taken away this long after its last action
 
 
 class DemoError(RuntimeError):
@@ -67,8 +68,26 @@ class DemoScript:
     end: float = 0.0
 
 
-def _retime(events: list[dict], keep_gap: set[int]) -> list[dict]:
-    """Players act briskly (1.5-3.5 s) except where the script needs a long gap."""
+def _ends(events: list[dict], settings: Settings) -> tuple[set[int], set[int]]:
+    """Indices of the events that end a trick, and of those that end a deal."""
+    table = Table(TABLE, settings)
+    trick_ends: set[int] = set()
+    deal_ends: set[int] = set()
+    for i, e in enumerate(events):
+        for d in table.feed(Event.from_dict(e)):
+            if d.type == "trick_end":
+                trick_ends.add(i)
+            elif d.type in ("deal_end", "match_end"):
+                deal_ends.add(i)
+    return trick_ends, deal_ends
+
+
+def _retime(events: list[dict], keep_gap: set[int], trick_ends: set[int] = frozenset()) -> list[dict]:
+    """Players act briskly (1.5-3.5 s) except where the script needs a long gap.
+
+    After a trick ends the table is cleared (:data:`CLEAR_AFTER`) before the
+    next cards go down (:data:`LAY_AHEAD`), so the next event waits for both.
+    """
     out, t, prev = [], 2.0, None
     for i, e in enumerate(events):
         if prev is not None:
@@ -77,6 +96,8 @@ def _retime(events: list[dict], keep_gap: set[int]) -> list[dict]:
                 gap = min(max(gap * 0.35, 0.2), 3.5)
             if prev["type"] in VISION_TYPES or e["type"] in VISION_TYPES:
                 gap = max(gap, MIN_GAP)
+            if i - 1 in trick_ends:
+                gap = max(gap, CLEAR_AFTER + LAY_AHEAD + 0.6)
             t += gap
         prev = e
         out.append(dict(e, t=round(t, 2)))
@@ -94,7 +115,7 @@ def make_script(seed: int = 3, deals: int = 2) -> DemoScript:
     else:
         raise DemoError("no scripted match with every fault was found")
     keep = {injected["overtime"]}
-    events = _retime(events, keep)
+    events = _retime(events, keep, _ends(events, settings)[0])
     script = DemoScript(settings, events, injected)
     script.changes = _zone_changes(script)
     script.end = events[-1]["t"] + 4.0
@@ -104,15 +125,7 @@ def make_script(seed: int = 3, deals: int = 2) -> DemoScript:
 def _zone_changes(script: DemoScript) -> list[Change]:
     """What the camera sees change, and when, for the script's events."""
     events = script.events
-    table = Table(TABLE, script.settings)
-    trick_ends: dict[int, bool] = {}
-    deal_ends: set[int] = set()
-    for i, e in enumerate(events):
-        for d in table.feed(Event.from_dict(e)):
-            if d.type == "trick_end":
-                trick_ends[i] = True
-            elif d.type in ("deal_end", "match_end"):
-                deal_ends.add(i)
+    trick_ends, deal_ends = _ends(events, script.settings)
     changes: list[Change] = []
     in_zone: dict[str, tuple[str, ...]] = {}
     illegal = script.injected.get("illegal_play")
@@ -143,7 +156,7 @@ def _zone_changes(script: DemoScript) -> list[Change]:
         elif typ in ("tribute", "return"):
             put(t - LAY_AHEAD, f"{seat}-reminder", (e["card"],))
         if i in trick_ends:
-            clear(t + 0.6, "play")
+            clear(t + CLEAR_AFTER, "play")
         if i in deal_ends:
             clear(t + 1.0)
     changes.sort(key=lambda c: c.t)

@@ -29,8 +29,10 @@ from vision.synth import CLOTH_HELD_OUT, CLOTH_TRAIN, SceneGenerator
 _SPLIT_SEED = {"train": 0, "val": 1_000_003, "test": 2_000_003}
 
 
-def write_split(out: Path, split: str, count: int, gen: SceneGenerator, seed: int) -> int:
-    """Render ``count`` scenes into ``out/images/split`` and ``out/labels/split``."""
+def write_split(out: Path, split: str, count: int, gen: SceneGenerator, seed: int,
+                size: tuple[int, int] | None = None) -> int:
+    """Render ``count`` scenes into ``out/images/split`` and ``out/labels/split``,
+    shrunk to ``size`` (the detector's input) when given."""
     img_dir, lab_dir = out / "images" / split, out / "labels" / split
     img_dir.mkdir(parents=True, exist_ok=True)
     lab_dir.mkdir(parents=True, exist_ok=True)
@@ -38,7 +40,10 @@ def write_split(out: Path, split: str, count: int, gen: SceneGenerator, seed: in
         rng = np.random.default_rng([seed, _SPLIT_SEED[split], i])
         scene = gen.random_scene(rng)
         stem = f"{split}_{seed}_{i:06d}"
-        cv2.imwrite(str(img_dir / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+        image = scene.image
+        if size is not None and (image.shape[1], image.shape[0]) != size:
+            image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)   # labels are relative
+        cv2.imwrite(str(img_dir / f"{stem}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 95])
         (lab_dir / f"{stem}.txt").write_text("".join(l + "\n" for l in scene.yolo_lines(True)))
     return count
 
@@ -62,7 +67,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--val", type=int, default=300)
     ap.add_argument("--test", type=int, default=0)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--size", default="320x224", help="zone picture WIDTHxHEIGHT (default 320x224)")
+    ap.add_argument("--size", default="320x224",
+                    help="picture WIDTHxHEIGHT written, the detector's input (default 320x224); scenes "
+                         "are drawn at the zone pictures' size and shrunk to it, as the detector sees them")
+    ap.add_argument("--hand-rate", type=float, default=0.3, help="share of scenes with a hand (default 0.3)")
     args = ap.parse_args(argv)
     try:
         w, h = (int(v) for v in args.size.lower().split("x"))
@@ -75,12 +83,12 @@ def main(argv: list[str] | None = None) -> int:
     except CardArtError as exc:
         print(exc, file=sys.stderr)
         return 2
-    gen = SceneGenerator(train_decks, size=(w, h), cloth=CLOTH_TRAIN)
-    write_split(args.out, "train", args.train, gen, args.seed)
-    write_split(args.out, "val", args.val, gen, args.seed)
+    gen = SceneGenerator(train_decks, cloth=CLOTH_TRAIN, hand_rate=args.hand_rate)
+    write_split(args.out, "train", args.train, gen, args.seed, (w, h))
+    write_split(args.out, "val", args.val, gen, args.seed, (w, h))
     if args.test:
-        write_split(args.out, "test", args.test, SceneGenerator(held, size=(w, h), cloth=CLOTH_HELD_OUT),
-                    args.seed)
+        write_split(args.out, "test", args.test, SceneGenerator(held, cloth=CLOTH_HELD_OUT, hand_rate=args.hand_rate),
+                    args.seed, (w, h))
     print(write_yaml(args.out))
     return 0
 

@@ -63,6 +63,8 @@ class TablePainter:
         gx, gy = np.meshgrid(np.linspace(-1, 1, w), np.linspace(-1, 1, h))
         self.light = (rng.uniform(0.8, 1.1) * (1 + rng.uniform(-0.15, 0.15) * gx
                                               + rng.uniform(-0.15, 0.15) * gy)).astype(np.float32)
+        self._laid: dict[str, tuple] = {}     # zone -> ((cards, clean), layout seed)
+        self._drawn: dict[str, tuple] = {}    # zone -> (what was drawn, scene, picture, mask, box)
         self.redraw_cloth()
 
     def redraw_cloth(self) -> None:
@@ -74,6 +76,29 @@ class TablePainter:
         self.empty = cv2.warpPerspective(self.cloth, self.top_to_frame, self.frame_size,
                                          flags=cv2.INTER_LINEAR, borderValue=(30, 30, 30))
         self.empty *= self.light[:, :, None]
+        self._drawn = {}      # zone pictures were cut from the old cloth
+
+    def _draw_zone(self, name: str, cards, seed: int, hand: bool, clean: bool):
+        """One zone's cards warped into the camera frame: scene, picture, mask, box."""
+        w, h = self.frame_size
+        zone = self.layout.zone(name)
+        bg = self.layout.rectify(self.cloth, zone)
+        zw, zh = zone.pixel_size()
+        rng = np.random.default_rng(seed)
+        # cards are the same size everywhere: 14-19 % of a play zone's width
+        scene = self.gen.render(list(cards), rng, hand=hand, clean=clean, background=bg, effects=False,
+                                size=(zw, zh), card_width=rng.uniform(0.14, 0.19) * ZONE_PX[0] / zw)
+        # straight from the zone picture into the camera frame, within the zone's box
+        H = self.top_to_frame @ self.layout.zone_homography(zone)
+        q = cv2.perspectiveTransform(np.float32([[[0, 0], [zw, 0], [zw, zh], [0, zh]]]), H)[0]
+        x0, y0 = np.floor(q.min(axis=0)).astype(int).clip(0, (w, h))
+        x1, y1 = np.ceil(q.max(axis=0)).astype(int).clip(0, (w, h))
+        Ht = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], float) @ H
+        size = (int(x1 - x0), int(y1 - y0))
+        warped = cv2.warpPerspective(scene.image.astype(np.float32), Ht, size, flags=cv2.INTER_AREA)
+        warped *= self.light[y0:y1, x0:x1, None]
+        mask = cv2.warpPerspective(np.ones((zh, zw), np.float32), Ht, size)[:, :, None]
+        return scene, warped, mask, (x0, y0, x1, y1)
 
     def frame(self, plays: dict[str, list[str] | None], hands: set[str] = frozenset(),
               clean: bool = False, noise: float = 2.0) -> tuple[np.ndarray, dict[str, Scene]]:
@@ -85,28 +110,24 @@ class TablePainter:
         w, h = self.frame_size
         out = self.empty.copy()
         truth: dict[str, Scene] = {}
+        for name in [n for n in self._laid if plays.get(n) is None]:
+            del self._laid[name]            # taken away: laid again, they land elsewhere
         for name, cards in plays.items():
             if cards is None:
                 continue
-            zone = self.layout.zone(name)
-            bg = self.layout.rectify(self.cloth, zone)
-            zw, zh = zone.pixel_size()
-            # cards are the same size everywhere: 14-19 % of a play zone's width
-            scene = self.gen.render(list(cards), self.rng, hand=name in hands, clean=clean,
-                                    background=bg, effects=False, size=(zw, zh),
-                                    card_width=self.rng.uniform(0.14, 0.19) * ZONE_PX[0] / zw)
+            # cards lie still until they are taken away: a zone keeps its layout
+            # (and its picture) while other zones change, and a hand passing
+            # over it covers the same cards
+            laid = (tuple(cards), clean)
+            if self._laid.get(name, (None,))[0] != laid:
+                self._laid[name] = (laid, int(self.rng.integers(2 ** 63)))
+            key = (self._laid[name], name in hands)
+            if self._drawn.get(name, (None,))[0] != key:
+                self._drawn[name] = (key, *self._draw_zone(name, cards, key[0][1], name in hands, clean))
+            _, scene, warped, mask, (x0, y0, x1, y1) = self._drawn[name]
             truth[name] = scene
-            # straight from the zone picture into the camera frame, within the zone's box
-            H = self.top_to_frame @ self.layout.zone_homography(zone)
-            q = cv2.perspectiveTransform(np.float32([[[0, 0], [zw, 0], [zw, zh], [0, zh]]]), H)[0]
-            x0, y0 = np.floor(q.min(axis=0)).astype(int).clip(0, (w, h))
-            x1, y1 = np.ceil(q.max(axis=0)).astype(int).clip(0, (w, h))
-            Ht = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], float) @ H
-            size = (int(x1 - x0), int(y1 - y0))
-            warped = cv2.warpPerspective(scene.image.astype(np.float32), Ht, size, flags=cv2.INTER_AREA)
-            mask = cv2.warpPerspective(np.ones((zh, zw), np.float32), Ht, size)[:, :, None]
             roi = out[y0:y1, x0:x1]
-            roi[:] = roi * (1 - mask) + warped * self.light[y0:y1, x0:x1, None] * mask
+            roi[:] = roi * (1 - mask) + warped * mask
         if noise:
             grain = np.empty_like(out)
             cv2.setRNGSeed(int(self.rng.integers(2 ** 31)))   # same seed, same frames

@@ -68,7 +68,9 @@ class TableWatcher:
         thumb = cv2.resize(grey, (64, 64), interpolation=cv2.INTER_AREA).astype(np.int16)
         last = self._last.get(name)
         # compared with the picture last read, not the previous frame: slow drift still triggers a read
-        if last is not None and self.reuse_below > 0 \
+        # a read that saw a hand is never reused: fingers leaving the edge of a
+        # zone change its picture too little, and the tracker would wait for ever
+        if last is not None and self.reuse_below > 0 and not last[1].hand \
                 and float(np.abs(thumb - last[0]).mean()) < self.reuse_below:
             return replace(last[1])
         read = self.detector.read_zone(crop)

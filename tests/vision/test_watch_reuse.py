@@ -54,3 +54,26 @@ def test_reuse_can_be_switched_off():
     for i in range(4):
         watcher.process(i * 0.2, frame)
     assert det.calls == 4
+
+
+class HandThenCards(CountingDetector):
+    """Sees a hand over S5 S5 on its first read, then the cards alone."""
+
+    def read_zone(self, image):
+        read = super().read_zone(image)
+        read.hand = self.calls == 1
+        return read
+
+
+def test_a_read_that_saw_a_hand_is_not_reused():
+    """Fingers leaving a zone's edge barely change its picture: the zone is
+    read again until no hand is seen, so the play is reported."""
+    geo = _geometry()
+    det = HandThenCards()
+    watcher = TableWatcher(geo, det, zones=["S-play"], stable_s=0.2, stable_frames=3)
+    frame = np.full((geo.image_size[1], geo.image_size[0], 3), 40, np.uint8)
+    events = []
+    for i in range(6):
+        events += watcher.process(i * 0.2, frame)
+    assert det.calls == 2                       # the hand read, then one without it, then reuse
+    assert [(e.type, e.cards) for e in events] == [("play", ("S5", "S5"))]
