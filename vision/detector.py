@@ -296,7 +296,7 @@ class CardDetector:
     """
 
     def __init__(self, model: str | Path | None = None, imgsz: int | None = None,
-                 conf: float | None = None, iou: float = 0.3, hand_conf: float = 0.4, threads: int = 2,
+                 conf: float | None = None, iou: float = 0.3, hand_conf: float = 0.3, threads: int = 2,
                  classifier: str | Path | bool | None = None, index_conf: float = 0.25):
         path = Path(model or os.environ.get("GUANDAN_CARD_MODEL") or DEFAULT_MODEL)
         if not path.exists():

@@ -11,13 +11,6 @@ from vision.card_art import load_decks
 from vision.detector import DEFAULT_MODEL, CardDetector
 from vision.synth import SceneGenerator
 
-# Tests that need the card model to read every card right.  The shipped
-# model is still under-trained (models/MODEL_CARD.md: 53 % of held-out plays
-# exact). Strict: once a better model reads one of them right, the run fails
-# until its marker goes, so the marked tests can only become real checks.
-needs_accurate_model = pytest.mark.xfail(
-    strict=True, reason="shipped card model under-trained: see models/MODEL_CARD.md")
-
 # Two training decks of different styles; the held-out ones stay for the benchmark.
 TEST_DECKS = ("anglo", "simplistic")
 

@@ -10,16 +10,9 @@ import pytest
 
 from commands import main
 from vision.detector import CardDetector, DetectorError
-from tests.vision.conftest import needs_accurate_model
 from tests.vision.test_pairing import PLAYS
 
-# plays the current model already reads on both test decks; the rest wait for a better model
-READ_NOW = {"single", "pair of identical cards", "triple", "full house", "straight", "tube",
-            "8-card bomb", "10 cards"}
-
-
-@pytest.mark.parametrize("name", [n if n in READ_NOW else pytest.param(n, marks=needs_accurate_model)
-                                  for n in PLAYS])
+@pytest.mark.parametrize("name", list(PLAYS))
 def test_typical_plays_are_read_exactly(gen, decks, detector, name):
     cards = PLAYS[name]
     for i, deck in enumerate(decks):
@@ -28,7 +21,6 @@ def test_typical_plays_are_read_exactly(gen, decks, detector, name):
         assert detector.read_zone(scene.image).names == cards, deck.name
 
 
-@needs_accurate_model
 def test_heavy_fan_of_identical_pairs(gen, decks, detector):
     cards = ["S6", "S6", "H6", "H6", "D6", "D6", "C6", "C6"]
     for i, deck in enumerate(decks):
