@@ -22,7 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.classes import HAND_CLASS
+from vision.classes import DETECTOR_NAMES
 from vision.runtime import cpu_session
 
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "cards-yolo11n.onnx"
@@ -306,6 +306,11 @@ class CardDetector:
         except Exception as exc:   # onnxruntime raises its own types for corrupt files
             raise DetectorError(f"cannot load card model {path}: {exc}") from None
         inp = self.session.get_inputs()[0]
+        rows = self.session.get_outputs()[0].shape[1]      # 4 box values + one score per class
+        if isinstance(rows, int) and rows - 4 != len(DETECTOR_NAMES):
+            classes = rows - 4
+            raise DetectorError(f"card model {path} has {classes} classes, expected "
+                                f"{len(DETECTOR_NAMES)} ({', '.join(DETECTOR_NAMES)}): train it with vision.make_dataset data")
         self.input_name = inp.name
         self.imgsz = imgsz or int(inp.shape[2])
         self.iou, self.hand_conf = iou, hand_conf
@@ -331,9 +336,8 @@ class CardDetector:
     def find_boxes(self, image: np.ndarray, conf: float | None = None) -> list[IndexDetection]:
         """Where the corner indices (named ``INDEX``) and hands (``HAND``) are.
 
-        Class-agnostic: a two-class model (index, hand) says so directly; a
-        model with a class per face counts a box as an index whatever face
-        it guesses (while it hesitates between faces their scores add up).
+        The detector has two classes (:data:`vision.classes.DETECTOR_NAMES`);
+        naming an index is the classifier's job.
         """
         if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 or image.size == 0:
             raise DetectorError("expected a BGR colour picture (H x W x 3)")
@@ -341,12 +345,7 @@ class CardDetector:
         img, r, (left, top) = letterbox(image, self.imgsz)
         blob = cv2.dnn.blobFromImage(img, 1 / 255.0, swapRB=True)
         pred = self.session.run(None, {self.input_name: blob})[0][0].T     # (anchors, 4 + classes)
-        scores = pred[:, 4:]
-        if scores.shape[1] == 2:
-            card, hand = scores[:, 0], scores[:, 1]
-        else:
-            card = np.minimum(1.0, scores[:, :HAND_CLASS].sum(axis=1))
-            hand = scores[:, HAND_CLASS]
+        card, hand = pred[:, 4], pred[:, 5]
         is_hand = hand > card
         score = np.maximum(card, hand)
         lowest = min(index_conf, self.hand_conf)

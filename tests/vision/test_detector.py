@@ -88,3 +88,19 @@ def test_recognize_rejects_a_non_picture(tmp_path, capsys):
     p.write_text("hello")
     assert main(["recognize", str(p)]) == 2
     assert "not a readable picture" in capsys.readouterr().err
+
+
+def test_a_model_with_other_classes_is_named(tmp_path):
+    """A detector with a class per face (the old design) is refused with the reason."""
+    onnx = pytest.importorskip("onnx", reason="onnx comes with the train extra")
+    from onnx import TensorProto, helper
+
+    out = np.zeros((1, 4 + 55, 10), np.float32)
+    graph = helper.make_graph(
+        [helper.make_node("Constant", [], ["output0"], value=onnx.numpy_helper.from_array(out))],
+        "old", [helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 3, 320, 320])],
+        [helper.make_tensor_value_info("output0", TensorProto.FLOAT, [1, 59, 10])])
+    path = tmp_path / "old.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), path)
+    with pytest.raises(DetectorError, match="has 55 classes, expected 2"):
+        CardDetector(path)
