@@ -68,6 +68,10 @@ class IndexDetection:
         return ((self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2)
 
     @property
+    def width(self) -> float:
+        return self.box[2] - self.box[0]
+
+    @property
     def height(self) -> float:
         return self.box[3] - self.box[1]
 
@@ -169,9 +173,9 @@ def one_per_index(indices: list[IndexDetection]) -> list[IndexDetection]:
     """
     kept: list[IndexDetection] = []
     for d in sorted(indices, key=lambda d: -d.confidence):
-        (x, y), w, h = d.center, d.box[2] - d.box[0], d.height
-        if all(abs(x - k.center[0]) >= SAME_INDEX * max(w, k.box[2] - k.box[0])
-               or abs(y - k.center[1]) >= SAME_INDEX * max(h, k.height) for k in kept):
+        x, y = d.center
+        if all(abs(x - k.center[0]) >= SAME_INDEX * max(d.width, k.width)
+               or abs(y - k.center[1]) >= SAME_INDEX * max(d.height, k.height) for k in kept):
             kept.append(d)
     return kept
 
@@ -333,7 +337,7 @@ class CardDetector:
         self.conf = 0.1 if conf is None else conf
         self.index_conf = index_conf
 
-    def find_boxes(self, image: np.ndarray, conf: float | None = None) -> list[IndexDetection]:
+    def find_boxes(self, image: np.ndarray) -> list[IndexDetection]:
         """Where the corner indices (named ``INDEX``) and hands (``HAND``) are.
 
         The detector has two classes (:data:`vision.classes.DETECTOR_NAMES`);
@@ -341,14 +345,13 @@ class CardDetector:
         """
         if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 or image.size == 0:
             raise DetectorError("expected a BGR colour picture (H x W x 3)")
-        index_conf = self.conf if conf is None else conf
         img, r, (left, top) = letterbox(image, self.imgsz)
         blob = cv2.dnn.blobFromImage(img, 1 / 255.0, swapRB=True)
         pred = self.session.run(None, {self.input_name: blob})[0][0].T     # (anchors, 4 + classes)
         card, hand = pred[:, 4], pred[:, 5]
         is_hand = hand > card
         score = np.maximum(card, hand)
-        lowest = min(index_conf, self.hand_conf)
+        lowest = min(self.conf, self.hand_conf)
         keep = score >= lowest
         pred, is_hand, score = pred[keep], is_hand[keep], score[keep]
         if len(pred) == 0:
@@ -361,7 +364,7 @@ class CardDetector:
         h, w = image.shape[:2]
         found = []
         for k in np.array(idx).reshape(-1):
-            if score[k] < (self.hand_conf if is_hand[k] else index_conf):
+            if score[k] < (self.hand_conf if is_hand[k] else self.conf):
                 continue
             x, y, bw, bh = xywh[k]
             box = ((x - left) / r, (y - top) / r, (x + bw - left) / r, (y + bh - top) / r)

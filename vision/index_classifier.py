@@ -93,13 +93,18 @@ class IndexClassifier:
 
 # -- data and training (PyTorch; the `train` extra) ----------------------------
 
+def _intersections(box, boxes: np.ndarray) -> np.ndarray:
+    """The area ``box`` shares with each of ``boxes`` (N x 4)."""
+    ix = np.clip(np.minimum(box[2], boxes[:, 2]) - np.maximum(box[0], boxes[:, 0]), 0, None)
+    iy = np.clip(np.minimum(box[3], boxes[:, 3]) - np.maximum(box[1], boxes[:, 1]), 0, None)
+    return ix * iy
+
+
 def _iou(box, boxes: np.ndarray) -> np.ndarray:
     """Intersection over union of one box with each of ``boxes`` (N x 4)."""
     if len(boxes) == 0:
         return np.zeros(0)
-    ix = np.clip(np.minimum(box[2], boxes[:, 2]) - np.maximum(box[0], boxes[:, 0]), 0, None)
-    iy = np.clip(np.minimum(box[3], boxes[:, 3]) - np.maximum(box[1], boxes[:, 1]), 0, None)
-    inter = ix * iy
+    inter = _intersections(box, boxes)
     area = (box[2] - box[0]) * (box[3] - box[1])
     return inter / (area + (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]) - inter)
 
@@ -157,11 +162,8 @@ def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None) 
             sc = rng.uniform(0.7, 1.4)
             x0, y0 = rng.uniform(0, w - bw * sc), rng.uniform(0, h - bh * sc)
             b = np.array([x0, y0, x0 + bw * sc, y0 + bh * sc])
-            if len(boxes):
-                ix = np.clip(np.minimum(b[2], boxes[:, 2]) - np.maximum(b[0], boxes[:, 0]), 0, None)
-                iy = np.clip(np.minimum(b[3], boxes[:, 3]) - np.maximum(b[1], boxes[:, 1]), 0, None)
-                if (ix * iy / ((b[2] - b[0]) * (b[3] - b[1]))).max() > 0.25:
-                    continue
+            if len(boxes) and (_intersections(b, boxes) / ((b[2] - b[0]) * (b[3] - b[1]))).max() > 0.25:
+                continue
             xs.append(crop(img, b))
             ys.append(NONE)
         if (i + 1) % 500 == 0:

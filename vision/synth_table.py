@@ -107,7 +107,6 @@ class TablePainter:
         Zones named in ``hands`` also get a hand reaching in.  Returns the
         frame and, per zone drawn, the :class:`Scene` with its truth.
         """
-        w, h = self.frame_size
         out = self.empty.copy()
         truth: dict[str, Scene] = {}
         for name in [n for n in self._laid if plays.get(n) is None]:
