@@ -116,19 +116,33 @@ class ZoneRead:
         return out
 
 
-def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[float, float]]:
-    """Scale to fit a ``size`` square, pad with grey (as ultralytics does)."""
+def letterbox(image: np.ndarray, size: int | tuple[int, int]) -> tuple[np.ndarray, float, tuple[float, float]]:
+    """Scale to fit ``size`` (a square side, or ``(width, height)``), pad with grey (as ultralytics does)."""
     h, w = image.shape[:2]
-    r = min(size / h, size / w)
+    sw, sh = (size, size) if isinstance(size, int) else size
+    r = min(sh / h, sw / w)
     nw, nh = int(round(w * r)), int(round(h * r))
     # shrinking: area averaging, as a coarser camera would see it (no aliasing)
     interp = cv2.INTER_AREA if r < 1 else cv2.INTER_LINEAR
     img = cv2.resize(image, (nw, nh), interpolation=interp) if (nw, nh) != (w, h) else image
-    px, py = (size - nw) / 2, (size - nh) / 2
+    px, py = (sw - nw) / 2, (sh - nh) / 2
     top, left = int(round(py - 0.1)), int(round(px - 0.1))
-    img = cv2.copyMakeBorder(img, top, size - nh - top, left, size - nw - left,
+    img = cv2.copyMakeBorder(img, top, sh - nh - top, left, sw - nw - left,
                              cv2.BORDER_CONSTANT, value=(114, 114, 114))
     return img, r, (left, top)
+
+
+def input_size(image_wh: tuple[int, int], imgsz: int, stride: int = 32) -> tuple[int, int]:
+    """The smallest stride-aligned ``(width, height)`` holding the picture
+    scaled so its long side is ``imgsz``: a 640x448 zone goes in as 320x224,
+    not padded to a 320 square (a third less work for the same pixels).
+
+    >>> input_size((640, 448), 320)
+    (320, 224)
+    """
+    w, h = image_wh
+    r = imgsz / max(w, h)
+    return (int(np.ceil(round(w * r) / stride) * stride), int(np.ceil(round(h * r) / stride) * stride))
 
 
 def row_angle(centres: np.ndarray, ih: float) -> float:
@@ -293,6 +307,13 @@ def pair_indices(indices: list[IndexDetection]) -> list[CardRead]:
     return [c for _, c in cards]
 
 
+def _trained_size(session) -> int:
+    """The long side a dynamic-size model was exported at (ultralytics' metadata), else 320."""
+    meta = session.get_modelmeta().custom_metadata_map.get("imgsz", "")
+    sizes = [int(v) for v in meta.strip("[]() ").replace(",", " ").split() if v.isdigit()]
+    return max(sizes) if sizes else 320
+
+
 class CardDetector:
     """The ONNX corner-index detector plus the pairing step.
 
@@ -316,7 +337,13 @@ class CardDetector:
             raise DetectorError(f"card model {path} has {classes} classes, expected "
                                 f"{len(DETECTOR_NAMES)} ({', '.join(DETECTOR_NAMES)}): train it with vision.make_dataset data")
         self.input_name = inp.name
-        self.imgsz = imgsz or int(inp.shape[2])
+        # A model exported with dynamic axes (vision.train) takes any batch and
+        # any stride-aligned size: zones go in as rectangles, several at once.
+        # An older fixed-size model takes one square at a time.
+        fixed = all(isinstance(v, int) for v in inp.shape[2:])
+        self.fixed_size = (int(inp.shape[3]), int(inp.shape[2])) if fixed else None
+        self.batches = not isinstance(inp.shape[0], int)
+        self.imgsz = imgsz or (max(self.fixed_size) if fixed else _trained_size(self.session))
         self.iou, self.hand_conf = iou, hand_conf
         self.model_path = path
         # Second stage (vision.index_classifier): names each box the detector
@@ -343,11 +370,32 @@ class CardDetector:
         The detector has two classes (:data:`vision.classes.DETECTOR_NAMES`);
         naming an index is the classifier's job.
         """
-        if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 or image.size == 0:
-            raise DetectorError("expected a BGR colour picture (H x W x 3)")
-        img, r, (left, top) = letterbox(image, self.imgsz)
-        blob = cv2.dnn.blobFromImage(img, 1 / 255.0, swapRB=True)
-        pred = self.session.run(None, {self.input_name: blob})[0][0].T     # (anchors, 4 + classes)
+        return self.find_boxes_many([image])[0]
+
+    def find_boxes_many(self, images: list[np.ndarray]) -> list[list[IndexDetection]]:
+        """:meth:`find_boxes` for several pictures, in one model run where the
+        model takes batches and the pictures share a size (a table's zones do)."""
+        for image in images:
+            if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 or image.size == 0:
+                raise DetectorError("expected a BGR colour picture (H x W x 3)")
+        boxed = [letterbox(im, self.fixed_size or input_size((im.shape[1], im.shape[0]), self.imgsz))
+                 for im in images]
+        groups: dict[tuple, list[int]] = {}
+        for k, (img, _, _) in enumerate(boxed):
+            groups.setdefault(img.shape if self.batches else (k,), []).append(k)
+        preds: list = [None] * len(images)
+        for members in groups.values():
+            blob = cv2.dnn.blobFromImages([boxed[k][0] for k in members], 1 / 255.0, swapRB=True)
+            out = self.session.run(None, {self.input_name: blob})[0]
+            for k, pred in zip(members, out):
+                preds[k] = pred.T                                   # (anchors, 4 + classes)
+        return [self._boxes(pred, r, pad, im.shape[:2])
+                for pred, (_, r, pad), im in zip(preds, boxed, images)]
+
+    def _boxes(self, pred: np.ndarray, r: float, pad: tuple[float, float],
+               shape: tuple[int, int]) -> list[IndexDetection]:
+        """The model's raw rows for one picture -> boxes in that picture's pixels."""
+        left, top = pad
         card, hand = pred[:, 4], pred[:, 5]
         is_hand = hand > card
         score = np.maximum(card, hand)
@@ -361,7 +409,7 @@ class CardDetector:
         xywh[:, 1] -= xywh[:, 3] / 2
         idx = cv2.dnn.NMSBoxesBatched(xywh.tolist(), score.tolist(), is_hand.astype(int).tolist(),
                                       lowest, self.iou)
-        h, w = image.shape[:2]
+        h, w = shape
         found = []
         for k in np.array(idx).reshape(-1):
             if score[k] < (self.hand_conf if is_hand[k] else self.conf):
@@ -381,19 +429,37 @@ class CardDetector:
 
     def _name_indices(self, image: np.ndarray, found: list[IndexDetection]) -> list[IndexDetection]:
         """Let the classifier name every index box; drop the ones it calls NONE."""
-        hands = [d for d in found if d.name == "HAND"]
-        boxes = [d for d in found if d.name != "HAND"]
-        named = []
-        for d, ranked in zip(boxes, self.classifier.ranked(image, [d.box for d in boxes])):
-            label, p = ranked[0]
-            if label != "NONE" and p >= self.index_conf:
-                named.append(IndexDetection(label, p, d.box, tuple(ranked[1:])))
-        return one_per_index(named) + hands
+        return self._name_indices_many([image], [found])[0]
+
+    def _name_indices_many(self, images: list[np.ndarray],
+                           founds: list[list[IndexDetection]]) -> list[list[IndexDetection]]:
+        boxes = [[d for d in found if d.name != "HAND"] for found in founds]
+        # every picture's crops in one classifier run
+        ranked = self.classifier.ranked_many([(im, [d.box for d in b]) for im, b in zip(images, boxes)])
+        out = []
+        for found, b, rk in zip(founds, boxes, ranked):
+            named = []
+            for d, r in zip(b, rk):
+                label, p = r[0]
+                if label != "NONE" and p >= self.index_conf:
+                    named.append(IndexDetection(label, p, d.box, tuple(r[1:])))
+            out.append(one_per_index(named) + [d for d in found if d.name == "HAND"])
+        return out
 
     def read_zone(self, image: np.ndarray) -> ZoneRead:
         """The cards in one zone picture, left to right, and whether a hand covers it."""
-        dets = self.detect_indices(image)
-        hands = [d for d in dets if d.name == "HAND"]
-        cards = pair_indices([d for d in dets if d.name != "HAND"])
-        return ZoneRead(cards=cards, hand=bool(hands),
-                        hand_confidence=max((d.confidence for d in hands), default=0.0))
+        return self.read_zones([image])[0]
+
+    def read_zones(self, images: list[np.ndarray]) -> list[ZoneRead]:
+        """:meth:`read_zone` for several zone pictures at once (one detector
+        run and one classifier run for all of them: faster than one by one)."""
+        if self.classifier is None:
+            raise DetectorError("no index classifier loaded: this detector only finds boxes")
+        if not images:
+            return []
+        reads = []
+        for dets in self._name_indices_many(images, self.find_boxes_many(images)):
+            hands = [d for d in dets if d.name == "HAND"]
+            reads.append(ZoneRead(cards=pair_indices([d for d in dets if d.name != "HAND"]), hand=bool(hands),
+                                  hand_confidence=max((d.confidence for d in hands), default=0.0)))
+        return reads

@@ -74,11 +74,25 @@ class IndexClassifier:
 
     def probabilities(self, image: np.ndarray, boxes) -> np.ndarray:
         """Each box's probability of each label in :data:`LABELS` (N x 55)."""
-        if len(boxes) == 0:
+        return self._probabilities([crop(image, b) for b in boxes])
+
+    def _probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
+        if not crops:
             return np.zeros((0, len(LABELS)), np.float32)
-        logits = self.session.run(None, {self.input_name: _to_blob([crop(image, b) for b in boxes])})[0]
+        logits = self.session.run(None, {self.input_name: _to_blob(crops)})[0]
         e = np.exp(logits - logits.max(axis=1, keepdims=True))
         return e / e.sum(axis=1, keepdims=True)
+
+    def ranked_many(self, pictures: list[tuple[np.ndarray, list]], top: int = 4) -> list[list[list[tuple[str, float]]]]:
+        """:meth:`ranked` for several (image, boxes) at once, in one model run."""
+        p = self._probabilities([crop(image, b) for image, boxes in pictures for b in boxes])
+        order = np.argsort(-p, axis=1)[:, :top]
+        flat = [[(LABELS[int(k)], float(p[n, k])) for k in row] for n, row in enumerate(order)]
+        out, at = [], 0
+        for _, boxes in pictures:
+            out.append(flat[at:at + len(boxes)])
+            at += len(boxes)
+        return out
 
     def classify(self, image: np.ndarray, boxes) -> list[tuple[str, float]]:
         """(label, probability) for each box; label ``NONE`` for a non-index."""
@@ -86,9 +100,7 @@ class IndexClassifier:
 
     def ranked(self, image: np.ndarray, boxes, top: int = 4) -> list[list[tuple[str, float]]]:
         """The ``top`` likeliest (label, probability) for each box, best first."""
-        p = self.probabilities(image, boxes)
-        order = np.argsort(-p, axis=1)[:, :top]
-        return [[(LABELS[int(k)], float(p[n, k])) for k in row] for n, row in enumerate(order)]
+        return self.ranked_many([(image, list(boxes))], top)[0]
 
 
 # -- data and training (PyTorch; the `train` extra) ----------------------------
@@ -109,18 +121,36 @@ def _iou(box, boxes: np.ndarray) -> np.ndarray:
     return inter / (area + (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]) - inter)
 
 
-def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None) -> None:
+def joker_play(rng: np.random.Generator) -> list[str]:
+    """A play with jokers in it: a joker bomb, or a random row with one to three jokers."""
+    from vision.synth import random_play
+
+    if rng.random() < 0.4:
+        return ["BJ", "BJ", "LJ", "LJ"]
+    cards = random_play(rng, "random")[:int(rng.integers(0, 8))]
+    for _ in range(int(rng.integers(1, 4))):
+        cards.insert(int(rng.integers(0, len(cards) + 1)), str(rng.choice(["BJ", "LJ"])))
+    return cards
+
+
+def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
+               joker_scenes: float = 0.0, joker_designs: float = 0.0) -> None:
     """Crops of every labelled index (boxes jittered like a detector's) plus
     non-index crops of cloth, card faces and hands; saved as one .npz.
 
     With ``detector`` (an ONNX card detector), every box it finds is cropped
     too: named after the index it covers, or ``NONE`` when it covers none
     (its false alarms on pips and faces are the negatives that matter).
+    ``joker_scenes``: the share of scenes that hold jokers on purpose (they
+    are rare in ordinary plays); ``joker_designs``: the share of scenes with
+    jokers that draw them in a new design (:mod:`vision.joker_art`), so the
+    classifier learns the big/little colour rule rather than a dozen pictures.
     """
     from vision.card_art import TRAIN_DECKS, load_decks
     from vision.synth import SceneGenerator
 
-    gen = SceneGenerator(load_decks(TRAIN_DECKS))
+    gen = SceneGenerator(load_decks(TRAIN_DECKS), joker_designs=joker_designs)
+    with_jokers = [d for d in gen.decks if "BJ" in d.cards]
     finder = None
     if detector is not None:
         from vision.detector import CardDetector
@@ -129,7 +159,11 @@ def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None) 
     xs, ys = [], []
     for i in range(scenes):
         rng = np.random.default_rng([seed, 77, i])
-        scene = gen.random_scene(rng)
+        if rng.random() < joker_scenes:
+            deck = with_jokers[int(rng.integers(len(with_jokers)))]
+            scene = gen.render(joker_play(rng), rng, deck=deck, hand=rng.random() < gen.hand_rate)
+        else:
+            scene = gen.random_scene(rng)
         img = scene.image
         h, w = img.shape[:2]
         sizes = []
@@ -262,6 +296,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scenes", type=int, default=0, help="make crops from this many scenes")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--detector", type=Path, help="also crop every box this ONNX detector finds")
+    ap.add_argument("--joker-scenes", type=float, default=0.0,
+                    help="share of scenes holding jokers on purpose (e.g. 0.15)")
+    ap.add_argument("--joker-designs", type=float, default=0.0,
+                    help="share of joker scenes drawing jokers in new designs (e.g. 0.6)")
     ap.add_argument("--train", action="store_true")
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--to", type=Path, default=Path("models"))
@@ -269,7 +307,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-lr", type=float, default=3e-3)
     args = ap.parse_args(argv)
     if args.scenes:
-        make_crops(args.data, args.scenes, args.seed, args.detector)
+        make_crops(args.data, args.scenes, args.seed, args.detector, args.joker_scenes, args.joker_designs)
     if args.train:
         try:
             train(args.data, args.epochs, args.to, init=args.init, max_lr=args.max_lr)

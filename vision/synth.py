@@ -26,6 +26,7 @@ import numpy as np
 
 from vision.card_art import Deck
 from vision.classes import CARD_NAMES, HAND_CLASS, RANKS, SUITS, class_id
+from vision.joker_art import designed_jokers
 from vision.table import ZONE_PX
 
 # A corner index counts as visible (and is labelled) when this much of it shows.
@@ -193,7 +194,9 @@ class SceneGenerator:
 
     def __init__(self, decks: list[Deck], size: tuple[int, int] = ZONE_PX,
                  cloth: tuple[tuple[int, int, int], ...] = CLOTH_TRAIN,
-                 hand_rate: float = 0.2, empty_rate: float = 0.06):
+                 hand_rate: float = 0.2, empty_rate: float = 0.06, joker_designs: float = 0.0):
+        """``joker_designs``: the share of scenes with jokers whose jokers are
+        drawn in a new design (:mod:`vision.joker_art`) instead of the deck's."""
         if not decks:
             raise ValueError("SceneGenerator needs at least one deck")
         self.decks = decks
@@ -201,6 +204,7 @@ class SceneGenerator:
         self.cloth = cloth
         self.hand_rate = hand_rate
         self.empty_rate = empty_rate
+        self.joker_designs = joker_designs
 
     # -- one scene -----------------------------------------------------------
     def random_scene(self, rng: np.random.Generator) -> Scene:
@@ -262,8 +266,12 @@ class SceneGenerator:
         rad = np.radians(row_angle)
         placed = []
         order = list(range(n))[::-1] if under else list(range(n))
+        faces = deck.cards
+        # (no draw from rng unless asked: scenes from a given seed stay as they were)
+        if self.joker_designs > 0 and {"BJ", "LJ"} & set(cards) and rng.random() < self.joker_designs:
+            faces = {**deck.cards, **designed_jokers(deck, rng)}
         for k in order:
-            art = deck.cards[cards[k]]
+            art = faces[cards[k]]
             ah, aw = art.shape[:2]
             s = cw / aw
             lx = x_start + cw / 2 + k * cw * spacing - row_c[0]

@@ -68,7 +68,12 @@ def train(data: Path, name: str, epochs: int, imgsz: int, batch: int, workers: i
 
 
 def export(weights: Path, to: Path, imgsz: int, basename: str = MODEL_BASENAME) -> tuple[Path, Path]:
-    """Copy ``weights`` to ``to/basename.pt`` and export ``to/basename.onnx``."""
+    """Copy ``weights`` to ``to/basename.pt`` and export ``to/basename.onnx``.
+
+    The ONNX takes any batch and any stride-aligned size (dynamic axes):
+    :class:`vision.detector.CardDetector` feeds a table's zones in one run,
+    each as a rectangle whose long side is ``imgsz``.
+    """
     from ultralytics import YOLO
 
     from ultralytics.utils.torch_utils import strip_optimizer
@@ -78,7 +83,7 @@ def export(weights: Path, to: Path, imgsz: int, basename: str = MODEL_BASENAME) 
     shutil.copyfile(weights, pt)
     strip_optimizer(str(pt))     # a mid-run checkpoint carries the optimizer: ~5x the size
     onnx_path = Path(YOLO(str(pt)).export(format="onnx", imgsz=imgsz, opset=17, simplify=True,
-                                          dynamic=False, half=False))
+                                          dynamic=True, half=False))
     final = to / f"{basename}.onnx"
     if onnx_path.resolve() != final.resolve():
         shutil.move(str(onnx_path), final)

@@ -63,7 +63,8 @@ class TableWatcher:
         self.detections = 0        # zone pictures sent to the detector
         self._last: dict[str, tuple[np.ndarray, ZoneRead]] = {}
 
-    def _read_zone(self, name: str, crop: np.ndarray) -> ZoneRead:
+    def _unchanged(self, name: str, crop: np.ndarray) -> tuple[np.ndarray, ZoneRead | None]:
+        """The zone's thumbnail, and its last read if the picture has not changed since."""
         grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
         thumb = cv2.resize(grey, (64, 64), interpolation=cv2.INTER_AREA).astype(np.int16)
         last = self._last.get(name)
@@ -72,22 +73,30 @@ class TableWatcher:
         # zone change its picture too little, and the tracker would wait for ever
         if last is not None and self.reuse_below > 0 and not last[1].hand \
                 and float(np.abs(thumb - last[0]).mean()) < self.reuse_below:
-            return replace(last[1])
-        read = self.detector.read_zone(crop)
-        self.detections += 1
-        self._last[name] = (thumb, read)
-        return replace(read)
+            return thumb, last[1]
+        return thumb, None
 
     def read(self, frame: np.ndarray) -> dict[str, ZoneRead]:
         """Each zone's cards in this frame (no tracking)."""
         frame = check_frame(frame, self.geo.image_size)
         printed = find_printed(frame, self.geo)
-        reads = {}
+        reads: dict[str, ZoneRead] = {}
+        todo = []
         for z in self.zones:
-            read = self._read_zone(z.name, self.geo.rectify(frame, z))
-            read.printed = tuple(sorted(printed.get(z.name, ())))
-            reads[z.name] = read
-        return reads
+            crop = self.geo.rectify(frame, z)
+            thumb, kept = self._unchanged(z.name, crop)
+            if kept is not None:
+                reads[z.name] = replace(kept)
+            else:
+                todo.append((z.name, crop, thumb))
+        # the zones that changed go to the detector together (one batched run)
+        for (name, _, thumb), read in zip(todo, self.detector.read_zones([c for _, c, _ in todo])):
+            self.detections += 1
+            self._last[name] = (thumb, read)
+            reads[name] = replace(read)
+        for z in self.zones:
+            reads[z.name].printed = tuple(sorted(printed.get(z.name, ())))
+        return {z.name: reads[z.name] for z in self.zones}
 
     def process(self, t: float, frame: np.ndarray) -> list[Event]:
         """Events completed by this frame.  A bad frame raises :class:`FrameError`

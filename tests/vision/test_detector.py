@@ -104,3 +104,33 @@ def test_a_model_with_other_classes_is_named(tmp_path):
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), path)
     with pytest.raises(DetectorError, match="has 55 classes, expected 2"):
         CardDetector(path)
+
+
+def test_zones_read_together_equal_zones_read_one_by_one(gen, decks, detector):
+    """One batched run for a table's zones gives each zone the read it gets alone."""
+    rng = np.random.default_rng(77)
+    scenes = [gen.render(cards, rng, deck=decks[k % 2]) for k, cards in
+              enumerate((["S5", "S5", "H5"], ["C3", "D4", "S5", "H6", "C7"], [], ["BJ", "BJ", "LJ", "LJ"]))]
+    together = detector.read_zones([s.image for s in scenes])
+    alone = [detector.read_zone(s.image) for s in scenes]
+    assert [r.names for r in together] == [r.names for r in alone] == [s.cards for s in scenes]
+    for a, b in zip(together, alone):
+        assert [c.confidence for c in a.cards] == pytest.approx([c.confidence for c in b.cards], abs=1e-4)
+    assert detector.read_zones([]) == []
+
+
+def test_zones_go_in_as_rectangles_not_padded_squares(detector):
+    """The shipped model takes any size: a 640x448 zone is fed at 320x224."""
+    from vision.detector import input_size
+    from vision.table import ZONE_PX
+
+    assert detector.fixed_size is None and detector.batches
+    assert input_size(ZONE_PX, detector.imgsz) == (320, 224)
+    assert input_size((448, 640), 320) == (224, 320)
+    assert input_size((1000, 100), 320) == (320, 32)
+
+
+def test_a_bad_picture_among_zones_is_named(detector, gen, rng):
+    good = gen.render(["S5"], rng).image
+    with pytest.raises(DetectorError, match="BGR colour picture"):
+        detector.read_zones([good, np.zeros((10, 10), np.uint8)])

@@ -1,0 +1,84 @@
+"""New joker designs for training: both jokers on the deck's card stock, told apart by colour."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.card_art import load_deck
+from vision.classes import class_id
+from vision.index_classifier import joker_play, make_crops
+from vision.joker_art import big_colour, designed_jokers, little_colour
+from vision.synth import SceneGenerator
+
+
+def _corner_ink(card: np.ndarray, box) -> np.ndarray:
+    """The inked pixels (far from the paper) of the card's top-left index box."""
+    h, w = card.shape[:2]
+    patch = card[int(box[1] * h):int(box[3] * h), int(box[0] * w):int(box[2] * w), :3].astype(int)
+    paper = np.median(card[int(0.45 * h):int(0.55 * h), int(0.1 * w):int(0.2 * w), :3].reshape(-1, 3), axis=0)
+    return patch[np.abs(patch - paper).max(axis=2) > 80]
+
+
+def test_both_jokers_come_in_the_deck_size_with_a_mark_in_each_corner():
+    deck = load_deck("anglo")
+    for seed in range(12):
+        jokers = designed_jokers(deck, np.random.default_rng(seed))
+        assert sorted(jokers) == ["BJ", "LJ"]
+        for card in jokers.values():
+            assert card.shape == deck.cards["S2"].shape
+            assert np.array_equal(card[:, :, 3], deck.cards["S2"][:, :, 3])   # the deck's card outline
+            top = _corner_ink(card, deck.index_box)
+            bottom = _corner_ink(card[::-1, ::-1], deck.index_box)       # turned half a turn
+            assert len(top) > 20 and len(bottom) > 20
+
+
+def test_the_big_joker_is_red_and_the_little_one_dark():
+    deck = load_deck("simplistic")
+    for seed in range(12):
+        jokers = designed_jokers(deck, np.random.default_rng(seed))
+        b, g, r = _corner_ink(jokers["BJ"], deck.index_box).mean(axis=0)
+        assert r > 150 and r > g + 80 and r > b + 60, (seed, b, g, r)
+        dark = _corner_ink(jokers["LJ"], deck.index_box)
+        assert dark.max(axis=1).mean() < 140, seed
+        assert (np.abs(dark[:, 2] - dark[:, 1]) < 60).mean() > 0.9       # grey, not red
+
+
+def test_joker_colours_keep_to_their_ranges():
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        b, g, r = big_colour(rng)
+        assert r >= 170 and g < 70 and b < 90
+        b, g, r = little_colour(rng)
+        assert max(b, g, r) < 130
+
+
+def test_designs_replace_the_decks_jokers_only_when_asked(decks):
+    cards = ["BJ", "S5", "LJ"]
+    plain = SceneGenerator(decks, hand_rate=0.0)
+    designed = SceneGenerator(decks, hand_rate=0.0, joker_designs=1.0)
+    a = plain.render(cards, np.random.default_rng(5), deck=decks[0], clean=True)
+    again = plain.render(cards, np.random.default_rng(5), deck=decks[0], clean=True)
+    b = designed.render(cards, np.random.default_rng(5), deck=decks[0], clean=True)
+    assert np.array_equal(a.image, again.image)
+    assert not np.array_equal(a.image, b.image)
+    # the labels (corner boxes and faces) are the deck's, whatever the design
+    assert [l[0] for l in b.labels] == [l[0] for l in a.labels]
+    assert {class_id("BJ"), class_id("LJ")} <= {l[0] for l in b.labels}
+
+
+def test_joker_plays_hold_jokers():
+    rng = np.random.default_rng(8)
+    for _ in range(50):
+        play = joker_play(rng)
+        assert {"BJ", "LJ"} & set(play)
+        assert 1 <= len(play) <= 10
+
+
+def test_crops_with_joker_scenes_hold_more_jokers(tmp_path):
+    make_crops(tmp_path / "plain", 40, seed=3)
+    make_crops(tmp_path / "jokers", 40, seed=3, joker_scenes=0.5, joker_designs=0.5)
+    count = {}
+    for name in ("plain", "jokers"):
+        y = np.load(tmp_path / name / "crops_3.npz")["y"]
+        count[name] = int(np.isin(y, [class_id("BJ"), class_id("LJ")]).sum())
+    assert count["jokers"] > 3 * max(1, count["plain"])

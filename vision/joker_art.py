@@ -1,0 +1,173 @@
+"""Jokers of designs no deck has: the training data's answer to unseen jokers.
+
+The 52 faces look alike from deck to deck (a rank letter over a suit pip),
+but a joker's corner is whatever its designer drew: a vertical JOKER, a
+star, a star in a ring, a wheel, a crown.  What Guandan decks agree on is
+the colour: the big joker (``BJ``) is coloured, mostly red, the little one
+(``LJ``) black or grey.  A classifier trained on a dozen decks' jokers learns
+those dozen pictures; trained also on jokers drawn here, from random shapes
+in the big and little colours, it learns the colour rule and "not a rank
+letter over a pip".
+
+Each call draws one design (one shape, one centre picture) in both colours,
+on the deck's own card stock, so a joker bomb shows two pairs of one deck.
+
+>>> from vision.card_art import load_deck
+>>> jokers = designed_jokers(load_deck("anglo"), np.random.default_rng(2))    # doctest: +SKIP
+>>> sorted(jokers), jokers["BJ"].shape[2]                                      # doctest: +SKIP
+(['BJ', 'LJ'], 4)
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.card_art import Deck
+
+SHAPES = ("text", "text", "star", "ring_star", "wheel", "crown")
+_FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
+          cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_COMPLEX_SMALL)
+
+
+def big_colour(rng: np.random.Generator) -> tuple[int, int, int]:
+    """A big joker's ink (BGR): red, from crimson to orange-red."""
+    r = int(rng.integers(170, 256))
+    return (int(rng.integers(0, 90)), int(rng.integers(0, 70)), r)
+
+
+def little_colour(rng: np.random.Generator) -> tuple[int, int, int]:
+    """A little joker's ink (BGR): black, grey or a very dark slate."""
+    v = int(rng.integers(0, 100))
+    tint = int(rng.integers(0, 30))
+    return (min(255, v + tint), v + tint // 2, v)
+
+
+def _star(c: tuple[float, float], r: float, points: int, inner: float, turn: float) -> np.ndarray:
+    a = np.arange(2 * points) * np.pi / points + turn - np.pi / 2
+    rad = np.where(np.arange(2 * points) % 2 == 0, r, r * inner)
+    return np.stack([c[0] + rad * np.cos(a), c[1] + rad * np.sin(a)], 1)
+
+
+def _poly(img, pts, colour, filled: bool, thick: int) -> None:
+    p = np.round(pts * 8).astype(np.int32)    # 3 fractional bits: smooth edges
+    if filled:
+        cv2.fillPoly(img, [p], colour, cv2.LINE_AA, shift=3)
+    else:
+        cv2.polylines(img, [p], True, colour, thick, cv2.LINE_AA, shift=3)
+
+
+class _Design:
+    """One random shape, drawn into a box in any colour (same shape both times)."""
+
+    def __init__(self, rng: np.random.Generator):
+        self.shape = str(rng.choice(SHAPES))
+        self.font = int(rng.choice(_FONTS))
+        self.italic = bool(rng.random() < 0.2)
+        self.weight = float(rng.uniform(0.06, 0.16))   # stroke width / box width
+        self.points = int(rng.integers(4, 9))
+        self.inner = float(rng.uniform(0.3, 0.6))
+        self.turn = float(rng.uniform(-0.3, 0.3))
+        self.filled = bool(rng.random() < 0.7)
+        self.segments = int(rng.integers(3, 9)) * 2
+        self.hub = float(rng.uniform(0.0, 0.45))
+        # never a lone J: that is a jack whose pip is hidden
+        self.letters = str(rng.choice(["JOKER", "JOKER", "JOKER", "JO", "JKR"]))
+        self.scale = float(rng.uniform(0.75, 1.0))
+        self.second = bool(rng.random() < 0.35)          # a second ink for the big joker's details
+
+    def draw(self, img: np.ndarray, box, ink, paper, accent, bottom: float) -> None:
+        """Draw into ``box`` (x0, y0, x1, y1 in px); text may run down to ``bottom``."""
+        x0, y0, x1, y1 = box
+        bw = (x1 - x0) * self.scale
+        cx = (x0 + x1) / 2
+        thick = max(1, int(round(self.weight * bw)))
+        if self.shape == "text":
+            letters = self.letters
+            font = self.font | (cv2.FONT_ITALIC if self.italic else 0)
+            (tw, th), _ = cv2.getTextSize("O", font, 1.0, 1)
+            s = bw / max(tw, 1)
+            t = max(1, int(round(s * self.weight * 6)))
+            y = y0 + th * s
+            for ch in letters:
+                (cw, chh), _ = cv2.getTextSize(ch, font, s, t)
+                if y > bottom:
+                    break
+                cv2.putText(img, ch, (int(round(cx - cw / 2)), int(round(y))), font, s, ink, t, cv2.LINE_AA)
+                y += chh * 1.25 + 2
+            return
+        r = bw / 2
+        c = (cx, y0 + r + 0.05 * bw)
+        if self.shape == "star":
+            _poly(img, _star(c, r, self.points, self.inner, self.turn), ink, self.filled, thick)
+        elif self.shape == "ring_star":
+            cv2.circle(img, (int(c[0] * 8), int(c[1] * 8)), int(r * 8), ink,
+                       -1 if self.filled else thick, cv2.LINE_AA, shift=3)
+            star = _star(c, r * 0.72, self.points, self.inner, self.turn)
+            _poly(img, star, paper if self.filled else ink, True, thick)
+        elif self.shape == "wheel":
+            cv2.circle(img, (int(c[0] * 8), int(c[1] * 8)), int(r * 8), ink, max(1, thick // 2), cv2.LINE_AA, shift=3)
+            step = 2 * np.pi / self.segments
+            for k in range(0, self.segments, 2):
+                a = np.linspace(k * step + self.turn, (k + 1) * step + self.turn, 8)
+                pts = np.vstack([[c], np.stack([c[0] + r * np.cos(a), c[1] + r * np.sin(a)], 1)])
+                _poly(img, pts, ink, True, thick)
+            if self.hub > 0.1:
+                cv2.circle(img, (int(c[0] * 8), int(c[1] * 8)), int(r * self.hub * 8),
+                           accent if self.second else paper, -1, cv2.LINE_AA, shift=3)
+        else:   # crown: a zigzag band on a base
+            n = max(3, self.points - 2)
+            xs = np.linspace(c[0] - r, c[0] + r, 2 * n + 1)
+            top = np.where(np.arange(2 * n + 1) % 2 == 0, c[1] - r * 0.8, c[1] - r * 0.8 * self.inner)
+            base = c[1] + r * 0.5
+            pts = np.vstack([np.stack([xs, top], 1), [[c[0] + r, base], [c[0] - r, base]]])
+            _poly(img, pts, ink, self.filled, thick)
+            if self.second:
+                cv2.circle(img, (int(c[0] * 8), int((c[1] - 0.1 * r) * 8)), int(r * 0.18 * 8), accent, -1,
+                           cv2.LINE_AA, shift=3)
+
+
+def _blank(deck: Deck) -> tuple[np.ndarray, tuple[int, int, int]]:
+    """The deck's card stock: a face with everything inside its outline painted over."""
+    card = deck.cards.get("S2", next(iter(deck.cards.values())))
+    out = card.copy()
+    h, w = out.shape[:2]
+    inside = cv2.erode((card[:, :, 3] > 250).astype(np.uint8), np.ones((7, 7), np.uint8))
+    # paper: the commonest light colour near the middle of the card
+    mid = card[int(0.42 * h):int(0.58 * h), int(0.1 * w):int(0.3 * w), :3].reshape(-1, 3)
+    paper = tuple(int(v) for v in np.median(mid, axis=0))
+    out[inside > 0, :3] = paper
+    return out, paper
+
+
+def designed_jokers(deck: Deck, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """``{"BJ": rgba, "LJ": rgba}``: one new design on ``deck``'s card stock.
+
+    The corner mark fills the deck's :attr:`~vision.card_art.Deck.index_box`
+    (top-left, and turned half a turn at the bottom right), so labels made
+    from the index box fit it; a bigger version of the mark is the picture.
+    """
+    blank, paper = _blank(deck)
+    h, w = blank.shape[:2]
+    x0, y0, x1, y1 = deck.index_box
+    box = (x0 * w, y0 * h, x1 * w, y1 * h)
+    design = _Design(rng)
+    picture = _Design(rng) if rng.random() < 0.5 else design
+    accent = (int(rng.integers(100, 220)), int(rng.integers(60, 200)), int(rng.integers(0, 80)))
+    ink = {"BJ": big_colour(rng), "LJ": little_colour(rng)}
+    out = {}
+    for name in ("BJ", "LJ"):
+        img = np.ascontiguousarray(blank[:, :, :3])
+        # the centre picture: the little joker's is often grey, the big one's coloured
+        # (kept clear of the corner columns, which the turned corner replaces)
+        pic_w = rng.uniform(0.35, 1.0) * (1 - 2 * (x1 + 0.05)) * w
+        pb = (w / 2 - pic_w / 2, h * 0.5 - pic_w * 0.6, w / 2 + pic_w / 2, h * 0.5 + pic_w * 0.6)
+        picture.draw(img, pb, ink[name], paper, accent if name == "BJ" else ink[name], bottom=pb[3])
+        design.draw(img, box, ink[name], paper, accent if name == "BJ" else ink[name], bottom=0.55 * h)
+        # the bottom-right corner is the top-left one turned half a turn
+        turned = img[::-1, ::-1]
+        corner = np.zeros((h, w), bool)
+        corner[int(0.45 * h):, int((1 - x1 - 0.03) * w):] = True
+        img = np.where(corner[:, :, None], turned, img)
+        out[name] = np.dstack([img, blank[:, :, 3]])
+    return out
