@@ -37,6 +37,7 @@ BOTTOM_MIN = 1.2       # an index this far below the top band is a bottom-right 
 BAND_TOL = 0.9         # a band of indices is at most this many index heights wide
 MAX_ROW_ANGLE = 20     # degrees
 SAME_INDEX = 0.6       # boxes closer than this share of an index's size are one index
+LEFTOVER_TURN = 35    # degrees: how far a leftover same-name corner pair may turn
 RESCUE_TOL = 0.3       # index heights: a corner pair named two ways must sit this true
 
 
@@ -146,26 +147,29 @@ def input_size(image_wh: tuple[int, int], imgsz: int, stride: int = 32) -> tuple
 
 
 def row_angle(centres: np.ndarray, ih: float) -> float:
-    """The row's slope (radians): the angle that gathers the indices into the fewest bands.
+    """The row's slope (radians): the angle that makes the tightest bands.
 
     Top-left indices of a row of cards lie along one line; turned
     bottom-right ones lie along a parallel line a card's height lower.
-    Angles within ±:data:`MAX_ROW_ANGLE` degrees are tried; ties go to the
-    tighter bands, where a tilt pays a small price per degree.
+    Angles within ±:data:`MAX_ROW_ANGLE` degrees are tried; at each, the
+    heights across the row split into bands (:func:`bottom_band`) and the
+    angle whose bands are narrowest (least spread about their means) wins,
+    a tilt paying a small price per degree.  (Counting bands of a fixed
+    width instead was fooled by cards laid a little higher or lower.)
+
+    >>> xs = np.arange(0, 500, 50.0)
+    >>> round(float(np.degrees(row_angle(np.stack([xs, 100 + np.tan(np.radians(8)) * xs], 1), 30.0))))
+    8
     """
     if len(centres) < 2:
         return 0.0
     best: tuple | None = None
-    for deg in sorted(np.arange(-MAX_ROW_ANGLE, MAX_ROW_ANGLE + 0.5, 1.0), key=abs):
+    for deg in np.arange(-MAX_ROW_ANGLE, MAX_ROW_ANGLE + 0.5, 1.0):
         t = np.radians(deg)
-        v = np.sort(-centres[:, 0] * np.sin(t) + centres[:, 1] * np.cos(t))
-        bands, start, spread = 1, v[0], 0.0
-        for a, b in zip(v[:-1], v[1:]):   # bands no wider than BAND_TOL index heights
-            if b - start > BAND_TOL * ih:
-                spread += a - start
-                bands, start = bands + 1, b
-        spread += v[-1] - start
-        score = (bands, spread / ih + 0.05 * abs(deg))   # a tilt must earn its keep
+        v = -centres[:, 0] * np.sin(t) + centres[:, 1] * np.cos(t)
+        low = bottom_band(v, ih)
+        spread = sum(float(((v[m] - v[m].mean()) ** 2).sum()) for m in (low, ~low) if m.any())
+        score = spread / (ih * ih) + 0.02 * abs(deg)
         if best is None or score < best[0]:
             best = (score, float(t))
     return best[1]
@@ -192,6 +196,30 @@ def one_per_index(indices: list[IndexDetection]) -> list[IndexDetection]:
                or abs(y - k.center[1]) >= SAME_INDEX * max(d.height, k.height) for k in kept):
             kept.append(d)
     return kept
+
+
+def bottom_band(v: np.ndarray, ih: float) -> np.ndarray:
+    """Which indices are bottom-right ones, from their heights ``v`` across the row.
+
+    The row's top-left indices form one band and the bottom-right ones
+    another, a card's height lower: the split is the widest gap between
+    heights, when it is at least :data:`BOTTOM_MIN` index heights.  (Measured
+    from the highest index instead, one card lifted a little above the rest
+    turned the others' top indices into bottom ones.)
+
+    >>> bottom_band(np.array([160., 180., 205., 190., 330.]), 35.0).tolist()
+    [False, False, False, False, True]
+    >>> bottom_band(np.array([160., 180., 205.]), 35.0).tolist()
+    [False, False, False]
+    """
+    if len(v) < 2:
+        return np.zeros(len(v), bool)
+    s = np.sort(v)
+    gaps = np.diff(s)
+    k = int(np.argmax(gaps))
+    if gaps[k] < BOTTOM_MIN * ih:
+        return np.zeros(len(v), bool)
+    return v > (s[k] + s[k + 1]) / 2
 
 
 def _corner_pair_error(offset: np.ndarray, ih: float) -> float | None:
@@ -248,6 +276,30 @@ def _rescue_pairs(indices, local, bottom, ih, groups, used, names) -> list[tuple
     return out
 
 
+def _leftover_pairs(indices, local, bottom, ih, used) -> list[tuple[int, int]]:
+    """Pair a leftover top-left and bottom-right index of the same name when
+    each is the other's only possible partner, the card turned up to
+    :data:`LEFTOVER_TURN` degrees from the usual shape (the end of a fan).
+    Every card's top-left index shows, so an unpaired bottom-right one of the
+    same name is that card's far corner, not another card.  Updates ``used``.
+    """
+    tops = [int(i) for i in np.nonzero(~bottom)[0] if i not in used]
+    bots = [int(j) for j in np.nonzero(bottom)[0] if j not in used]
+    usual = np.degrees(np.arctan(PAIR_RATIO))
+    fits = set()
+    for i in tops:
+        for j in bots:
+            dx, dy = local[j] - local[i]
+            if indices[i].name == indices[j].name and BOTTOM_MIN * ih <= dy <= PAIR_DY_MAX * ih \
+                    and abs(np.degrees(np.arctan2(dx, dy)) - usual) <= LEFTOVER_TURN:
+                fits.add((i, j))
+    out = [(i, j) for i, j in sorted(fits)
+           if sum(1 for a, _ in fits if a == i) == 1 and sum(1 for _, b in fits if b == j) == 1]
+    for i, j in out:
+        used.update((i, j))
+    return out
+
+
 def pair_indices(indices: list[IndexDetection]) -> list[CardRead]:
     """Group corner indices into physical cards and order them left to right.
 
@@ -264,8 +316,7 @@ def pair_indices(indices: list[IndexDetection]) -> list[CardRead]:
     t = row_angle(centres, ih)
     rot = np.array([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]])   # into the row's frame
     local = centres @ rot.T
-    v = local[:, 1] - local[:, 1].min()
-    bottom = v > BOTTOM_MIN * ih
+    bottom = bottom_band(local[:, 1], ih)
     cand = []
     for i in np.nonzero(~bottom)[0]:
         for j in np.nonzero(bottom)[0]:
@@ -284,6 +335,7 @@ def pair_indices(indices: list[IndexDetection]) -> list[CardRead]:
         groups.append((i, j))
     names = {k: d.name for k, d in enumerate(indices)}
     groups += _rescue_pairs(indices, local, bottom, ih, groups, used, names)
+    groups += _leftover_pairs(indices, local, bottom, ih, used)
     # typical offset (row frame) from a top-left index to its card's centre
     if groups:
         half = np.median(np.array([local[j] - local[i] for i, j in groups]), axis=0) / 2

@@ -83,3 +83,49 @@ def test_a_lone_card_read_two_ways_is_one_card():
     # two corners that cannot be one card's stay two cards
     far = IndexDetection("S5", 0.52, (200, 70, 210, 90), (("C5", 0.45),))
     assert [c.name for c in pair_indices([top, far])] == ["C5", "S5"]
+
+
+def _card(name, x, y, turn_deg=0.0, ih=30.0, dy=3.0):
+    """A card's two corner indices: top-left at (x, y), bottom-right where a
+    card of the usual shape (dx/dy 0.78, dy index heights) turned ``turn_deg`` puts it."""
+    t = np.radians(turn_deg)
+    off = np.array([0.78 * dy * ih, dy * ih])
+    off = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]]) @ off
+    w = 0.5 * ih
+    top = IndexDetection(name, 0.9, (x - w / 2, y - ih / 2, x + w / 2, y + ih / 2))
+    bx, by = x + off[0], y + off[1]
+    return top, IndexDetection(name, 0.9, (bx - w / 2, by - ih / 2, bx + w / 2, by + ih / 2))
+
+
+def test_a_card_laid_higher_than_the_rest_keeps_the_others_tops():
+    """One card 1.5 index heights above its neighbours: the others' top
+    indices are still top ones (measured from the highest, they were not)."""
+    dets = []
+    names = ["D8", "S8", "H8", "C8", "D8", "S8"]
+    for k, name in enumerate(names):
+        lift = -45 if k == 3 else 0
+        top, bottom = _card(name, 100 + 30 * k, 200 + lift)
+        dets.append(top)
+        if k == len(names) - 1:
+            dets.append(bottom)          # the last card lies on top: both corners show
+    assert [c.name for c in pair_indices(dets)] == names
+
+
+def test_the_last_card_of_a_fan_turned_far_is_still_one_card():
+    dets = []
+    names = ["S9", "C5", "S9", "LJ"]
+    for k, name in enumerate(names):
+        top, bottom = _card(name, 100 + 40 * k, 200, turn_deg=10 * k)
+        dets.append(top)
+    dets.append(bottom)                  # the LJ, turned 30 degrees
+    cards = pair_indices(dets)
+    assert [c.name for c in cards] == names
+    assert len(cards[-1].indices) == 2
+
+
+def test_bottom_band_is_the_far_side_of_the_widest_gap():
+    from vision.detector import bottom_band
+
+    assert bottom_band(np.array([10.0, 50.0, 20.0, 160.0, 150.0]), 30.0).tolist() == [False, False, False, True, True]
+    assert not bottom_band(np.array([10.0, 40.0, 20.0]), 30.0).any()      # a lifted card is no band
+    assert bottom_band(np.array([5.0]), 30.0).tolist() == [False]
