@@ -121,18 +121,6 @@ def _iou(box, boxes: np.ndarray) -> np.ndarray:
     return inter / (area + (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]) - inter)
 
 
-def joker_play(rng: np.random.Generator) -> list[str]:
-    """A play with jokers in it: a joker bomb, or a random row with one to three jokers."""
-    from vision.synth import random_play
-
-    if rng.random() < 0.4:
-        return ["BJ", "BJ", "LJ", "LJ"]
-    cards = random_play(rng, "random")[:int(rng.integers(0, 8))]
-    for _ in range(int(rng.integers(1, 4))):
-        cards.insert(int(rng.integers(0, len(cards) + 1)), str(rng.choice(["BJ", "LJ"])))
-    return cards
-
-
 def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
                joker_scenes: float = 0.0, joker_designs: float = 0.0) -> None:
     """Crops of every labelled index (boxes jittered like a detector's) plus
@@ -141,16 +129,14 @@ def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
     With ``detector`` (an ONNX card detector), every box it finds is cropped
     too: named after the index it covers, or ``NONE`` when it covers none
     (its false alarms on pips and faces are the negatives that matter).
-    ``joker_scenes``: the share of scenes that hold jokers on purpose (they
-    are rare in ordinary plays); ``joker_designs``: the share of scenes with
-    jokers that draw them in a new design (:mod:`vision.joker_art`), so the
-    classifier learns the big/little colour rule rather than a dozen pictures.
+    ``joker_scenes`` and ``joker_designs``: see :class:`vision.synth.SceneGenerator`
+    (jokers are rare in ordinary plays, and a dozen decks' jokers teach a
+    dozen pictures rather than the big/little colour rule).
     """
     from vision.card_art import TRAIN_DECKS, load_decks
     from vision.synth import SceneGenerator
 
-    gen = SceneGenerator(load_decks(TRAIN_DECKS), joker_designs=joker_designs)
-    with_jokers = [d for d in gen.decks if "BJ" in d.cards]
+    gen = SceneGenerator(load_decks(TRAIN_DECKS), joker_scenes=joker_scenes, joker_designs=joker_designs)
     finder = None
     if detector is not None:
         from vision.detector import CardDetector
@@ -159,11 +145,7 @@ def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
     xs, ys = [], []
     for i in range(scenes):
         rng = np.random.default_rng([seed, 77, i])
-        if rng.random() < joker_scenes:
-            deck = with_jokers[int(rng.integers(len(with_jokers)))]
-            scene = gen.render(joker_play(rng), rng, deck=deck, hand=rng.random() < gen.hand_rate)
-        else:
-            scene = gen.random_scene(rng)
+        scene = gen.random_scene(rng)
         img = scene.image
         h, w = img.shape[:2]
         sizes = []

@@ -71,6 +71,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="picture WIDTHxHEIGHT written, the detector's input (default 320x224); scenes "
                          "are drawn at the zone pictures' size and shrunk to it, as the detector sees them")
     ap.add_argument("--hand-rate", type=float, default=0.3, help="share of scenes with a hand (default 0.3)")
+    ap.add_argument("--joker-scenes", type=float, default=0.0,
+                    help="share of training scenes holding jokers on purpose (e.g. 0.1)")
+    ap.add_argument("--joker-designs", type=float, default=0.0,
+                    help="share of training scenes with jokers that draw them in new designs (e.g. 0.6)")
     args = ap.parse_args(argv)
     try:
         w, h = (int(v) for v in args.size.lower().split("x"))
@@ -83,7 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     except CardArtError as exc:
         print(exc, file=sys.stderr)
         return 2
-    gen = SceneGenerator(train_decks, cloth=CLOTH_TRAIN, hand_rate=args.hand_rate)
+    gen = SceneGenerator(train_decks, cloth=CLOTH_TRAIN, hand_rate=args.hand_rate,
+                         joker_scenes=args.joker_scenes, joker_designs=args.joker_designs)
     write_split(args.out, "train", args.train, gen, args.seed, (w, h))
     write_split(args.out, "val", args.val, gen, args.seed, (w, h))
     if args.test:

@@ -124,6 +124,20 @@ def random_play(rng: np.random.Generator, kind: str | None = None) -> list[str]:
     return [str(c) for c in rng.choice(pool, size=n, replace=False)]
 
 
+def joker_play(rng: np.random.Generator) -> list[str]:
+    """A play with jokers in it: a joker bomb, or a random row with one to three jokers.
+
+    >>> {"BJ", "LJ"} & set(joker_play(np.random.default_rng(4))) != set()
+    True
+    """
+    if rng.random() < 0.4:
+        return ["BJ", "BJ", "LJ", "LJ"]
+    cards = random_play(rng, "random")[:int(rng.integers(0, 8))]
+    for _ in range(int(rng.integers(1, 4))):
+        cards.insert(int(rng.integers(0, len(cards) + 1)), str(rng.choice(["BJ", "LJ"])))
+    return cards
+
+
 def make_cloth(rng: np.random.Generator, w: int, h: int,
                palette: tuple[tuple[int, int, int], ...]) -> np.ndarray:
     """Dark matte felt: a base colour, soft blotches, fine grain and a few fibres."""
@@ -194,9 +208,12 @@ class SceneGenerator:
 
     def __init__(self, decks: list[Deck], size: tuple[int, int] = ZONE_PX,
                  cloth: tuple[tuple[int, int, int], ...] = CLOTH_TRAIN,
-                 hand_rate: float = 0.2, empty_rate: float = 0.06, joker_designs: float = 0.0):
-        """``joker_designs``: the share of scenes with jokers whose jokers are
-        drawn in a new design (:mod:`vision.joker_art`) instead of the deck's."""
+                 hand_rate: float = 0.2, empty_rate: float = 0.06,
+                 joker_scenes: float = 0.0, joker_designs: float = 0.0):
+        """``joker_scenes``: the share of random scenes that hold jokers on
+        purpose (:func:`joker_play`); ``joker_designs``: the share of scenes
+        with jokers whose jokers are drawn in a new design
+        (:mod:`vision.joker_art`) instead of the deck's."""
         if not decks:
             raise ValueError("SceneGenerator needs at least one deck")
         self.decks = decks
@@ -204,11 +221,17 @@ class SceneGenerator:
         self.cloth = cloth
         self.hand_rate = hand_rate
         self.empty_rate = empty_rate
+        self.joker_scenes = joker_scenes
         self.joker_designs = joker_designs
+        self._with_jokers = [d for d in decks if "BJ" in d.cards]
 
     # -- one scene -----------------------------------------------------------
     def random_scene(self, rng: np.random.Generator) -> Scene:
         """A random play (or an empty zone) in a random style."""
+        # (no draw from rng unless asked: scenes from a given seed stay as they were)
+        if self.joker_scenes > 0 and self._with_jokers and rng.random() < self.joker_scenes:
+            deck = self._with_jokers[int(rng.integers(len(self._with_jokers)))]
+            return self.render(joker_play(rng), rng, deck=deck, hand=rng.random() < self.hand_rate)
         deck = self.decks[int(rng.integers(len(self.decks)))]
         if rng.random() < self.empty_rate:
             cards: list[str] = []

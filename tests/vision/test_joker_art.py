@@ -6,9 +6,9 @@ import numpy as np
 
 from vision.card_art import load_deck
 from vision.classes import class_id
-from vision.index_classifier import joker_play, make_crops
+from vision.index_classifier import make_crops
 from vision.joker_art import big_colour, designed_jokers, little_colour
-from vision.synth import SceneGenerator
+from vision.synth import SceneGenerator, joker_play
 
 
 def _corner_ink(card: np.ndarray, box) -> np.ndarray:
