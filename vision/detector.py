@@ -133,16 +133,20 @@ def letterbox(image: np.ndarray, size: int | tuple[int, int]) -> tuple[np.ndarra
     return img, r, (left, top)
 
 
-def input_size(image_wh: tuple[int, int], imgsz: int, stride: int = 32) -> tuple[int, int]:
+def input_size(image_wh: tuple[int, int], imgsz: int, stride: int = 32,
+               scale: float | None = None) -> tuple[int, int]:
     """The smallest stride-aligned ``(width, height)`` holding the picture
-    scaled so its long side is ``imgsz``: a 640x448 zone goes in as 320x224,
-    not padded to a 320 square (a third less work for the same pixels).
+    scaled so its long side is ``imgsz`` (or scaled by ``scale``): a 640x448
+    zone goes in as 320x224, not padded to a 320 square (a third less work
+    for the same pixels).
 
     >>> input_size((640, 448), 320)
     (320, 224)
+    >>> input_size((294, 206), 320, scale=0.5)     # a reminder zone, as a play zone is scaled
+    (160, 128)
     """
     w, h = image_wh
-    r = imgsz / max(w, h)
+    r = scale or imgsz / max(w, h)
     return (int(np.ceil(round(w * r) / stride) * stride), int(np.ceil(round(h * r) / stride) * stride))
 
 
@@ -424,13 +428,18 @@ class CardDetector:
         """
         return self.find_boxes_many([image])[0]
 
-    def find_boxes_many(self, images: list[np.ndarray]) -> list[list[IndexDetection]]:
+    def find_boxes_many(self, images: list[np.ndarray], scale: float | None = None) -> list[list[IndexDetection]]:
         """:meth:`find_boxes` for several pictures, in one model run where the
-        model takes batches and the pictures share a size (a table's zones do)."""
+        model takes batches and the pictures share a size (a table's zones do).
+
+        ``scale``: shrink every picture by this factor instead of fitting each
+        to the model's input (zones rectified at one px/mm keep their cards
+        one size, whatever the zone's size; dynamic-size models only).
+        """
         for image in images:
             if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 or image.size == 0:
                 raise DetectorError("expected a BGR colour picture (H x W x 3)")
-        boxed = [letterbox(im, self.fixed_size or input_size((im.shape[1], im.shape[0]), self.imgsz))
+        boxed = [letterbox(im, self.fixed_size or input_size((im.shape[1], im.shape[0]), self.imgsz, scale=scale))
                  for im in images]
         groups: dict[tuple, list[int]] = {}
         for k, (img, _, _) in enumerate(boxed):
@@ -502,15 +511,16 @@ class CardDetector:
         """The cards in one zone picture, left to right, and whether a hand covers it."""
         return self.read_zones([image])[0]
 
-    def read_zones(self, images: list[np.ndarray]) -> list[ZoneRead]:
+    def read_zones(self, images: list[np.ndarray], scale: float | None = None) -> list[ZoneRead]:
         """:meth:`read_zone` for several zone pictures at once (one detector
-        run and one classifier run for all of them: faster than one by one)."""
+        run and one classifier run for all of them: faster than one by one).
+        ``scale``: see :meth:`find_boxes_many`."""
         if self.classifier is None:
             raise DetectorError("no index classifier loaded: this detector only finds boxes")
         if not images:
             return []
         reads = []
-        for dets in self._name_indices_many(images, self.find_boxes_many(images)):
+        for dets in self._name_indices_many(images, self.find_boxes_many(images, scale)):
             hands = [d for d in dets if d.name == "HAND"]
             reads.append(ZoneRead(cards=pair_indices([d for d in dets if d.name != "HAND"]), hand=bool(hands),
                                   hand_confidence=max((d.confidence for d in hands), default=0.0)))

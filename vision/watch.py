@@ -19,7 +19,7 @@ import numpy as np
 from referee.events import Event
 from vision.detector import CardDetector, DetectorError, ZoneRead
 from vision.printed_cards import find_printed
-from vision.table import GeometryError, TableGeometry
+from vision.table import ZONE_PX, GeometryError, TableGeometry
 from vision.tracker import ZoneTracker
 
 
@@ -89,8 +89,12 @@ class TableWatcher:
                 reads[z.name] = replace(kept)
             else:
                 todo.append((z.name, crop, thumb))
-        # the zones that changed go to the detector together (one batched run)
-        for (name, _, thumb), read in zip(todo, self.detector.read_zones([c for _, c, _ in todo])):
+        # the zones that changed go to the detector together (one batched run),
+        # every zone shrunk as a play zone is: a reminder zone blown up to the
+        # model's input showed cards twice the size it learnt (a card's picture
+        # was taken for a hand)
+        scale = self.detector.imgsz / max(ZONE_PX)
+        for (name, _, thumb), read in zip(todo, self.detector.read_zones([c for _, c, _ in todo], scale)):
             self.detections += 1
             self._last[name] = (thumb, read)
             reads[name] = replace(read)

@@ -134,7 +134,9 @@ def test_a_camera_that_cannot_open_is_shown_offline_and_the_table_goes_on(tmp_pa
                         homography=np.diag([1.0, 1.0, 1.0]), image_size=(900, 900))
 
     class NoDetector:          # never called: the camera never delivers a frame
-        def read_zones(self, images):
+        imgsz = 320
+
+        def read_zones(self, images, scale=None):
             raise AssertionError("no frame should reach the detector")
 
     node = TableNode("T01", str(tmp_path / "t.sqlite"), clock=lambda: 5.0).start(tick_every=None)

@@ -10,6 +10,8 @@ from vision.watch import TableWatcher
 class CountingDetector:
     """Stands in for the ONNX model: says every zone holds S5 S5, and counts reads."""
 
+    imgsz = 320
+
     def __init__(self):
         self.calls = 0
 
@@ -17,7 +19,7 @@ class CountingDetector:
         self.calls += 1
         return ZoneRead([CardRead("S5", 0.95, (0, 0, 1, 1), ()), CardRead("S5", 0.95, (2, 0, 3, 1), ())])
 
-    def read_zones(self, images):
+    def read_zones(self, images, scale=None):
         return [self.read_zone(image) for image in images]
 
 
@@ -80,3 +82,22 @@ def test_a_read_that_saw_a_hand_is_not_reused():
         events += watcher.process(i * 0.2, frame)
     assert det.calls == 2                       # the hand read, then one without it, then reuse
     assert [(e.type, e.cards) for e in events] == [("play", ("S5", "S5"))]
+
+
+def test_every_zone_goes_to_the_detector_at_the_play_zones_scale():
+    """A reminder zone is not blown up to the model's input: its cards stay
+    the size the model learnt (blown up, a joker's picture was taken for a hand)."""
+    from vision.table import ZONE_PX
+
+    class ScaleRecorder(CountingDetector):
+        def read_zones(self, images, scale=None):
+            self.scales = getattr(self, "scales", []) + [scale]
+            self.sizes = [im.shape[1::-1] for im in images]
+            return super().read_zones(images, scale)
+
+    geo = _geometry()
+    det = ScaleRecorder()
+    watcher = TableWatcher(geo, det, zones=["S-play", "S-reminder"])
+    watcher.read(np.full((geo.image_size[1], geo.image_size[0], 3), 40, np.uint8))
+    assert det.scales == [det.imgsz / max(ZONE_PX)]
+    assert det.sizes[1][0] < det.sizes[0][0]          # the reminder zone is the smaller picture
