@@ -34,7 +34,6 @@ PAIR_RATIO = 0.78
 PAIR_RATIO_TOL = 0.55
 PAIR_DY_MAX = 5.5
 BOTTOM_MIN = 1.2       # an index this far below the top band is a bottom-right one
-BAND_TOL = 0.9         # a band of indices is at most this many index heights wide
 MAX_ROW_ANGLE = 20     # degrees
 SAME_INDEX = 0.6       # boxes closer than this share of an index's size are one index
 LEFTOVER_TURN = 35    # degrees: how far a leftover same-name corner pair may turn
