@@ -485,14 +485,12 @@ class CardDetector:
         """All corner indices, each named by the classifier, and hands."""
         if self.classifier is None:
             raise DetectorError("no index classifier loaded: this detector only finds boxes")
-        return self._name_indices(image, self.find_boxes(image))
-
-    def _name_indices(self, image: np.ndarray, found: list[IndexDetection]) -> list[IndexDetection]:
-        """Let the classifier name every index box; drop the ones it calls NONE."""
-        return self._name_indices_many([image], [found])[0]
+        return self._name_indices_many([image], [self.find_boxes(image)])[0]
 
     def _name_indices_many(self, images: list[np.ndarray],
                            founds: list[list[IndexDetection]]) -> list[list[IndexDetection]]:
+        """Let the classifier name every index box (all pictures' crops in one
+        run); drop the ones it calls NONE."""
         boxes = [[d for d in found if d.name != "HAND"] for found in founds]
         # every picture's crops in one classifier run
         ranked = self.classifier.ranked_many([(im, [d.box for d in b]) for im, b in zip(images, boxes)])

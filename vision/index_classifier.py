@@ -72,11 +72,8 @@ class IndexClassifier:
         self.input_name = self.session.get_inputs()[0].name
         self.model_path = path
 
-    def probabilities(self, image: np.ndarray, boxes) -> np.ndarray:
-        """Each box's probability of each label in :data:`LABELS` (N x 55)."""
-        return self._probabilities([crop(image, b) for b in boxes])
-
     def _probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
+        """Each crop's probability of each label in :data:`LABELS` (N x 55)."""
         if not crops:
             return np.zeros((0, len(LABELS)), np.float32)
         logits = self.session.run(None, {self.input_name: _to_blob(crops)})[0]

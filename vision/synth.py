@@ -231,14 +231,14 @@ class SceneGenerator:
         # (no draw from rng unless asked: scenes from a given seed stay as they were)
         if self.joker_scenes > 0 and self._with_jokers and rng.random() < self.joker_scenes:
             deck = self._with_jokers[int(rng.integers(len(self._with_jokers)))]
-            return self.render(joker_play(rng), rng, deck=deck, hand=rng.random() < self.hand_rate)
-        deck = self.decks[int(rng.integers(len(self.decks)))]
-        if rng.random() < self.empty_rate:
-            cards: list[str] = []
+            cards = joker_play(rng)
         else:
-            cards = random_play(rng)
-            while not all(c in deck.cards for c in cards):
+            deck = self.decks[int(rng.integers(len(self.decks)))]
+            cards = []
+            if rng.random() >= self.empty_rate:
                 cards = random_play(rng)
+                while not all(c in deck.cards for c in cards):
+                    cards = random_play(rng)
         return self.render(cards, rng, deck=deck, hand=rng.random() < self.hand_rate)
 
     def render(self, cards: list[str], rng: np.random.Generator, deck: Deck | None = None,
