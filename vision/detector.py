@@ -37,7 +37,8 @@ BOTTOM_MIN = 1.2       # an index this far below the top band is a bottom-right 
 MAX_ROW_ANGLE = 20     # degrees
 SAME_INDEX = 0.6       # boxes closer than this share of an index's size are one index
 LEFTOVER_TURN = 35    # degrees: how far a leftover same-name corner pair may turn
-RESCUE_TOL = 0.3       # index heights: a corner pair named two ways must sit this true
+RESCUE_TOL = 0.5       # index heights: a corner pair named two ways must sit this true
+RESCUE_FLOOR = 1e-3    # a name outside a corner's short list still counts this much (a cut-off corner lists no good one)
 
 
 class DetectorError(RuntimeError):
@@ -240,7 +241,10 @@ def _rescue_pairs(indices, local, bottom, ih, groups, used, names) -> list[tuple
     corners differently: a top-left and a bottom-right index that sit, to
     within :data:`RESCUE_TOL` index heights, where the nearest matched card's
     corners sit relative to each other are one card.  Its name is the one
-    both corners find likeliest together.  Updates ``used`` and ``names``.
+    both corners find likeliest together, a name missing from a corner's
+    short list counting :data:`RESCUE_FLOOR` (a corner cut off by the
+    picture's edge lists nothing like its card's name, the other corner
+    decides).  Updates ``used`` and ``names``.
     """
     tops = [i for i in np.nonzero(~bottom)[0] if i not in used]
     bots = [j for j in np.nonzero(bottom)[0] if j not in used]
@@ -270,9 +274,7 @@ def _rescue_pairs(indices, local, bottom, ih, groups, used, names) -> list[tuple
             continue
         a, b = indices[i], indices[j]
         options = {a.name, b.name} | {n for n, _ in a.alternatives} | {n for n, _ in b.alternatives}
-        best = max(options, key=lambda n: a.probability(n) * b.probability(n))
-        if a.probability(best) * b.probability(best) <= 0:
-            continue
+        best = max(options, key=lambda n: max(RESCUE_FLOOR, a.probability(n)) * max(RESCUE_FLOOR, b.probability(n)))
         used.update((i, j))
         names[i] = names[j] = best
         out.append((i, j))

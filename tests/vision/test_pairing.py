@@ -123,6 +123,27 @@ def test_the_last_card_of_a_fan_turned_far_is_still_one_card():
     assert len(cards[-1].indices) == 2
 
 
+def test_a_card_turned_from_its_neighbour_and_read_two_ways_is_one_card():
+    """The H3 lies 6 degrees off the C3 beside it (its corners 0.4 index
+    heights from where the C3's sit) and its bottom corner read D3: one card."""
+    c3_top, c3_bottom = _card("C3", 300, 200)
+    s3_top, _ = _card("S3", 120, 200)
+    h3_top, h3_bottom = _card("H3", 210, 200, turn_deg=6)
+    h3_bottom = IndexDetection("D3", 0.32, h3_bottom.box, (("H3", 0.18), ("NONE", 0.14), ("S3", 0.07)))
+    cards = pair_indices([s3_top, h3_top, c3_top, c3_bottom, h3_bottom])
+    assert [c.name for c in cards] == ["S3", "H3", "C3"]
+
+
+def test_a_cut_off_corner_takes_the_name_of_its_cards_other_corner():
+    """A bottom corner half out of the picture reads DQ and lists nothing
+    like D8; in a card's shape from the D8's top corner it is the D8's."""
+    top, bottom = _card("D8", 200, 200)
+    x0, y0, x1, y1 = bottom.box
+    cut = IndexDetection("DQ", 0.44, (x0, y0, x1, (y0 + y1) / 2), (("D5", 0.15), ("D6", 0.11)))
+    others = [_card(n, 200 - 55 * k, 200)[0] for k, n in enumerate(["C7", "H6"], 1)]
+    assert [c.name for c in pair_indices(others + [top, cut])] == ["H6", "C7", "D8"]
+
+
 def test_bottom_band_is_the_far_side_of_the_widest_gap():
     from vision.detector import bottom_band
 
