@@ -119,21 +119,22 @@ def _iou(box, boxes: np.ndarray) -> np.ndarray:
 
 
 def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
-               joker_scenes: float = 0.0, joker_designs: float = 0.0) -> None:
+               joker_scenes: float = 0.0, joker_designs: float = 0.0, ink_weight: float = 0.0) -> None:
     """Crops of every labelled index (boxes jittered like a detector's) plus
     non-index crops of cloth, card faces and hands; saved as one .npz.
 
     With ``detector`` (an ONNX card detector), every box it finds is cropped
     too: named after the index it covers, or ``NONE`` when it covers none
     (its false alarms on pips and faces are the negatives that matter).
-    ``joker_scenes`` and ``joker_designs``: see :class:`vision.synth.SceneGenerator`
+    ``joker_scenes``, ``joker_designs`` and ``ink_weight``: see :class:`vision.synth.SceneGenerator`
     (jokers are rare in ordinary plays, and a dozen decks' jokers teach a
     dozen pictures rather than the big/little colour rule).
     """
     from vision.card_art import TRAIN_DECKS, load_decks
     from vision.synth import SceneGenerator
 
-    gen = SceneGenerator(load_decks(TRAIN_DECKS), joker_scenes=joker_scenes, joker_designs=joker_designs)
+    gen = SceneGenerator(load_decks(TRAIN_DECKS), joker_scenes=joker_scenes, joker_designs=joker_designs,
+                         ink_weight=ink_weight)
     finder = None
     if detector is not None:
         from vision.detector import CardDetector
@@ -279,6 +280,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="share of scenes holding jokers on purpose (e.g. 0.15)")
     ap.add_argument("--joker-designs", type=float, default=0.0,
                     help="share of joker scenes drawing jokers in new designs (e.g. 0.6)")
+    ap.add_argument("--ink-weight", type=float, default=0.0,
+                    help="share of scenes whose cards are printed heavier or lighter (e.g. 0.5)")
     ap.add_argument("--train", action="store_true")
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--to", type=Path, default=Path("models"))
@@ -286,7 +289,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-lr", type=float, default=3e-3)
     args = ap.parse_args(argv)
     if args.scenes:
-        make_crops(args.data, args.scenes, args.seed, args.detector, args.joker_scenes, args.joker_designs)
+        make_crops(args.data, args.scenes, args.seed, args.detector, args.joker_scenes, args.joker_designs,
+                   args.ink_weight)
     if args.train:
         try:
             train(args.data, args.epochs, args.to, init=args.init, max_lr=args.max_lr)

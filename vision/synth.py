@@ -138,6 +138,29 @@ def joker_play(rng: np.random.Generator) -> list[str]:
     return cards
 
 
+def reweigh_ink(art: np.ndarray, k: int) -> np.ndarray:
+    """A card's artwork (RGBA) printed ``k`` px heavier (k > 0) or lighter (k < 0).
+
+    Decks differ in how heavy their letters and pips are: the training decks'
+    dozen weights are not every deck's, so scenes also show them a little
+    bolder or thinner.  Ink is whatever is darker than the card stock: a
+    minimum filter spreads it, a maximum filter eats into it.  Outside the
+    card counts as card stock, so the card's edge does not darken; the card's
+    outline (alpha) stays as it was.
+
+    >>> art = np.full((20, 20, 4), 255, np.uint8); art[8:12, 8:12, :3] = 0
+    >>> [int((reweigh_ink(art, k)[:, :, 0] < 128).sum()) for k in (-1, 0, 1, 2)]
+    [9, 16, 25, 36]
+    """
+    if k == 0:
+        return art
+    rgb = art[:, :, :3].copy()
+    rgb[art[:, :, 3] < 128] = 255
+    kern = np.ones((abs(k) + 1, abs(k) + 1), np.uint8)
+    rgb = cv2.erode(rgb, kern) if k > 0 else cv2.dilate(rgb, kern)
+    return np.dstack([rgb, art[:, :, 3]])
+
+
 def make_cloth(rng: np.random.Generator, w: int, h: int,
                palette: tuple[tuple[int, int, int], ...]) -> np.ndarray:
     """Dark matte felt: a base colour, soft blotches, fine grain and a few fibres."""
@@ -209,11 +232,13 @@ class SceneGenerator:
     def __init__(self, decks: list[Deck], size: tuple[int, int] = ZONE_PX,
                  cloth: tuple[tuple[int, int, int], ...] = CLOTH_TRAIN,
                  hand_rate: float = 0.2, empty_rate: float = 0.06,
-                 joker_scenes: float = 0.0, joker_designs: float = 0.0):
+                 joker_scenes: float = 0.0, joker_designs: float = 0.0, ink_weight: float = 0.0):
         """``joker_scenes``: the share of random scenes that hold jokers on
         purpose (:func:`joker_play`); ``joker_designs``: the share of scenes
         with jokers whose jokers are drawn in a new design
-        (:mod:`vision.joker_art`) instead of the deck's."""
+        (:mod:`vision.joker_art`) instead of the deck's; ``ink_weight``: the
+        share of scenes whose cards are printed heavier or lighter
+        (:func:`reweigh_ink`)."""
         if not decks:
             raise ValueError("SceneGenerator needs at least one deck")
         self.decks = decks
@@ -223,6 +248,7 @@ class SceneGenerator:
         self.empty_rate = empty_rate
         self.joker_scenes = joker_scenes
         self.joker_designs = joker_designs
+        self.ink_weight = ink_weight
         self._with_jokers = [d for d in decks if "BJ" in d.cards]
 
     # -- one scene -----------------------------------------------------------
@@ -293,6 +319,9 @@ class SceneGenerator:
         # (no draw from rng unless asked: scenes from a given seed stay as they were)
         if self.joker_designs > 0 and {"BJ", "LJ"} & set(cards) and rng.random() < self.joker_designs:
             faces = {**deck.cards, **designed_jokers(deck, rng)}
+        if self.ink_weight > 0 and cards and rng.random() < self.ink_weight:
+            k = int(rng.choice([-2, -1, 1, 2]))
+            faces = {**faces, **{c: reweigh_ink(faces[c], k) for c in set(cards)}}
         for k in order:
             art = faces[cards[k]]
             ah, aw = art.shape[:2]

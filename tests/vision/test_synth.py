@@ -96,3 +96,34 @@ def test_detector_labels_keep_the_boxes_and_merge_the_faces(gen, decks, rng):
 def test_make_dataset_rejects_a_bad_size(tmp_path, capsys):
     assert make_dataset([str(tmp_path / "x"), "--size", "big"]) == 2
     assert "bad --size 'big'" in capsys.readouterr().err
+
+
+def test_ink_weight_prints_heavier_or_lighter_and_keeps_the_outline(decks):
+    from vision.synth import reweigh_ink
+
+    art = decks[0].cards["S7"]
+    ink = {k: int((reweigh_ink(art, k)[:, :, :3].max(axis=2) < 100).sum()) for k in (-2, -1, 0, 1, 2)}
+    assert ink[-2] < ink[-1] < ink[0] < ink[1] < ink[2]
+    for k in (-2, 2):
+        out = reweigh_ink(art, k)
+        assert out.shape == art.shape and out.dtype == art.dtype
+        assert np.array_equal(out[:, :, 3], art[:, :, 3])
+    # heavier ink does not creep in from outside the card (transparent black
+    # there): a blank card's edge stays card stock
+    blank = np.zeros((40, 30, 4), np.uint8)
+    blank[5:35, 5:25] = 255
+    assert reweigh_ink(blank, 2)[5:35, 5:25, :3].min() == 255
+
+
+def test_ink_weight_only_when_asked(decks):
+    from vision.synth import SceneGenerator
+
+    cards = ["S5", "HK", "D9"]
+    plain = SceneGenerator(decks, hand_rate=0.0)
+    a = plain.render(cards, np.random.default_rng(4), deck=decks[0], clean=True)
+    assert np.array_equal(a.image, plain.render(cards, np.random.default_rng(4), deck=decks[0], clean=True).image)
+    heavy = SceneGenerator(decks, hand_rate=0.0, ink_weight=1.0).render(
+        cards, np.random.default_rng(4), deck=decks[0], clean=True)
+    assert not np.array_equal(a.image, heavy.image)
+    assert [l[0] for l in heavy.labels] == [l[0] for l in a.labels]
+    assert heavy.cards == cards
