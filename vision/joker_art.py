@@ -74,13 +74,19 @@ class _Design:
         # never a lone J: that is a jack whose pip is hidden
         self.letters = str(rng.choice(["JOKER", "JOKER", "JOKER", "JO", "JKR"]))
         self.scale = float(rng.uniform(0.75, 1.0))
+        # some decks' joker corner is a picture wider than their rank index,
+        # running from the corner over the index box and past it
+        self.large = self.shape != "text" and bool(rng.random() < 0.3)
+        self.corner_scale = float(rng.uniform(1.2, 2.0)) if self.large else self.scale
         self.second = bool(rng.random() < 0.35)          # a second ink for the big joker's details
 
-    def draw(self, img: np.ndarray, box, ink, paper, accent, bottom: float) -> None:
-        """Draw into ``box`` (x0, y0, x1, y1 in px); text may run down to ``bottom``."""
+    def draw(self, img: np.ndarray, box, ink, paper, accent, bottom: float, corner: bool = False) -> None:
+        """Draw into ``box`` (x0, y0, x1, y1 in px); text may run down to ``bottom``.
+        ``corner``: this is the corner mark (drawn large from the box's left if the design is large)."""
         x0, y0, x1, y1 = box
-        bw = (x1 - x0) * self.scale
-        cx = (x0 + x1) / 2
+        large = corner and self.large
+        bw = (x1 - x0) * (self.corner_scale if large else self.scale)
+        cx = x0 + bw / 2 if large else (x0 + x1) / 2
         thick = max(1, int(round(self.weight * bw)))
         if self.shape == "text":
             letters = self.letters
@@ -146,12 +152,16 @@ def designed_jokers(deck: Deck, rng: np.random.Generator) -> dict[str, np.ndarra
     The corner mark fills the deck's :attr:`~vision.card_art.Deck.index_box`
     (top-left, and turned half a turn at the bottom right), so labels made
     from the index box fit it; a bigger version of the mark is the picture.
+    A third of the shapes are drawn larger, from the corner over the index
+    box and past it (1.2-2 times its width), as some decks draw their jokers'
+    corners; the label stays the index box, the part a player leaves in view.
     """
     blank, paper = _blank(deck)
     h, w = blank.shape[:2]
     x0, y0, x1, y1 = deck.index_box
     box = (x0 * w, y0 * h, x1 * w, y1 * h)
     design = _Design(rng)
+    reach = max(x1, x0 + (x1 - x0) * design.corner_scale)   # the mark's right edge
     picture = _Design(rng) if rng.random() < 0.5 else design
     accent = (int(rng.integers(100, 220)), int(rng.integers(60, 200)), int(rng.integers(0, 80)))
     ink = {"BJ": big_colour(rng), "LJ": little_colour(rng)}
@@ -160,14 +170,15 @@ def designed_jokers(deck: Deck, rng: np.random.Generator) -> dict[str, np.ndarra
         img = np.ascontiguousarray(blank[:, :, :3])
         # the centre picture: the little joker's is often grey, the big one's coloured
         # (kept clear of the corner columns, which the turned corner replaces)
-        pic_w = rng.uniform(0.35, 1.0) * (1 - 2 * (x1 + 0.05)) * w
+        pic_w = rng.uniform(0.35, 1.0) * (1 - 2 * (reach + 0.05)) * w
         pb = (w / 2 - pic_w / 2, h * 0.5 - pic_w * 0.6, w / 2 + pic_w / 2, h * 0.5 + pic_w * 0.6)
         picture.draw(img, pb, ink[name], paper, accent if name == "BJ" else ink[name], bottom=pb[3])
-        design.draw(img, box, ink[name], paper, accent if name == "BJ" else ink[name], bottom=0.55 * h)
+        design.draw(img, box, ink[name], paper, accent if name == "BJ" else ink[name], bottom=0.55 * h,
+                    corner=True)
         # the bottom-right corner is the top-left one turned half a turn
         turned = img[::-1, ::-1]
         corner = np.zeros((h, w), bool)
-        corner[int(0.45 * h):, int((1 - x1 - 0.03) * w):] = True
+        corner[int(0.45 * h):, int((1 - reach - 0.03) * w):] = True
         img = np.where(corner[:, :, None], turned, img)
         out[name] = np.dstack([img, blank[:, :, 3]])
     return out

@@ -32,6 +32,24 @@ def test_both_jokers_come_in_the_deck_size_with_a_mark_in_each_corner():
             assert len(top) > 20 and len(bottom) > 20
 
 
+def test_a_large_corner_mark_runs_past_the_index_box_and_shows_whole_in_both_corners():
+    deck = load_deck("anglo")
+    h, w = deck.cards["S2"].shape[:2]
+    x0, y0, x1, y1 = deck.index_box
+    large = 0
+    for seed in range(40):
+        for card in designed_jokers(deck, np.random.default_rng(seed)).values():
+            beyond = _corner_ink(card, (x1 + 0.02, y0, x1 + 0.1, y1))
+            if len(beyond) > 20:
+                large += 1
+                # the corner above the picture: the same ink at the top left and,
+                # turned half a turn, at the bottom right (not cut at the index box)
+                top = _corner_ink(card, (x0, y0, 0.45, 0.28))      # (inside the card's outline)
+                bottom = _corner_ink(card[::-1, ::-1], (x0, y0, 0.45, 0.28))
+                assert abs(len(top) - len(bottom)) <= 0.02 * len(top), seed
+    assert large >= 8          # about a third of the shapes, both jokers each
+
+
 def test_the_big_joker_is_red_and_the_little_one_dark():
     deck = load_deck("simplistic")
     for seed in range(12):
