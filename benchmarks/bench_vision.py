@@ -43,6 +43,8 @@ def accuracy(det: CardDetector, plays: int, seed: int) -> dict:
     tp = n_pred = n_true = exact = readable = exact_readable = 0
     by_kind: Counter = Counter()
     by_kind_exact: Counter = Counter()
+    by_deck: Counter = Counter()
+    by_deck_exact: Counter = Counter()
     for i in range(plays):
         rng = np.random.default_rng([seed, i])
         kind = None
@@ -64,12 +66,15 @@ def accuracy(det: CardDetector, plays: int, seed: int) -> dict:
             exact_readable += ok
         by_kind[len(cards)] += 1
         by_kind_exact[len(cards)] += ok
+        by_deck[deck.name] += 1
+        by_deck_exact[deck.name] += ok
     return {
         "plays": plays, "card_precision": round(tp / max(1, n_pred), 4),
         "card_recall": round(tp / max(1, n_true), 4),
         "plays_exact": round(exact / plays, 4),
         "readable_plays": readable, "readable_plays_exact": round(exact_readable / max(1, readable), 4),
         "exact_by_card_count": {k: f"{by_kind_exact[k]}/{by_kind[k]}" for k in sorted(by_kind)},
+        "exact_by_deck": {k: f"{by_deck_exact[k]}/{by_deck[k]}" for k in sorted(by_deck)},
     }
 
 
