@@ -25,6 +25,7 @@ import numpy as np
 
 from vision.card_art import Deck
 
+MAX_REACH = 0.4     # share of the card's width a corner mark may reach across
 SHAPES = ("text", "text", "star", "ring_star", "wheel", "crown")
 _FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
           cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_COMPLEX_SMALL)
@@ -161,6 +162,8 @@ def designed_jokers(deck: Deck, rng: np.random.Generator) -> dict[str, np.ndarra
     x0, y0, x1, y1 = deck.index_box
     box = (x0 * w, y0 * h, x1 * w, y1 * h)
     design = _Design(rng)
+    # a large mark stops short of the card's middle (decks with wide index boxes)
+    design.corner_scale = min(design.corner_scale, max(design.scale, (MAX_REACH - x0) / (x1 - x0)))
     reach = max(x1, x0 + (x1 - x0) * design.corner_scale)   # the mark's right edge
     picture = _Design(rng) if rng.random() < 0.5 else design
     accent = (int(rng.integers(100, 220)), int(rng.integers(60, 200)), int(rng.integers(0, 80)))

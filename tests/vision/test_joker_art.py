@@ -50,6 +50,18 @@ def test_a_large_corner_mark_runs_past_the_index_box_and_shows_whole_in_both_cor
     assert large >= 8          # about a third of the shapes, both jokers each
 
 
+def test_every_training_deck_takes_every_design():
+    """Decks with wide index boxes too (ornamental's is a quarter of the card):
+    a large mark stops short of the middle and the centre picture still fits."""
+    from vision.card_art import TRAIN_DECKS
+
+    for name in TRAIN_DECKS:
+        deck = load_deck(name)
+        for seed in range(25):
+            jokers = designed_jokers(deck, np.random.default_rng(seed))
+            assert all(card.shape == deck.cards["S2"].shape for card in jokers.values())
+
+
 def test_the_big_joker_is_red_and_the_little_one_dark():
     deck = load_deck("simplistic")
     for seed in range(12):
