@@ -42,6 +42,7 @@ LABELS = CARD_NAMES + ("NONE",)
 NONE = len(CARD_NAMES)
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "index-classifier.onnx"
 MARGIN = 0.15          # crops take this share of the box's size around it
+JOKERS = (CARD_NAMES.index("BJ"), CARD_NAMES.index("LJ"))
 
 
 def crop(image: np.ndarray, box, margin: float = MARGIN) -> np.ndarray:
@@ -102,6 +103,36 @@ class IndexClassifier:
 
 # -- data and training (PyTorch; the `train` extra) ----------------------------
 
+def ink_box(image: np.ndarray, box, tighter: float = 0.85) -> tuple[float, float, float, float] | None:
+    """The box around the ink inside ``box`` (whatever is far from the card
+    stock, the brightest colour there), or None when that is not clearly
+    tighter (both sides over ``tighter`` of the box's).
+
+    A joker's corner mark is often a round picture, shorter than a rank
+    index: a detector may box just the mark, and the classifier must still
+    read it as a joker.
+
+    >>> img = np.full((60, 40, 3), 250, np.uint8); img[10:22, 10:22] = (30, 30, 200)
+    >>> ink_box(img, (8, 8, 24, 40))
+    (10.0, 10.0, 22.0, 22.0)
+    """
+    h, w = image.shape[:2]
+    x0, y0 = max(0, int(box[0])), max(0, int(box[1]))
+    x1, y1 = min(w, int(np.ceil(box[2]))), min(h, int(np.ceil(box[3])))
+    patch = image[y0:y1, x0:x1].astype(np.int16)
+    if patch.size == 0:
+        return None
+    grey = patch.sum(axis=2)
+    paper = np.median(patch[grey >= np.percentile(grey, 75)], axis=0)
+    ys, xs = np.nonzero(np.abs(patch - paper).max(axis=2) > 60)
+    if len(xs) < 4:
+        return None
+    ib = (float(x0 + xs.min()), float(y0 + ys.min()), float(x0 + xs.max() + 1), float(y0 + ys.max() + 1))
+    if ib[2] - ib[0] > tighter * (x1 - x0) and ib[3] - ib[1] > tighter * (y1 - y0):
+        return None
+    return ib
+
+
 def _intersections(box, boxes: np.ndarray) -> np.ndarray:
     """The area ``box`` shares with each of ``boxes`` (N x 4)."""
     ix = np.clip(np.minimum(box[2], boxes[:, 2]) - np.maximum(box[0], boxes[:, 0]), 0, None)
@@ -119,13 +150,16 @@ def _iou(box, boxes: np.ndarray) -> np.ndarray:
 
 
 def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
-               joker_scenes: float = 0.0, joker_designs: float = 0.0, ink_weight: float = 0.0) -> None:
+               joker_scenes: float = 0.0, joker_designs: float = 0.0, ink_weight: float = 0.0,
+               tight_jokers: bool = False) -> None:
     """Crops of every labelled index (boxes jittered like a detector's) plus
     non-index crops of cloth, card faces and hands; saved as one .npz.
 
     With ``detector`` (an ONNX card detector), every box it finds is cropped
     too: named after the index it covers, or ``NONE`` when it covers none
     (its false alarms on pips and faces are the negatives that matter).
+    ``tight_jokers``: a joker's index is also cropped tight around its ink
+    (:func:`ink_box`).
     ``joker_scenes``, ``joker_designs`` and ``ink_weight``: see :class:`vision.synth.SceneGenerator`
     (jokers are rare in ordinary plays, and a dozen decks' jokers teach a
     dozen pictures rather than the big/little colour rule).
@@ -156,6 +190,12 @@ def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
                 j = rng.normal(0, 0.1, 4) * np.array([bw, bh, bw, bh])
                 xs.append(crop(img, (x0 + j[0], y0 + j[1], x1 + j[2], y1 + j[3])))
                 ys.append(c)
+            if tight_jokers and c in JOKERS:
+                ib = ink_box(img, (x0, y0, x1, y1))
+                if ib is not None:          # the mark alone, as a detector may box it
+                    j = rng.normal(0, 0.05, 4) * np.array([bw, bh, bw, bh])
+                    xs.append(crop(img, (ib[0] + j[0], ib[1] + j[1], ib[2] + j[2], ib[3] + j[3])))
+                    ys.append(c)
         boxes = np.array([l[1:] for l in scene.labels if l[0] < NONE]).reshape(-1, 4)
         classes = [l[0] for l in scene.labels if l[0] < NONE]
         if finder is not None:
@@ -282,6 +322,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="share of joker scenes drawing jokers in new designs (e.g. 0.6)")
     ap.add_argument("--ink-weight", type=float, default=0.0,
                     help="share of scenes whose cards are printed heavier or lighter (e.g. 0.5)")
+    ap.add_argument("--tight-jokers", action="store_true",
+                    help="also crop each joker index tight around its mark, as a detector may box it")
     ap.add_argument("--train", action="store_true")
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--to", type=Path, default=Path("models"))
@@ -290,7 +332,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.scenes:
         make_crops(args.data, args.scenes, args.seed, args.detector, args.joker_scenes, args.joker_designs,
-                   args.ink_weight)
+                   args.ink_weight, args.tight_jokers)
     if args.train:
         try:
             train(args.data, args.epochs, args.to, init=args.init, max_lr=args.max_lr)

@@ -6,7 +6,7 @@ import numpy as np
 
 from vision.card_art import load_deck
 from vision.classes import class_id
-from vision.index_classifier import make_crops
+from vision.index_classifier import NONE, make_crops
 from vision.joker_art import big_colour, designed_jokers, little_colour
 from vision.synth import SceneGenerator, joker_play
 
@@ -112,3 +112,27 @@ def test_crops_with_joker_scenes_hold_more_jokers(tmp_path):
         y = np.load(tmp_path / name / "crops_3.npz")["y"]
         count[name] = int(np.isin(y, [class_id("BJ"), class_id("LJ")]).sum())
     assert count["jokers"] > 3 * max(1, count["plain"])
+
+
+def test_ink_box_is_the_mark_alone_or_nothing():
+    from vision.index_classifier import ink_box
+
+    img = np.full((80, 60, 3), 245, np.uint8)
+    img[12:26, 14:30] = (40, 40, 210)                         # a round-ish red mark
+    assert ink_box(img, (10, 10, 34, 52)) == (14.0, 12.0, 30.0, 26.0)
+    img[12:50, 14:30] = (40, 40, 40)                          # an index filling its box
+    assert ink_box(img, (13, 11, 31, 51)) is None
+    assert ink_box(np.full((80, 60, 3), 245, np.uint8), (10, 10, 34, 52)) is None   # blank card
+
+
+def test_tight_joker_crops_add_jokers_only(tmp_path):
+    make_crops(tmp_path / "plain", 30, seed=5, joker_scenes=1.0, joker_designs=1.0)
+    make_crops(tmp_path / "tight", 30, seed=5, joker_scenes=1.0, joker_designs=1.0, tight_jokers=True)
+    plain = np.load(tmp_path / "plain" / "crops_5.npz")["y"]
+    tight = np.load(tmp_path / "tight" / "crops_5.npz")["y"]
+    jokers = [class_id("BJ"), class_id("LJ")]
+    assert np.isin(tight, jokers).sum() > np.isin(plain, jokers).sum()
+    # the same crops of every other card (the random negatives, NONE, may differ)
+    cards = [c for c in range(NONE) if c not in jokers]
+    assert np.array_equal(np.bincount(tight[np.isin(tight, cards)], minlength=NONE),
+                          np.bincount(plain[np.isin(plain, cards)], minlength=NONE))
