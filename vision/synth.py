@@ -320,8 +320,8 @@ class SceneGenerator:
         if self.joker_designs > 0 and {"BJ", "LJ"} & set(cards) and rng.random() < self.joker_designs:
             faces = {**deck.cards, **designed_jokers(deck, rng)}
         if self.ink_weight > 0 and cards and rng.random() < self.ink_weight:
-            k = int(rng.choice([-2, -1, 1, 2]))
-            faces = {**faces, **{c: reweigh_ink(faces[c], k) for c in set(cards)}}
+            weight = int(rng.choice([-2, -1, 1, 2]))
+            faces = {**faces, **{c: reweigh_ink(faces[c], weight) for c in set(cards)}}
         for k in order:
             art = faces[cards[k]]
             ah, aw = art.shape[:2]
