@@ -61,7 +61,8 @@ def _poly(img, pts, colour, filled: bool, thick: int) -> None:
 class _Design:
     """One random shape, drawn into a box in any colour (same shape both times)."""
 
-    def __init__(self, rng: np.random.Generator):
+    def __init__(self, rng: np.random.Generator, corner_cap: float = np.inf):
+        """``corner_cap``: the largest ``corner_scale`` a large mark may take."""
         self.shape = str(rng.choice(SHAPES))
         self.font = int(rng.choice(_FONTS))
         self.italic = bool(rng.random() < 0.2)
@@ -78,7 +79,8 @@ class _Design:
         # some decks' joker corner is a picture wider than their rank index,
         # running from the corner over the index box and past it
         self.large = self.shape != "text" and bool(rng.random() < 0.3)
-        self.corner_scale = float(rng.uniform(1.2, 2.0)) if self.large else self.scale
+        self.corner_scale = (min(float(rng.uniform(1.2, 2.0)), max(self.scale, corner_cap))
+                             if self.large else self.scale)
         self.second = bool(rng.random() < 0.35)          # a second ink for the big joker's details
 
     def draw(self, img: np.ndarray, box, ink, paper, accent, bottom: float, corner: bool = False) -> None:
@@ -161,9 +163,8 @@ def designed_jokers(deck: Deck, rng: np.random.Generator) -> dict[str, np.ndarra
     h, w = blank.shape[:2]
     x0, y0, x1, y1 = deck.index_box
     box = (x0 * w, y0 * h, x1 * w, y1 * h)
-    design = _Design(rng)
     # a large mark stops short of the card's middle (decks with wide index boxes)
-    design.corner_scale = min(design.corner_scale, max(design.scale, (MAX_REACH - x0) / (x1 - x0)))
+    design = _Design(rng, corner_cap=(MAX_REACH - x0) / (x1 - x0))
     reach = max(x1, x0 + (x1 - x0) * design.corner_scale)   # the mark's right edge
     picture = _Design(rng) if rng.random() < 0.5 else design
     accent = (int(rng.integers(100, 220)), int(rng.integers(60, 200)), int(rng.integers(0, 80)))
