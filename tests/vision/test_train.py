@@ -32,13 +32,14 @@ def test_resume_without_a_run_is_a_clear_error(tmp_path, capsys):
     assert "nothing to resume" in capsys.readouterr().err
 
 
-def test_index_classifier_trains_and_exports(tmp_path, gen, decks):
+@pytest.mark.parametrize("extra", [[], ["--reshape"]])
+def test_index_classifier_trains_and_exports(tmp_path, gen, decks, extra):
     from vision.index_classifier import LABELS, IndexClassifier, main as clf_main
 
     data = tmp_path / "crops"
     assert clf_main([str(data), "--scenes", "6", "--seed", "1"]) == 0
     assert clf_main([str(data), "--scenes", "3", "--seed", "2"]) == 0
-    assert clf_main([str(data), "--train", "--epochs", "1", "--to", str(tmp_path / "m")]) == 0
+    assert clf_main([str(data), "--train", "--epochs", "1", "--to", str(tmp_path / "m")] + extra) == 0
     clf = IndexClassifier(tmp_path / "m" / "index-classifier.onnx")
     scene = gen.render(["S5", "HK"], np.random.default_rng(2), deck=decks[0], clean=True)
     out = clf.classify(scene.image, [l[1:] for l in scene.labels])
@@ -50,3 +51,21 @@ def test_index_classifier_needs_a_validation_file(tmp_path, capsys):
 
     assert clf_main([str(tmp_path), "--train"]) == 2
     assert "need two or more crops_" in capsys.readouterr().err
+
+
+def test_reshaped_crops_keep_their_size_and_ink_each_their_own_way():
+    import torch
+
+    from vision.index_classifier import CROP_H, CROP_W, reshape_batch
+
+    x = torch.ones(8, 3, CROP_H, CROP_W)
+    x[:, :, 16:32, 10:22] = 0.0                      # the same dark mark on white in every crop
+    torch.manual_seed(3)
+    y = reshape_batch(x, torch)
+    assert y.shape == x.shape
+    assert torch.allclose(reshape_batch(x, torch, 0, 0, 0, 0), x, atol=1e-5)   # no limits: unchanged
+    assert not torch.allclose(y, x, atol=1e-2)
+    assert all(not torch.allclose(y[0], y[k], atol=1e-2) for k in range(1, 8))  # each its own way
+    ink = (1 - x).sum(dim=(1, 2, 3))
+    assert torch.all(((1 - y).sum(dim=(1, 2, 3)) / ink - 1).abs() < 0.3)       # a turn, not a new mark
+    assert y.min() >= 0 and y.max() <= 1
