@@ -133,6 +133,12 @@ def ink_box(image: np.ndarray, box, tighter: float = 0.85) -> tuple[float, float
     return ib
 
 
+def _jittered(box, sx: float, sy: float, rng: np.random.Generator) -> tuple[float, float, float, float]:
+    """``box`` with each edge moved at random (sd ``sx`` across, ``sy`` down), as a detector's box is off."""
+    j = rng.normal(0, 1, 4) * np.array([sx, sy, sx, sy])
+    return box[0] + j[0], box[1] + j[1], box[2] + j[2], box[3] + j[3]
+
+
 def _intersections(box, boxes: np.ndarray) -> np.ndarray:
     """The area ``box`` shares with each of ``boxes`` (N x 4)."""
     ix = np.clip(np.minimum(box[2], boxes[:, 2]) - np.maximum(box[0], boxes[:, 0]), 0, None)
@@ -187,14 +193,12 @@ def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
             bw, bh = x1 - x0, y1 - y0
             sizes.append((bw, bh))
             for _ in range(1 if finder else 2):
-                j = rng.normal(0, 0.1, 4) * np.array([bw, bh, bw, bh])
-                xs.append(crop(img, (x0 + j[0], y0 + j[1], x1 + j[2], y1 + j[3])))
+                xs.append(crop(img, _jittered((x0, y0, x1, y1), 0.1 * bw, 0.1 * bh, rng)))
                 ys.append(c)
             if tight_jokers and c in JOKERS:
                 ib = ink_box(img, (x0, y0, x1, y1))
                 if ib is not None:          # the mark alone, as a detector may box it
-                    j = rng.normal(0, 0.05, 4) * np.array([bw, bh, bw, bh])
-                    xs.append(crop(img, (ib[0] + j[0], ib[1] + j[1], ib[2] + j[2], ib[3] + j[3])))
+                    xs.append(crop(img, _jittered(ib, 0.05 * bw, 0.05 * bh, rng)))
                     ys.append(c)
         boxes = np.array([l[1:] for l in scene.labels if l[0] < NONE]).reshape(-1, 4)
         classes = [l[0] for l in scene.labels if l[0] < NONE]
@@ -242,16 +246,16 @@ def build_model():
     )
 
 
-def reshape_batch(xb, torch, turn: float = 0.12, shear: float = 0.15, scale: float = 0.1,
-                  shift: float = 0.06):
+def reshape_batch(xb, turn: float = 0.12, shear: float = 0.15, scale: float = 0.1, shift: float = 0.06):
     """Each crop of a training batch (N x 3 x H x W, 0..1) turned, sheared,
     scaled and shifted a little, each its own way.
 
     Unseen decks draw their indices in other fonts, slanted, narrower or
     wider; the crops of ~20 decks alone taught those decks' shapes.  The
     limits are fractions of the crop (``shift``), radians (``turn``) and
-    plain factors.  ``torch`` is passed in: it is a training-only import.
+    plain factors.
     """
+    import torch
     import torch.nn.functional as F
 
     n = len(xb)
@@ -306,7 +310,7 @@ def train(data_dir: Path, epochs: int, to: Path, batch: int = 256, threads: int 
             xb = (xb * torch.empty(len(xb), 1, 1, 1).uniform_(0.7, 1.3)
                   + torch.empty(len(xb), 3, 1, 1).uniform_(-0.08, 0.08)).clamp(0, 1)
             if reshape:
-                xb = reshape_batch(xb, torch)
+                xb = reshape_batch(xb)
             loss = F.cross_entropy(model(xb), yt[idx], label_smoothing=0.05)
             opt.zero_grad()
             loss.backward()

@@ -61,9 +61,9 @@ def test_reshaped_crops_keep_their_size_and_ink_each_their_own_way():
     x = torch.ones(8, 3, CROP_H, CROP_W)
     x[:, :, 16:32, 10:22] = 0.0                      # the same dark mark on white in every crop
     torch.manual_seed(3)
-    y = reshape_batch(x, torch)
+    y = reshape_batch(x)
     assert y.shape == x.shape
-    assert torch.allclose(reshape_batch(x, torch, 0, 0, 0, 0), x, atol=1e-5)   # no limits: unchanged
+    assert torch.allclose(reshape_batch(x, 0, 0, 0, 0), x, atol=1e-5)   # no limits: unchanged
     assert not torch.allclose(y, x, atol=1e-2)
     assert all(not torch.allclose(y[0], y[k], atol=1e-2) for k in range(1, 8))  # each its own way
     ink = (1 - x).sum(dim=(1, 2, 3))
