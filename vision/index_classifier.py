@@ -157,7 +157,7 @@ def _iou(box, boxes: np.ndarray) -> np.ndarray:
 
 def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
                joker_scenes: float = 0.0, joker_designs: float = 0.0, ink_weight: float = 0.0,
-               tight_jokers: bool = False) -> None:
+               tight_jokers: bool = False, index_designs: float = 0.0) -> None:
     """Crops of every labelled index (boxes jittered like a detector's) plus
     non-index crops of cloth, card faces and hands; saved as one .npz.
 
@@ -166,7 +166,7 @@ def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
     (its false alarms on pips and faces are the negatives that matter).
     ``tight_jokers``: a joker's index is also cropped tight around its ink
     (:func:`ink_box`).
-    ``joker_scenes``, ``joker_designs`` and ``ink_weight``: see :class:`vision.synth.SceneGenerator`
+    ``joker_scenes``, ``joker_designs``, ``ink_weight`` and ``index_designs``: see :class:`vision.synth.SceneGenerator`
     (jokers are rare in ordinary plays, and a dozen decks' jokers teach a
     dozen pictures rather than the big/little colour rule).
     """
@@ -174,7 +174,7 @@ def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
     from vision.synth import SceneGenerator
 
     gen = SceneGenerator(load_decks(TRAIN_DECKS), joker_scenes=joker_scenes, joker_designs=joker_designs,
-                         ink_weight=ink_weight)
+                         ink_weight=ink_weight, index_designs=index_designs)
     finder = None
     if detector is not None:
         from vision.detector import CardDetector
@@ -354,6 +354,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="share of joker scenes drawing jokers in new designs (e.g. 0.6)")
     ap.add_argument("--ink-weight", type=float, default=0.0,
                     help="share of scenes whose cards are printed heavier or lighter (e.g. 0.5)")
+    ap.add_argument("--index-designs", type=float, default=0.0,
+                    help="share of scenes printing the indices in a new type face and pip shape (e.g. 0.5)")
     ap.add_argument("--tight-jokers", action="store_true",
                     help="also crop each joker index tight around its mark, as a detector may box it")
     ap.add_argument("--train", action="store_true")
@@ -366,7 +368,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.scenes:
         make_crops(args.data, args.scenes, args.seed, args.detector, args.joker_scenes, args.joker_designs,
-                   args.ink_weight, args.tight_jokers)
+                   args.ink_weight, args.tight_jokers, args.index_designs)
     if args.train:
         try:
             train(args.data, args.epochs, args.to, init=args.init, max_lr=args.max_lr, reshape=args.reshape)

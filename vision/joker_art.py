@@ -136,7 +136,7 @@ class _Design:
                            cv2.LINE_AA, shift=3)
 
 
-def _blank(deck: Deck) -> tuple[np.ndarray, tuple[int, int, int]]:
+def blank_card(deck: Deck) -> tuple[np.ndarray, tuple[int, int, int]]:
     """The deck's card stock: a face with everything inside its outline painted over."""
     card = deck.cards.get("S2", next(iter(deck.cards.values())))
     out = card.copy()
@@ -159,7 +159,7 @@ def designed_jokers(deck: Deck, rng: np.random.Generator) -> dict[str, np.ndarra
     box and past it (1.2-2 times its width), as some decks draw their jokers'
     corners; the label stays the index box, the part a player leaves in view.
     """
-    blank, paper = _blank(deck)
+    blank, paper = blank_card(deck)
     h, w = blank.shape[:2]
     x0, y0, x1, y1 = deck.index_box
     box = (x0 * w, y0 * h, x1 * w, y1 * h)

@@ -77,6 +77,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="share of training scenes with jokers that draw them in new designs (e.g. 0.6)")
     ap.add_argument("--ink-weight", type=float, default=0.0,
                     help="share of training scenes whose cards are printed heavier or lighter (e.g. 0.5)")
+    ap.add_argument("--index-designs", type=float, default=0.0,
+                    help="share of training scenes printing the indices in a new type face and pip shape (e.g. 0.5)")
     args = ap.parse_args(argv)
     try:
         w, h = (int(v) for v in args.size.lower().split("x"))
@@ -91,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     gen = SceneGenerator(train_decks, cloth=CLOTH_TRAIN, hand_rate=args.hand_rate,
                          joker_scenes=args.joker_scenes, joker_designs=args.joker_designs,
-                         ink_weight=args.ink_weight)
+                         ink_weight=args.ink_weight, index_designs=args.index_designs)
     write_split(args.out, "train", args.train, gen, args.seed, (w, h))
     write_split(args.out, "val", args.val, gen, args.seed, (w, h))
     if args.test:

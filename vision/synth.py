@@ -26,6 +26,7 @@ import numpy as np
 
 from vision.card_art import Deck
 from vision.classes import CARD_NAMES, HAND_CLASS, RANKS, SUITS, class_id
+from vision.index_art import designed_indices
 from vision.joker_art import designed_jokers
 from vision.table import ZONE_PX
 
@@ -232,13 +233,16 @@ class SceneGenerator:
     def __init__(self, decks: list[Deck], size: tuple[int, int] = ZONE_PX,
                  cloth: tuple[tuple[int, int, int], ...] = CLOTH_TRAIN,
                  hand_rate: float = 0.2, empty_rate: float = 0.06,
-                 joker_scenes: float = 0.0, joker_designs: float = 0.0, ink_weight: float = 0.0):
+                 joker_scenes: float = 0.0, joker_designs: float = 0.0, ink_weight: float = 0.0,
+                 index_designs: float = 0.0):
         """``joker_scenes``: the share of random scenes that hold jokers on
         purpose (:func:`joker_play`); ``joker_designs``: the share of scenes
         with jokers whose jokers are drawn in a new design
         (:mod:`vision.joker_art`) instead of the deck's; ``ink_weight``: the
         share of scenes whose cards are printed heavier or lighter
-        (:func:`reweigh_ink`)."""
+        (:func:`reweigh_ink`); ``index_designs``: the share of scenes whose
+        corner indices are printed in a new type face and pip shape
+        (:mod:`vision.index_art`)."""
         if not decks:
             raise ValueError("SceneGenerator needs at least one deck")
         self.decks = decks
@@ -249,6 +253,7 @@ class SceneGenerator:
         self.joker_scenes = joker_scenes
         self.joker_designs = joker_designs
         self.ink_weight = ink_weight
+        self.index_designs = index_designs
         self._with_jokers = [d for d in decks if "BJ" in d.cards]
 
     # -- one scene -----------------------------------------------------------
@@ -319,6 +324,8 @@ class SceneGenerator:
         # (no draw from rng unless asked: scenes from a given seed stay as they were)
         if self.joker_designs > 0 and {"BJ", "LJ"} & set(cards) and rng.random() < self.joker_designs:
             faces = {**deck.cards, **designed_jokers(deck, rng)}
+        if self.index_designs > 0 and set(cards) - {"BJ", "LJ"} and rng.random() < self.index_designs:
+            faces = {**faces, **designed_indices(deck, cards, rng)}
         if self.ink_weight > 0 and cards and rng.random() < self.ink_weight:
             weight = int(rng.choice([-2, -1, 1, 2]))
             faces = {**faces, **{c: reweigh_ink(faces[c], weight) for c in set(cards)}}
