@@ -6,7 +6,8 @@ saw it mistakes a thin 5 for a 9 or a K for an A.  Here the 52 faces of a
 training deck get new corner indices: the deck's own index painted over
 with its card stock, then a rank in another type face (the machine's
 TrueType fonts through Pillow, or OpenCV's stroke fonts), narrower or wider,
-lighter or bolder, over a suit pip drawn in a new shape.  The card's body
+lighter or bolder, over a suit pip in a new shape (a font's suit sign, or
+one drawn here).  The card's body
 (its pips, its court picture) stays the deck's.
 
 One call draws one design for a whole deck, as a printer would: every card
@@ -44,6 +45,27 @@ def type_faces() -> tuple[Path, ...]:
         if d.is_dir():
             found += [p for p in d.rglob("*") if p.suffix.lower() in (".ttf", ".otf", ".ttc")]
     return tuple(sorted(found))
+
+
+SUIT_CHAR = {"S": "\u2660", "C": "\u2663", "H": "\u2665", "D": "\u2666"}
+
+
+@lru_cache(maxsize=1)
+def suit_faces() -> tuple[Path, ...]:
+    """The :func:`type_faces` that draw all four suit signs (not their missing-glyph box)."""
+    from PIL import ImageFont
+
+    found = []
+    for face in type_faces():
+        try:
+            font = ImageFont.truetype(str(face), 40)
+        except OSError:
+            continue
+        missing = np.asarray(font.getmask("\ue000"))     # a private-use code: the missing-glyph box
+        masks = [np.asarray(font.getmask(ch)) for ch in SUIT_CHAR.values()]
+        if all(m.size and (m.shape != missing.shape or not np.array_equal(m, missing)) for m in masks):
+            found.append(face)
+    return tuple(found)
 
 
 def _text_mask(text: str, face: Path | int, weight: int, italic: bool) -> np.ndarray:
@@ -108,11 +130,11 @@ def _suit_mask(suit: str, w: int, h: int, style: dict) -> np.ndarray:
         if suit == "S":
             fill([(cx, body_h * 0.8), (cx - W * style["stem"], H - 1), (cx + W * style["stem"], H - 1)])
     else:   # clubs: three balls and a stem
-        r = style["ball"] * W / 4.2
+        r = style["ball"] * W / 4.6          # small enough that notches part the balls
         disc(cx, r, r)
-        disc(cx - W / 2 + r, H * 0.58 - r * 0.2, r)
-        disc(cx + W / 2 - r, H * 0.58 - r * 0.2, r)
-        disc(cx, H * 0.5, r * 0.5)
+        disc(cx - W / 2 + r, H * 0.62 - r * 0.3, r)
+        disc(cx + W / 2 - r, H * 0.62 - r * 0.3, r)
+        disc(cx, H * 0.52, r * 0.45)
         fill([(cx, H * 0.45), (cx - W * style["stem"], H - 1), (cx + W * style["stem"], H - 1)])
     return cv2.resize(m, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
 
@@ -129,8 +151,11 @@ class _Design:
         self.rank_w = float(rng.uniform(0.6, 0.95))     # share of the box's width
         self.rank_h = float(rng.uniform(0.36, 0.52))    # share of the box's height
         self.ten_squeeze = float(rng.uniform(0.75, 1.15))  # "10" runs wider than one letter
-        self.pip_w = float(rng.uniform(0.55, 0.9))
-        self.pip_h = float(rng.uniform(0.2, 0.3))
+        self.pip_w = float(rng.uniform(0.45, 0.75))     # share of the box's width
+        self.pip_aspect = float(rng.uniform(0.95, 1.2))  # height / width, as printed
+        # a suit sign from a font's glyphs, or one of the shapes drawn here
+        suits = suit_faces()
+        self.suit_face = suits[int(rng.integers(len(suits)))] if suits and rng.random() < 0.6 else None
         self.gap = float(rng.uniform(0.02, 0.08))
         self.top = float(rng.uniform(0.0, 0.06))
         self.style = {"bulge": float(rng.uniform(0, 0.5)), "lobe": float(rng.uniform(0.9, 1.15)),
@@ -154,11 +179,16 @@ class _Design:
         y0 = int(round(self.top * h))
         x0 = (w - rw) // 2
         out[y0:y0 + rh, x0:x0 + rw] = glyph
-        pw = max(4, int(round(self.pip_w * w)))
-        ph = max(4, min(int(round(self.pip_h * h)), h - (y0 + rh) - 1))
         py = y0 + rh + int(round(self.gap * h))
+        sign = None if self.suit_face is None else _text_mask(SUIT_CHAR[card[0]], self.suit_face, 0, False)
+        aspect = self.pip_aspect * (1.0 if sign is None else sign.shape[0] / sign.shape[1])
+        pw = self.pip_w * w
+        # a pip keeps its printed proportions: narrower if the box has too little height left
+        ph = max(4, min(int(round(aspect * pw)), h - py))
+        pw = max(4, min(int(round(ph / aspect)), w))
         py = min(py, h - ph)
-        pip = _suit_mask(card[0], pw, ph, self.style)
+        pip = (_suit_mask(card[0], pw, ph, self.style) if sign is None
+               else cv2.resize(sign, (pw, ph), interpolation=cv2.INTER_AREA))
         px = (w - pw) // 2
         out[py:py + ph, px:px + pw] = np.maximum(out[py:py + ph, px:px + pw], pip)
         return out

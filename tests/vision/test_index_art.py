@@ -94,12 +94,24 @@ def test_every_training_deck_takes_every_card():
 
 def test_without_truetype_fonts_opencvs_own_faces_print(monkeypatch):
     monkeypatch.setattr(index_art, "type_faces", lambda: ())
+    monkeypatch.setattr(index_art, "suit_faces", lambda: ())
     deck = load_deck("anglo")
     for seed in range(4):
         design = index_art._Design(np.random.default_rng(seed))
-        assert isinstance(design.face, int)
+        assert isinstance(design.face, int) and design.suit_face is None
         card = designed_indices(deck, ["CJ"], np.random.default_rng(seed))["CJ"]
         assert len(_ink(_boxes(card, deck.index_box)[0])) > 40
+
+
+def test_suit_signs_come_from_fonts_that_draw_all_four():
+    faces = index_art.suit_faces()
+    assert set(faces) <= set(index_art.type_faces())
+    for face in faces[:6]:
+        signs = [index_art._text_mask(index_art.SUIT_CHAR[s], face, 0, False) for s in "SHDC"]
+        assert len({m.tobytes() for m in signs}) == 4, face
+    # about 60 % of designs take a font's sign where the machine has one
+    used = sum(index_art._Design(np.random.default_rng(k)).suit_face is not None for k in range(200))
+    assert (80 < used < 160) if faces else used == 0
 
 
 @pytest.mark.parametrize("suit", "SHDC")
