@@ -157,7 +157,7 @@ def _iou(box, boxes: np.ndarray) -> np.ndarray:
 
 def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
                joker_scenes: float = 0.0, joker_designs: float = 0.0, ink_weight: float = 0.0,
-               tight_jokers: bool = False, index_designs: float = 0.0) -> None:
+               tight_jokers: bool = False, index_designs: float = 0.0, body_negatives: int = 0) -> None:
     """Crops of every labelled index (boxes jittered like a detector's) plus
     non-index crops of cloth, card faces and hands; saved as one .npz.
 
@@ -165,7 +165,9 @@ def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
     too: named after the index it covers, or ``NONE`` when it covers none
     (its false alarms on pips and faces are the negatives that matter).
     ``tight_jokers``: a joker's index is also cropped tight around its ink
-    (:func:`ink_box`).
+    (:func:`ink_box`).  ``body_negatives``: this many more non-index crops a
+    scene, drawn within the row of cards (pips and pictures of unseen decks
+    must not read as jokers).
     ``joker_scenes``, ``joker_designs``, ``ink_weight`` and ``index_designs``: see :class:`vision.synth.SceneGenerator`
     (jokers are rare in ordinary plays, and a dozen decks' jokers teach a
     dozen pictures rather than the big/little colour rule).
@@ -214,11 +216,17 @@ def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
                 elif best < 0 or ious[best] < 0.2:
                     xs.append(crop(img, d.box))
                     ys.append(NONE)
-        # negatives: random boxes of an index's size that miss every index
+        # negatives: random boxes of an index's size that miss every index,
+        # anywhere (mostly cloth), and on the cards' bodies (pips, pictures)
         bw, bh = np.median(sizes, axis=0) if sizes else (0.037 * w, 0.083 * h)
-        for _ in range(3):
+        area = (0.0, 0.0, float(w), float(h))
+        for k in range(3 + (body_negatives if len(boxes) else 0)):
+            if k == 3:        # the row's extent: the indices' span and an index's size around it
+                area = (max(0.0, boxes[:, 0].min() - bw), max(0.0, boxes[:, 1].min() - bh),
+                        min(float(w), boxes[:, 2].max() + bw), min(float(h), boxes[:, 3].max() + bh))
             sc = rng.uniform(0.7, 1.4)
-            x0, y0 = rng.uniform(0, w - bw * sc), rng.uniform(0, h - bh * sc)
+            x0 = rng.uniform(area[0], max(area[0], area[2] - bw * sc))
+            y0 = rng.uniform(area[1], max(area[1], area[3] - bh * sc))
             b = np.array([x0, y0, x0 + bw * sc, y0 + bh * sc])
             if len(boxes) and (_intersections(b, boxes) / ((b[2] - b[0]) * (b[3] - b[1]))).max() > 0.25:
                 continue
@@ -356,6 +364,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="share of scenes whose cards are printed heavier or lighter (e.g. 0.5)")
     ap.add_argument("--index-designs", type=float, default=0.0,
                     help="share of scenes printing the indices in a new type face and pip shape (e.g. 0.5)")
+    ap.add_argument("--body-negatives", type=int, default=0,
+                    help="non-index crops a scene drawn on the cards' bodies (e.g. 4)")
     ap.add_argument("--tight-jokers", action="store_true",
                     help="also crop each joker index tight around its mark, as a detector may box it")
     ap.add_argument("--train", action="store_true")
@@ -368,7 +378,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.scenes:
         make_crops(args.data, args.scenes, args.seed, args.detector, args.joker_scenes, args.joker_designs,
-                   args.ink_weight, args.tight_jokers, args.index_designs)
+                   args.ink_weight, args.tight_jokers, args.index_designs, args.body_negatives)
     if args.train:
         try:
             train(args.data, args.epochs, args.to, init=args.init, max_lr=args.max_lr, reshape=args.reshape)

@@ -145,3 +145,17 @@ def test_the_crops_command_takes_index_designs(tmp_path):
     assert classifier_main([str(tmp_path), "--scenes", "6", "--seed", "2", "--index-designs", "1.0"]) == 0
     y = np.load(tmp_path / "crops_2.npz")["y"]
     assert (y < 52).sum() > 0
+
+
+def test_body_negatives_add_non_index_crops_on_the_cards_only(tmp_path):
+    from vision.index_classifier import NONE, make_crops
+
+    make_crops(tmp_path / "plain", 12, seed=4)
+    make_crops(tmp_path / "body", 12, seed=4, body_negatives=4)
+    plain, body = np.load(tmp_path / "plain" / "crops_4.npz"), np.load(tmp_path / "body" / "crops_4.npz")
+    assert (body["y"] == NONE).sum() > (plain["y"] == NONE).sum() + 12
+    # every index crop as before, byte for byte (each scene draws from its own generator)
+    assert np.array_equal(plain["x"][plain["y"] < NONE], body["x"][body["y"] < NONE])
+    # the new negatives lie on cards: brighter than the cloth-heavy ones drawn anywhere
+    extra_mean = body["x"][body["y"] == NONE].mean()
+    assert extra_mean > plain["x"][plain["y"] == NONE].mean()
