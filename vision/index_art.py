@@ -28,26 +28,24 @@ import cv2
 import numpy as np
 
 from vision.card_art import Deck
-from vision.joker_art import blank_card
+from vision.joker_art import paper_colour
 
 FONT_DIRS = (Path("/usr/share/fonts"),)
 _HERSHEY = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
             cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_COMPLEX_SMALL)
 RANK_TEXT = {"A": "A", "T": "10", "J": "J", "Q": "Q", "K": "K", **{str(n): str(n) for n in range(2, 10)}}
+SUIT_CHAR = {"S": "\u2660", "C": "\u2663", "H": "\u2665", "D": "\u2666"}
 SUPER = 4           # marks are drawn this many times larger, then shrunk (smooth edges)
 
 
 @lru_cache(maxsize=1)
 def type_faces() -> tuple[Path, ...]:
-    """The machine's TrueType/OpenType fonts with Latin digits (none: OpenCV's alone)."""
+    """The machine's TrueType/OpenType font files (none: OpenCV's stroke fonts alone)."""
     found = []
     for d in FONT_DIRS:
         if d.is_dir():
             found += [p for p in d.rglob("*") if p.suffix.lower() in (".ttf", ".otf", ".ttc")]
     return tuple(sorted(found))
-
-
-SUIT_CHAR = {"S": "\u2660", "C": "\u2663", "H": "\u2665", "D": "\u2666"}
 
 
 @lru_cache(maxsize=1)
@@ -206,7 +204,7 @@ def designed_indices(deck: Deck, cards, rng: np.random.Generator) -> dict[str, n
     from the index box fit it.
     """
     design = _Design(rng)
-    _, paper = blank_card(deck)
+    paper = paper_colour(deck)
     out = {}
     for card in sorted(set(cards)):
         if card not in deck.cards or card in ("BJ", "LJ"):

@@ -219,19 +219,21 @@ def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
         # negatives: random boxes of an index's size that miss every index,
         # anywhere (mostly cloth), and on the cards' bodies (pips, pictures)
         bw, bh = np.median(sizes, axis=0) if sizes else (0.037 * w, 0.083 * h)
-        area = (0.0, 0.0, float(w), float(h))
-        for k in range(3 + (body_negatives if len(boxes) else 0)):
-            if k == 3:        # the row's extent: the indices' span and an index's size around it
-                area = (max(0.0, boxes[:, 0].min() - bw), max(0.0, boxes[:, 1].min() - bh),
-                        min(float(w), boxes[:, 2].max() + bw), min(float(h), boxes[:, 3].max() + bh))
-            sc = rng.uniform(0.7, 1.4)
-            x0 = rng.uniform(area[0], max(area[0], area[2] - bw * sc))
-            y0 = rng.uniform(area[1], max(area[1], area[3] - bh * sc))
-            b = np.array([x0, y0, x0 + bw * sc, y0 + bh * sc])
-            if len(boxes) and (_intersections(b, boxes) / ((b[2] - b[0]) * (b[3] - b[1]))).max() > 0.25:
-                continue
-            xs.append(crop(img, b))
-            ys.append(NONE)
+        areas = [((0.0, 0.0, float(w), float(h)), 3)]
+        if body_negatives and len(boxes):     # the row's extent: the indices' span and an index's size around it
+            areas.append(((max(0.0, boxes[:, 0].min() - bw), max(0.0, boxes[:, 1].min() - bh),
+                           min(float(w), boxes[:, 2].max() + bw), min(float(h), boxes[:, 3].max() + bh)),
+                          body_negatives))
+        for (ax0, ay0, ax1, ay1), count in areas:
+            for _ in range(count):
+                sc = rng.uniform(0.7, 1.4)
+                x0 = rng.uniform(ax0, max(ax0, ax1 - bw * sc))
+                y0 = rng.uniform(ay0, max(ay0, ay1 - bh * sc))
+                b = np.array([x0, y0, x0 + bw * sc, y0 + bh * sc])
+                if len(boxes) and (_intersections(b, boxes) / ((b[2] - b[0]) * (b[3] - b[1]))).max() > 0.25:
+                    continue
+                xs.append(crop(img, b))
+                ys.append(NONE)
         if (i + 1) % 500 == 0:
             print(f"{i + 1}/{scenes} scenes, {len(xs)} crops", flush=True)
     out.mkdir(parents=True, exist_ok=True)

@@ -136,15 +136,24 @@ class _Design:
                            cv2.LINE_AA, shift=3)
 
 
-def blank_card(deck: Deck) -> tuple[np.ndarray, tuple[int, int, int]]:
-    """The deck's card stock: a face with everything inside its outline painted over."""
-    card = deck.cards.get("S2", next(iter(deck.cards.values())))
-    out = card.copy()
-    h, w = out.shape[:2]
-    inside = cv2.erode((card[:, :, 3] > 250).astype(np.uint8), np.ones((7, 7), np.uint8))
-    # paper: the commonest light colour near the middle of the card
+def _plain_face(deck: Deck) -> np.ndarray:
+    return deck.cards.get("S2", next(iter(deck.cards.values())))
+
+
+def paper_colour(deck: Deck) -> tuple[int, int, int]:
+    """The deck's card stock colour (BGR): the commonest light colour near the middle of a plain face."""
+    card = _plain_face(deck)
+    h, w = card.shape[:2]
     mid = card[int(0.42 * h):int(0.58 * h), int(0.1 * w):int(0.3 * w), :3].reshape(-1, 3)
-    paper = tuple(int(v) for v in np.median(mid, axis=0))
+    return tuple(int(v) for v in np.median(mid, axis=0))
+
+
+def _blank(deck: Deck) -> tuple[np.ndarray, tuple[int, int, int]]:
+    """The deck's card stock: a face with everything inside its outline painted over."""
+    card = _plain_face(deck)
+    out = card.copy()
+    inside = cv2.erode((card[:, :, 3] > 250).astype(np.uint8), np.ones((7, 7), np.uint8))
+    paper = paper_colour(deck)
     out[inside > 0, :3] = paper
     return out, paper
 
@@ -159,7 +168,7 @@ def designed_jokers(deck: Deck, rng: np.random.Generator) -> dict[str, np.ndarra
     box and past it (1.2-2 times its width), as some decks draw their jokers'
     corners; the label stays the index box, the part a player leaves in view.
     """
-    blank, paper = blank_card(deck)
+    blank, paper = _blank(deck)
     h, w = blank.shape[:2]
     x0, y0, x1, y1 = deck.index_box
     box = (x0 * w, y0 * h, x1 * w, y1 * h)
