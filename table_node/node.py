@@ -145,10 +145,13 @@ class TableNode:
             return event
         import cv2
         from pathlib import Path
+
+        from vision.table import ZONE_MARGIN_MM
         folder = Path(self.evidence_dir) / self.table
         folder.mkdir(parents=True, exist_ok=True)
         name = f"{event.t:09.2f}-{zone}.jpg"
-        cv2.imwrite(str(folder / name), geometry.rectify(frame, geometry.zone(zone)))
+        # the picture the cards were read from: the zone and the cloth around it
+        cv2.imwrite(str(folder / name), geometry.rectify(frame, geometry.zone(zone), ZONE_MARGIN_MM))
         return event._replace(extra={**event.extra, "crop": name})
 
     def camera_status(self, name: str, online: bool, reason: str) -> None:

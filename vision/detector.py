@@ -79,12 +79,18 @@ class IndexDetection:
 
 @dataclass(frozen=True)
 class CardRead:
-    """One physical card: its face, confidence, and the indices that show it."""
+    """One physical card: its face, confidence, and the indices that show it.
+
+    ``centre``: where the card's middle lies in the picture, from its two
+    indices or, with one showing, from the row's typical corner-to-corner
+    offset (which zone a card lies in is decided by it).
+    """
 
     name: str
     confidence: float
     box: tuple[float, float, float, float]
     indices: tuple[IndexDetection, ...]
+    centre: tuple[float, float] | None = None
 
     def to_dict(self) -> dict:
         return {"card": self.name, "confidence": round(self.confidence, 4),
@@ -359,7 +365,8 @@ def pair_indices(indices: list[IndexDetection]) -> list[CardRead]:
         box = (float(boxes[:, 0].min()), float(boxes[:, 1].min()),
                float(boxes[:, 2].max()), float(boxes[:, 3].max()))
         conf = max(d.confidence for d in dets)
-        cards.append((float(centre[0]), CardRead(names[g[0]], conf, box, tuple(dets))))
+        middle = tuple(float(v) for v in centre @ rot)        # back to the picture's frame
+        cards.append((float(centre[0]), CardRead(names[g[0]], conf, box, tuple(dets), middle)))
     cards.sort(key=lambda c: c[0])
     return [c for _, c in cards]
 
@@ -510,17 +517,32 @@ class CardDetector:
         """The cards in one zone picture, left to right, and whether a hand covers it."""
         return self.read_zones([image])[0]
 
-    def read_zones(self, images: list[np.ndarray], scale: float | None = None) -> list[ZoneRead]:
+    def read_zones(self, images: list[np.ndarray], scale: float | None = None,
+                   margin: int = 0) -> list[ZoneRead]:
         """:meth:`read_zone` for several zone pictures at once (one detector
         run and one classifier run for all of them: faster than one by one).
-        ``scale``: see :meth:`find_boxes_many`."""
+        ``scale``: see :meth:`find_boxes_many`.  ``margin``: each picture
+        shows this many pixels of cloth around its zone
+        (:meth:`vision.table.TableGeometry.rectify`); cards whose centre lies
+        there, and hands that do not reach into the zone, belong to
+        neighbours and are left out."""
         if self.classifier is None:
             raise DetectorError("no index classifier loaded: this detector only finds boxes")
         if not images:
             return []
         reads = []
-        for dets in self._name_indices_many(images, self.find_boxes_many(images, scale)):
-            hands = [d for d in dets if d.name == "HAND"]
-            reads.append(ZoneRead(cards=pair_indices([d for d in dets if d.name != "HAND"]), hand=bool(hands),
+        for im, dets in zip(images, self._name_indices_many(images, self.find_boxes_many(images, scale))):
+            h, w = im.shape[:2]
+            zone = (margin, margin, w - margin, h - margin)
+            hands = [d for d in dets if d.name == "HAND" and _overlaps(d.box, zone)]
+            cards = pair_indices([d for d in dets if d.name != "HAND"])
+            if margin > 0:    # (without one, a card cut off at the edge may have its centre outside)
+                cards = [c for c in cards if zone[0] <= c.centre[0] <= zone[2] and zone[1] <= c.centre[1] <= zone[3]]
+            reads.append(ZoneRead(cards=cards, hand=bool(hands),
                                   hand_confidence=max((d.confidence for d in hands), default=0.0)))
         return reads
+
+
+def _overlaps(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    """Whether two (x0, y0, x1, y1) boxes share any area."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]

@@ -187,12 +187,14 @@ def make_cloth(rng: np.random.Generator, w: int, h: int,
     return img
 
 
-def _draw_hand(rng: np.random.Generator, img: np.ndarray, top: np.ndarray) -> tuple[float, ...]:
-    """Fingers or a hand reaching in from an edge; returns its box."""
-    h, w = img.shape[:2]
+def _draw_hand(rng: np.random.Generator, img: np.ndarray, top: np.ndarray, margin: int = 0) -> tuple[float, ...]:
+    """Fingers or a hand reaching in from an edge of the zone (``margin``
+    pixels in from the picture's edge); returns its box."""
+    ph, pw = img.shape[:2]
+    h, w = ph - 2 * margin, pw - 2 * margin       # the zone's own size: the hand reaches as far into it
     skin = np.array([rng.uniform(60, 190), rng.uniform(80, 200), rng.uniform(120, 235)], np.float32)
     skin[0] = min(skin[0], skin[1]); skin[1] = min(skin[1], skin[2])
-    mask = np.zeros((h, w), np.uint8)
+    mask = np.zeros((ph, pw), np.uint8)
     edge = int(rng.integers(4))
     size = rng.uniform(0.25, 0.6) * min(w, h)
     # palm centre just outside (or on) the edge, fingers pointing inwards
@@ -204,6 +206,7 @@ def _draw_hand(rng: np.random.Generator, img: np.ndarray, top: np.ndarray) -> tu
         c, d = (-size * rng.uniform(0.1, 0.6), rng.uniform(0, h)), (1.0, 0.0)
     else:
         c, d = (w + size * rng.uniform(0.1, 0.6), rng.uniform(0, h)), (-1.0, 0.0)
+    c = (c[0] + margin, c[1] + margin)
     ang = np.degrees(np.arctan2(d[1], d[0])) + rng.normal(0, 20)
     cv2.ellipse(mask, (int(c[0]), int(c[1])), (int(size * 0.55), int(size * 0.45)), ang, 0, 360, 255, -1)
     nf = int(rng.integers(1, 5))
@@ -220,7 +223,7 @@ def _draw_hand(rng: np.random.Generator, img: np.ndarray, top: np.ndarray) -> tu
     # shadow first, then the hand shaded by a little noise
     sh = cv2.GaussianBlur(np.roll(np.roll(soft, 4, 0), 3, 1), (0, 0), 4)
     img *= (1 - 0.45 * sh)[:, :, None]
-    shade = 1 + 0.15 * cv2.resize(rng.normal(0, 1, (6, 6)).astype(np.float32), (w, h))
+    shade = 1 + 0.15 * cv2.resize(rng.normal(0, 1, (6, 6)).astype(np.float32), (pw, ph))
     hand = skin[None, None, :] * shade[:, :, None]
     img[:] = img * (1 - soft[:, :, None]) + hand * soft[:, :, None]
     top[mask > 0] = -1
@@ -276,7 +279,7 @@ class SceneGenerator:
                hand: bool = False, spacing: float | None = None,
                card_width: float | None = None, clean: bool = False,
                background: np.ndarray | None = None, effects: bool | None = None,
-               size: tuple[int, int] | None = None) -> Scene:
+               size: tuple[int, int] | None = None, margin: int = 0) -> Scene:
         """Lay ``cards`` left to right in one zone.
 
         ``spacing`` is the visible share of each card's width before the
@@ -286,17 +289,26 @@ class SceneGenerator:
         ``effects`` says otherwise, the camera effects (perspective, light,
         glare, blur, noise, JPEG).  ``background`` replaces the generated cloth
         (a picture of the zone's size), to lay cards into a larger table.
+        ``margin``: this many pixels of cloth around the zone on every side:
+        cards are laid in the zone as without it, but what is pushed past the
+        zone's edge stays in the picture, as a camera sees it (the labels and
+        :attr:`Scene.readable` count it).
         """
         effects = (not clean) if effects is None else effects
         deck = deck or self.decks[int(rng.integers(len(self.decks)))]
         w, h = size or self.size
+        m = int(margin)
+        W, H = w + 2 * m, h + 2 * m               # the picture: the zone and its margin
         if background is not None:
-            if background.shape[:2] != (h, w):
-                raise ValueError(f"background must be {w}x{h}, got {background.shape[1]}x{background.shape[0]}")
+            if background.shape[:2] != (H, W):
+                raise ValueError(f"background must be {W}x{H}, got {background.shape[1]}x{background.shape[0]}")
             img = background.astype(np.float32).copy()
         else:
+            # cloth drawn for the zone and mirrored out: the same rng draws with or without a margin
             img = make_cloth(rng, w, h, self.cloth)
-        top = np.full((h, w), -1, np.int32)        # which card shows at each pixel
+            if m:
+                img = cv2.copyMakeBorder(img, m, m, m, m, cv2.BORDER_REFLECT_101)
+        top = np.full((H, W), -1, np.int32)        # which card shows at each pixel
         n = len(cards)
         cw = (card_width or rng.uniform(0.13, 0.22)) * w
         # players leave every index in view: the tightest fan still shows it
@@ -340,9 +352,9 @@ class SceneGenerator:
             angle = row_angle + fan * (k - (n - 1) / 2) + (0 if clean else rng.normal(0, 1.5))
             flip = (not clean) and rng.random() < 0.25          # laid upside down
             M = cv2.getRotationMatrix2D((aw / 2, ah / 2), -angle + (180 if flip else 0), s)
-            M[0, 2] += cx - aw / 2
-            M[1, 2] += cy - ah / 2
-            warped = cv2.warpAffine(art, M, (w, h), flags=cv2.INTER_AREA if s < 0.5 else cv2.INTER_LINEAR,
+            M[0, 2] += cx - aw / 2 + m
+            M[1, 2] += cy - ah / 2 + m
+            warped = cv2.warpAffine(art, M, (W, H), flags=cv2.INTER_AREA if s < 0.5 else cv2.INTER_LINEAR,
                                     borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
             a = warped[:, :, 3].astype(np.float32) / 255
             if not clean:   # contact shadow on what lies below
@@ -353,7 +365,7 @@ class SceneGenerator:
             placed.append((k, M, aw, ah))
         hand_box: tuple[float, ...] = ()
         if hand:
-            hand_box = _draw_hand(rng, img, top)
+            hand_box = _draw_hand(rng, img, top, m)
         labels, owners = [], []
         x0, y0, x1, y1 = deck.index_box
         for k, M, aw, ah in placed:
@@ -362,9 +374,9 @@ class SceneGenerator:
                 pts = np.array([[box[0], box[1]], [box[2], box[1]], [box[2], box[3]], [box[0], box[3]]])
                 q = pts @ M[:, :2].T + M[:, 2]
                 area = max(1.0, cv2.contourArea(q.astype(np.float32)))
-                m = np.zeros((h, w), np.uint8)
-                cv2.fillConvexPoly(m, np.round(q).astype(np.int32), 1)
-                if (top[m > 0] == k).sum() / area < VISIBLE_ENOUGH:
+                inside = np.zeros((H, W), np.uint8)
+                cv2.fillConvexPoly(inside, np.round(q).astype(np.int32), 1)
+                if (top[inside > 0] == k).sum() / area < VISIBLE_ENOUGH:
                     continue
                 labels.append((class_id(cards[k]), q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max()))
                 owners.append(k)
@@ -377,7 +389,7 @@ class SceneGenerator:
         if effects:
             q = int(rng.uniform(55, 95))
             out = cv2.imdecode(cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])[1], cv2.IMREAD_COLOR)
-        labels = [(c, max(0.0, a), max(0.0, b), min(float(w), cc), min(float(h), d))
+        labels = [(c, max(0.0, a), max(0.0, b), min(float(W), cc), min(float(H), d))
                   for c, a, b, cc, d in labels]
         keep = [i for i, l in enumerate(labels) if l[3] - l[1] >= 2 and l[4] - l[2] >= 2]
         return Scene(image=out, cards=list(cards), labels=[labels[i] for i in keep],

@@ -16,8 +16,8 @@ import cv2
 import numpy as np
 
 from vision.synth import Scene, SceneGenerator, make_cloth
-from vision.table import (MARKER_MM, TABLE_MM, ZONE_PX, TableGeometry, default_layout,
-                          marker_centres_mm, marker_image)
+from vision.table import (MARKER_MM, TABLE_MM, ZONE_MARGIN_MM, ZONE_PX, TableGeometry, Zone,
+                          default_layout, marker_centres_mm, marker_image)
 
 # The painted cloth's resolution, a little finer than the camera sees it
 # (2560 x 1920 frames put the 900 mm table on ~1800 px: 2.0 px/mm).
@@ -82,22 +82,31 @@ class TablePainter:
         """One zone's cards warped into the camera frame: scene, picture, mask, box."""
         w, h = self.frame_size
         zone = self.layout.zone(name)
-        bg = self.layout.rectify(self.cloth, zone)
+        # laid in the zone, drawn with the cloth around it: a card pushed past
+        # the printed line shows there, as it would on a real table
+        m = Zone.margin_px(ZONE_MARGIN_MM)
+        bg = self.layout.rectify(self.cloth, zone, ZONE_MARGIN_MM)
         zw, zh = zone.pixel_size()
         rng = np.random.default_rng(seed)
         # cards are the same size everywhere: 14-19 % of a play zone's width
         scene = self.gen.render(list(cards), rng, hand=hand, clean=clean, background=bg, effects=False,
-                                size=(zw, zh), card_width=rng.uniform(0.14, 0.19) * ZONE_PX[0] / zw)
-        # straight from the zone picture into the camera frame, within the zone's box
-        H = self.top_to_frame @ self.layout.zone_homography(zone)
-        q = cv2.perspectiveTransform(np.float32([[[0, 0], [zw, 0], [zw, zh], [0, zh]]]), H)[0]
+                                size=(zw, zh), card_width=rng.uniform(0.14, 0.19) * ZONE_PX[0] / zw, margin=m)
+        # straight from the zone picture into the camera frame: the zone, and
+        # of its margin only what was laid there (a neighbour's cards stay)
+        pw, ph = zw + 2 * m, zh + 2 * m
+        keep = np.zeros((ph, pw), np.float32)
+        keep[m:m + zh, m:m + zw] = 1
+        laid = np.abs(scene.image.astype(np.int16) - bg.astype(np.int16)).max(axis=2) > 2
+        keep[cv2.dilate(laid.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0] = 1
+        H = self.top_to_frame @ self.layout.zone_homography(zone, ZONE_MARGIN_MM)
+        q = cv2.perspectiveTransform(np.float32([[[0, 0], [pw, 0], [pw, ph], [0, ph]]]), H)[0]
         x0, y0 = np.floor(q.min(axis=0)).astype(int).clip(0, (w, h))
         x1, y1 = np.ceil(q.max(axis=0)).astype(int).clip(0, (w, h))
         Ht = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], float) @ H
         size = (int(x1 - x0), int(y1 - y0))
         warped = cv2.warpPerspective(scene.image.astype(np.float32), Ht, size, flags=cv2.INTER_AREA)
         warped *= self.light[y0:y1, x0:x1, None]
-        mask = cv2.warpPerspective(np.ones((zh, zw), np.float32), Ht, size)[:, :, None]
+        mask = cv2.warpPerspective(keep, Ht, size)[:, :, None]
         return scene, warped, mask, (x0, y0, x1, y1)
 
     def frame(self, plays: dict[str, list[str] | None], hands: set[str] = frozenset(),
@@ -105,7 +114,9 @@ class TablePainter:
         """A camera frame with ``plays`` (zone name -> cards) laid in their zones.
 
         Zones named in ``hands`` also get a hand reaching in.  Returns the
-        frame and, per zone drawn, the :class:`Scene` with its truth.
+        frame and, per zone drawn, the :class:`Scene` with its truth (its
+        labels in the pixels of the zone's picture with its margin, as
+        ``rectify(frame, zone, ZONE_MARGIN_MM)`` cuts it).
         """
         out = self.empty.copy()
         truth: dict[str, Scene] = {}

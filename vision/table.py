@@ -48,6 +48,13 @@ TABLE_MM = 900.0
 ZONE_PX = (640, 448)
 PLAY_ZONE_MM = (300.0, 210.0)
 REMINDER_ZONE_MM = (140.0, 98.0)
+# Zones are read with this much cloth around them: a card pushed a little
+# past the printed line (a row laid at a slant, the end of a long fan) still
+# shows its index, which the zone's own picture cuts off.  Less than the
+# 20 mm between a play zone and its reminder zone; a card whose centre lies
+# outside the zone proper belongs to a neighbour and is not counted
+# (vision.detector.ZoneRead.within).
+ZONE_MARGIN_MM = 15.0
 
 
 class GeometryError(ValueError):
@@ -65,6 +72,15 @@ class Zone:
     @property
     def name(self) -> str:
         return f"{self.seat}-{self.kind}"
+
+    @staticmethod
+    def margin_px(margin_mm: float) -> int:
+        """A margin in the zone pictures' pixels (every zone is rectified at one scale).
+
+        >>> Zone.margin_px(ZONE_MARGIN_MM)
+        32
+        """
+        return int(round(margin_mm * ZONE_PX[0] / PLAY_ZONE_MM[0]))
 
     def pixel_size(self) -> tuple[int, int]:
         """The rectified picture's size: play zones at :data:`ZONE_PX`, others in scale."""
@@ -144,19 +160,26 @@ class TableGeometry:
         raise GeometryError(f"no zone named {name!r} (have: {', '.join(z.name for z in self.zones)})")
 
     # -- camera --------------------------------------------------------------
-    def zone_homography(self, zone: Zone) -> np.ndarray:
-        """Maps the rectified zone picture's pixels to camera pixels."""
+    def zone_homography(self, zone: Zone, margin_mm: float = 0.0) -> np.ndarray:
+        """Maps the rectified zone picture's pixels to camera pixels (with
+        ``margin_mm``: the picture of the zone and that much around it)."""
         if self.homography is None:
             raise GeometryError("table geometry is not calibrated (run guandan-ref calibrate)")
         w, h = zone.pixel_size()
         src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
         to_mm = cv2.getPerspectiveTransform(src, np.float32(zone.corners_mm))
-        return self.homography @ to_mm
+        m = zone.margin_px(margin_mm)
+        shift = np.array([[1, 0, -m], [0, 1, -m], [0, 0, 1]], float)   # picture pixel -> zone pixel
+        return self.homography @ to_mm @ shift
 
-    def rectify(self, frame: np.ndarray, zone: Zone) -> np.ndarray:
-        """The zone as its player sees it, upright, at :meth:`Zone.pixel_size`."""
-        H = self.zone_homography(zone)
-        return cv2.warpPerspective(frame, H, zone.pixel_size(),
+    def rectify(self, frame: np.ndarray, zone: Zone, margin_mm: float = 0.0) -> np.ndarray:
+        """The zone as its player sees it, upright, at :meth:`Zone.pixel_size`;
+        with ``margin_mm``, that much of the cloth around it too (the picture
+        grows by :meth:`Zone.margin_px` on every side, at the same scale)."""
+        H = self.zone_homography(zone, margin_mm)
+        w, h = zone.pixel_size()
+        m = zone.margin_px(margin_mm)
+        return cv2.warpPerspective(frame, H, (w + 2 * m, h + 2 * m),
                                    flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
                                    borderMode=cv2.BORDER_REPLICATE)
 

@@ -19,7 +19,7 @@ import numpy as np
 from referee.events import Event
 from vision.detector import CardDetector, DetectorError, ZoneRead
 from vision.printed_cards import find_printed
-from vision.table import ZONE_PX, GeometryError, TableGeometry
+from vision.table import ZONE_MARGIN_MM, ZONE_PX, GeometryError, TableGeometry, Zone
 from vision.tracker import ZoneTracker
 
 
@@ -48,10 +48,14 @@ class TableWatcher:
     """Reads every zone of each frame and tracks them into events."""
 
     def __init__(self, geo: TableGeometry, detector: CardDetector, zones: list[str] | None = None,
-                 stable_s: float = 0.4, stable_frames: int = 3, reuse_below: float = 2.5):
+                 stable_s: float = 0.4, stable_frames: int = 3, reuse_below: float = 2.5,
+                 margin_mm: float = ZONE_MARGIN_MM):
         """``reuse_below``: a zone whose picture differs from the one last sent
         to the detector by less than this mean grey level keeps that read
-        (most of the time nothing moves on a table; 0 reads every frame)."""
+        (most of the time nothing moves on a table; 0 reads every frame).
+        ``margin_mm``: how much cloth around each zone is read with it, so
+        cards pushed past the printed line are still named
+        (:data:`vision.table.ZONE_MARGIN_MM`)."""
         if geo.homography is None:
             raise GeometryError("table geometry is not calibrated (run guandan-ref calibrate)")
         self.geo, self.detector = geo, detector
@@ -60,6 +64,7 @@ class TableWatcher:
         self.trackers = {z.name: ZoneTracker(z.seat, z.kind, geo.table, stable_s, stable_frames)
                          for z in self.zones}
         self.reuse_below = reuse_below
+        self.margin_mm = margin_mm
         self.detections = 0        # zone pictures sent to the detector
         self._last: dict[str, tuple[np.ndarray, ZoneRead]] = {}
 
@@ -83,7 +88,7 @@ class TableWatcher:
         reads: dict[str, ZoneRead] = {}
         todo = []
         for z in self.zones:
-            crop = self.geo.rectify(frame, z)
+            crop = self.geo.rectify(frame, z, self.margin_mm)
             thumb, kept = self._unchanged(z.name, crop)
             if kept is not None:
                 reads[z.name] = replace(kept)
@@ -94,7 +99,8 @@ class TableWatcher:
         # model's input showed cards twice the size it learnt (a card's picture
         # was taken for a hand)
         scale = self.detector.imgsz / max(ZONE_PX)
-        for (name, _, thumb), read in zip(todo, self.detector.read_zones([c for _, c, _ in todo], scale)):
+        margin = Zone.margin_px(self.margin_mm)
+        for (name, _, thumb), read in zip(todo, self.detector.read_zones([c for _, c, _ in todo], scale, margin)):
             self.detections += 1
             self._last[name] = (thumb, read)
             reads[name] = replace(read)

@@ -158,7 +158,7 @@ def test_camera_events_carry_the_zone_picture_as_evidence(tmp_path):
     import numpy as np
 
     from referee.events import Event
-    from vision.table import TABLE_MM, TableGeometry, default_layout
+    from vision.table import TABLE_MM, ZONE_MARGIN_MM, TableGeometry, default_layout
 
     geo = TableGeometry(table="T01", size_mm=TABLE_MM, zones=default_layout(TABLE_MM),
                         homography=np.diag([1.0, 1.0, 1.0]), image_size=(900, 900))
@@ -170,7 +170,7 @@ def test_camera_events_carry_the_zone_picture_as_evidence(tmp_path):
                   extra={"zone": "S-play"})
         out = node.with_evidence(e, frame, geo)
         crop = tmp_path / "ev" / "T01" / out.extra["crop"]
-        assert crop.exists() and cv2.imread(str(crop)).shape[:2] == geo.rectify(frame, geo.zone("S-play")).shape[:2]
+        assert crop.exists() and cv2.imread(str(crop)).shape[:2] == geo.rectify(frame, geo.zone("S-play"), ZONE_MARGIN_MM).shape[:2]
         assert out.cards == ("S3",) and out.extra["zone"] == "S-play"
     finally:
         node.stop()

@@ -134,3 +134,56 @@ def test_a_bad_picture_among_zones_is_named(detector, gen, rng):
     good = gen.render(["S5"], rng).image
     with pytest.raises(DetectorError, match="BGR colour picture"):
         detector.read_zones([good, np.zeros((10, 10), np.uint8)])
+
+
+# -- zones read with the cloth around them (vision.table.ZONE_MARGIN_MM) --------
+
+def test_a_card_pushed_past_the_zone_line_is_read_from_the_margin(detector):
+    """A held-out scene whose last card lies past the zone's edge: unreadable
+    in the zone's own picture, read exactly with the cloth around it."""
+    from vision.card_art import HELD_OUT_DECKS, load_decks
+    from vision.synth import CLOTH_HELD_OUT, SceneGenerator, random_play
+    from vision.table import ZONE_MARGIN_MM, ZONE_PX, Zone
+
+    gen = SceneGenerator(load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT, hand_rate=0.0)
+    m = Zone.margin_px(ZONE_MARGIN_MM)
+    scenes = []
+    for margin in (0, m):
+        rng = np.random.default_rng([555, 38])      # as benchmarks/bench_vision.py draws a play
+        cards = random_play(rng, None)
+        deck = gen.decks[38 % len(gen.decks)]
+        while not all(c in deck.cards for c in cards):
+            cards = random_play(rng, None)
+        scenes.append(gen.render(cards, rng, deck=deck, margin=margin))
+    alone, with_margin = scenes
+    assert not alone.readable and with_margin.readable
+    assert detector.read_zone(alone.image).names != alone.cards
+    read = detector.read_zones([with_margin.image], detector.imgsz / max(ZONE_PX), m)[0]
+    assert read.names == with_margin.cards
+
+
+def test_cards_whose_centre_lies_in_the_margin_belong_to_a_neighbour(gen, decks, detector):
+    scene = gen.render(["S5", "H9", "CK"], np.random.default_rng(0), deck=decks[0], spacing=1.1,
+                       card_width=0.2, clean=True)
+    raw = detector.read_zones([scene.image])[0]
+    assert raw.names == ["S5", "H9", "CK"]
+    # every card's centre lies between its corner indices
+    for card in raw.cards:
+        boxes = np.array([d.box for d in card.indices])
+        assert boxes[:, 0].min() < card.centre[0] < boxes[:, 2].max()
+        assert boxes[:, 1].min() < card.centre[1] < boxes[:, 3].max()
+    # a margin reaching just past the first card's centre leaves that card out
+    h, w = scene.image.shape[:2]
+    m = int(raw.cards[0].centre[0]) + 3
+    assert all(m <= c.centre[0] <= w - m and m <= c.centre[1] <= h - m for c in raw.cards[1:])
+    assert detector.read_zones([scene.image], None, m)[0].names == ["H9", "CK"]
+
+
+def test_a_hand_only_in_the_margin_does_not_cover_the_zone(gen, decks, detector):
+    scene = gen.render(["S5"], np.random.default_rng(3), deck=decks[0], clean=True, hand=True)
+    hand, = [d for d in detector.find_boxes(scene.image) if d.name == "HAND"]   # fingers from the right edge
+    x0 = hand.box[0]
+    assert hand.box[2] > scene.image.shape[1] - 10 and detector.read_zones([scene.image])[0].hand
+    w = scene.image.shape[1]
+    assert detector.read_zones([scene.image], None, int(w - x0) - 10)[0].hand       # reaches into the zone
+    assert not detector.read_zones([scene.image], None, int(w - x0) + 5)[0].hand    # only over the margin

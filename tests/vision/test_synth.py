@@ -127,3 +127,26 @@ def test_ink_weight_only_when_asked(decks):
     assert not np.array_equal(a.image, heavy.image)
     assert [l[0] for l in heavy.labels] == [l[0] for l in a.labels]
     assert heavy.cards == cards
+
+
+def test_a_margin_adds_cloth_around_the_same_layout(gen, decks):
+    cards = ["S5", "H9", "CK"]
+    plain = gen.render(cards, np.random.default_rng(4), deck=decks[0], clean=True)
+    m = 32
+    wide = gen.render(cards, np.random.default_rng(4), deck=decks[0], clean=True, margin=m)
+    h, w = plain.image.shape[:2]
+    assert wide.image.shape[:2] == (h + 2 * m, w + 2 * m)
+    # the zone is the same picture (to rounding), its labels moved by the margin
+    assert np.abs(wide.image[m:m + h, m:m + w].astype(int) - plain.image).max() <= 1
+    assert len(wide.labels) == len(plain.labels)
+    for (c, *a), (d, *b) in zip(plain.labels, wide.labels):
+        assert c == d and np.allclose(np.array(a) + m, b)
+
+
+def test_a_hand_reaches_into_the_zone_not_just_the_margin(gen, decks):
+    m = 100
+    for seed in range(8):
+        scene = gen.render(["S5"], np.random.default_rng(seed), deck=decks[0], clean=True, hand=True, margin=m)
+        (_, x0, y0, x1, y1), = [l for l in scene.labels if l[0] == HAND_CLASS]
+        h, w = scene.image.shape[:2]
+        assert x0 < w - m and x1 > m and y0 < h - m and y1 > m, seed

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from vision.synth_table import PX_PER_MM, TablePainter
-from vision.table import ZONE_PX, GeometryError, TableGeometry, annotate, calibrate, default_layout
+from vision.table import (ZONE_MARGIN_MM, ZONE_PX, GeometryError, TableGeometry, Zone, annotate, calibrate,
+                          default_layout)
 
 
 @pytest.fixture(scope="module")
@@ -30,8 +31,9 @@ def test_calibration_finds_the_zones_within_two_pixels(painter):
 def test_rectified_zone_shows_the_players_cards_upright(painter, decks):
     frame, truth = painter.frame({"N-play": ["HA"]}, clean=True)
     geo = calibrate(frame)
-    crop = geo.rectify(frame, geo.zone("N-play"))
-    assert crop.shape[:2] == (ZONE_PX[1], ZONE_PX[0])
+    assert geo.rectify(frame, geo.zone("N-play")).shape[:2] == (ZONE_PX[1], ZONE_PX[0])
+    # (the painter's truth is in the picture of the zone with its margin, as the watcher reads it)
+    crop = geo.rectify(frame, geo.zone("N-play"), ZONE_MARGIN_MM)
     # N's card, seen from N's side: its red top-left index is in the upper left of the card
     red = (crop[:, :, 2].astype(int) - crop[:, :, 1]) > 80
     ys, xs = np.nonzero(red)
@@ -84,3 +86,17 @@ def test_uncalibrated_geometry_cannot_rectify():
     geo = TableGeometry("T01", 900.0, default_layout(900.0))
     with pytest.raises(GeometryError, match="not calibrated"):
         geo.rectify(np.zeros((10, 10, 3), np.uint8), geo.zones[0])
+
+
+def test_a_zone_rectified_with_a_margin_is_the_zone_and_the_cloth_around_it(painter):
+    frame, _ = painter.frame({"S-play": ["HA", "S5"]}, clean=True)
+    geo = calibrate(frame)
+    zone = geo.zone("S-play")
+    m = Zone.margin_px(ZONE_MARGIN_MM)
+    plain, wide = geo.rectify(frame, zone), geo.rectify(frame, zone, ZONE_MARGIN_MM)
+    assert wide.shape[:2] == (ZONE_PX[1] + 2 * m, ZONE_PX[0] + 2 * m)
+    # the same scale: the middle is the zone's own picture
+    diff = np.abs(wide[m:-m, m:-m].astype(int) - plain).mean()
+    assert diff < 1.0
+    # and the margin shows the table around the zone, not the zone stretched
+    assert np.abs(wide[:m, m:-m].astype(int) - plain[:m]).mean() > 3 * diff

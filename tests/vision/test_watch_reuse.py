@@ -19,7 +19,7 @@ class CountingDetector:
         self.calls += 1
         return ZoneRead([CardRead("S5", 0.95, (0, 0, 1, 1), ()), CardRead("S5", 0.95, (2, 0, 3, 1), ())])
 
-    def read_zones(self, images, scale=None):
+    def read_zones(self, images, scale=None, margin=0):
         return [self.read_zone(image) for image in images]
 
 
@@ -87,13 +87,14 @@ def test_a_read_that_saw_a_hand_is_not_reused():
 def test_every_zone_goes_to_the_detector_at_the_play_zones_scale():
     """A reminder zone is not blown up to the model's input: its cards stay
     the size the model learnt (blown up, a joker's picture was taken for a hand)."""
-    from vision.table import ZONE_PX
+    from vision.table import ZONE_MARGIN_MM, ZONE_PX, Zone
 
     class ScaleRecorder(CountingDetector):
-        def read_zones(self, images, scale=None):
+        def read_zones(self, images, scale=None, margin=0):
             self.scales = getattr(self, "scales", []) + [scale]
+            self.margins = getattr(self, "margins", []) + [margin]
             self.sizes = [im.shape[1::-1] for im in images]
-            return super().read_zones(images, scale)
+            return super().read_zones(images, scale, margin)
 
     geo = _geometry()
     det = ScaleRecorder()
@@ -101,3 +102,7 @@ def test_every_zone_goes_to_the_detector_at_the_play_zones_scale():
     watcher.read(np.full((geo.image_size[1], geo.image_size[0], 3), 40, np.uint8))
     assert det.scales == [det.imgsz / max(ZONE_PX)]
     assert det.sizes[1][0] < det.sizes[0][0]          # the reminder zone is the smaller picture
+    # each picture carries the cloth around its zone, and the detector is told how much
+    m = Zone.margin_px(ZONE_MARGIN_MM)
+    assert det.margins == [m] and m > 0
+    assert det.sizes[0] == (ZONE_PX[0] + 2 * m, ZONE_PX[1] + 2 * m)
