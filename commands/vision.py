@@ -104,12 +104,15 @@ def cmd_recognize(args) -> int:
     if args.table:
         from vision.watch import FrameError, TableWatcher
 
-        watcher = TableWatcher(_geometry(args.table), det)
+        from vision.table import GeometryError
+
         try:
+            watcher = TableWatcher(_geometry(args.table), det, margin_mm=args.margin_mm)
             reads = watcher.read(image)
-        except FrameError as exc:
+        except (FrameError, GeometryError) as exc:
             raise UsageError(f"{args.image}: {exc}") from None
-        out = {"image": args.image, "zones": {name: r.to_dict() for name, r in reads.items()}}
+        out = {"image": args.image, "zone_margin_mm": watcher.margin_mm,
+               "zones": {name: r.to_dict() for name, r in reads.items()}}
     else:
         out = {"image": args.image, **det.read_zone(image).to_dict()}
     print(json.dumps(out, ensure_ascii=False))
@@ -124,7 +127,8 @@ def cmd_watch(args) -> int:
     from vision.table import GeometryError
 
     try:
-        watcher = TableWatcher(geo, _detector(args), zones, args.stable_s, args.stable_frames)
+        watcher = TableWatcher(geo, _detector(args), zones, args.stable_s, args.stable_frames,
+                               margin_mm=args.margin_mm)
     except GeometryError as exc:
         raise UsageError(str(exc)) from None
     try:
@@ -151,6 +155,14 @@ def _add_model_args(p) -> None:
     p.add_argument("--threads", type=int, default=2, help="ONNX Runtime threads (default 2)")
 
 
+def _add_margin_arg(p) -> None:
+    from vision.table import ZONE_MARGIN_MM
+
+    p.add_argument("--margin-mm", type=float, default=ZONE_MARGIN_MM,
+                   help=f"cloth read around each zone, so cards pushed past its line are named "
+                        f"(default {ZONE_MARGIN_MM:g}; keep it under the gap between zones)")
+
+
 def register(subparsers) -> None:
     p = subparsers.add_parser("calibrate", help="find the table and its zones from four ArUco markers")
     p.add_argument("source", nargs="?", help="picture, video file or camera index showing the table")
@@ -165,6 +177,7 @@ def register(subparsers) -> None:
     p = subparsers.add_parser("recognize", help="name the cards in a zone picture or a table frame")
     p.add_argument("image")
     p.add_argument("--table", metavar="GEOMETRY", help="the picture is a whole-table frame")
+    _add_margin_arg(p)
     _add_model_args(p)
     p.set_defaults(func=cmd_recognize)
 
@@ -174,5 +187,6 @@ def register(subparsers) -> None:
     p.add_argument("--zones", help="comma-separated zone names (default: all)")
     p.add_argument("--stable-s", type=float, default=0.4, help="seconds a play must hold still")
     p.add_argument("--stable-frames", type=int, default=3, help="frames a play must hold still")
+    _add_margin_arg(p)
     _add_model_args(p)
     p.set_defaults(func=cmd_watch)

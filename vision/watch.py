@@ -58,6 +58,8 @@ class TableWatcher:
         (:data:`vision.table.ZONE_MARGIN_MM`)."""
         if geo.homography is None:
             raise GeometryError("table geometry is not calibrated (run guandan-ref calibrate)")
+        if not 0 <= margin_mm <= 100:
+            raise GeometryError(f"zone margin must be 0 to 100 mm, got {margin_mm:g}")
         self.geo, self.detector = geo, detector
         names = zones or [z.name for z in geo.zones]
         self.zones = [geo.zone(n) for n in names]

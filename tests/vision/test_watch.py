@@ -89,3 +89,24 @@ def test_missing_video_is_a_usage_error(table_video, tmp_path, capsys):
     calibrate(first).save(geo)
     assert main(["watch", str(tmp_path / "none.mp4"), "--table", str(geo)]) == 2
     assert "video file not found" in capsys.readouterr().err
+
+
+def test_recognize_reports_every_zone_of_a_table_frame(gen, tmp_path, capsys):
+    import json
+
+    painter = TablePainter(gen, np.random.default_rng(31))
+    plays = {"S-play": ["D3", "D3", "CK"], "N-play": ["HA"], "W-reminder": ["SQ"]}
+    frame, _ = painter.frame(plays, clean=True)
+    picture, geo_path = tmp_path / "frame.png", tmp_path / "table.json"
+    cv2.imwrite(str(picture), frame)
+    calibrate(frame).save(geo_path)
+    assert main(["recognize", str(picture), "--table", str(geo_path)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["zone_margin_mm"] == 15.0
+    assert len(out["zones"]) == 8
+    for name, read in out["zones"].items():
+        assert [c["card"] for c in read["cards"]] == plays.get(name, []), name
+        assert not read["hand"]
+    # a margin that makes no sense is refused, clearly
+    assert main(["recognize", str(picture), "--table", str(geo_path), "--margin-mm", "-1"]) == 2
+    assert "zone margin must be 0 to 100 mm" in capsys.readouterr().err
