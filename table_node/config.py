@@ -18,6 +18,7 @@ class ConfigError(ValueError):
 class CameraConfig:
     source: str
     geometry: Path
+    margin_mm: float = 15.0     # cloth read around each zone (vision.table.ZONE_MARGIN_MM)
 
 
 @dataclass
@@ -74,7 +75,10 @@ def parse_config(data: dict[str, Any], base: Path = Path(".")) -> TableConfig:
     for i, cam in enumerate(data.get("camera", []), 1):
         if "source" not in cam or "geometry" not in cam:
             raise ConfigError(f"[[camera]] {i}: needs source and geometry")
-        cameras.append(CameraConfig(str(cam["source"]), rel(cam["geometry"])))
+        margin = cam.get("margin_mm", CameraConfig.margin_mm)
+        if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not 0 <= margin <= 100:
+            raise ConfigError(f"[[camera]] {i}: margin_mm must be a number of mm from 0 to 100, got {margin!r}")
+        cameras.append(CameraConfig(str(cam["source"]), rel(cam["geometry"]), float(margin)))
     devices = data.get("devices", {})
     ports = devices.get("ports")
     if ports is not None and (not isinstance(ports, list) or not all(isinstance(p, str) for p in ports)):

@@ -138,8 +138,9 @@ class TableNode:
         self._closers.append(hub.stop)
         return hub
 
-    def with_evidence(self, event: Event, frame, geometry) -> Event:
-        """Keep the zone picture an observed event came from, and name it in the event."""
+    def with_evidence(self, event: Event, frame, geometry, margin_mm: float | None = None) -> Event:
+        """Keep the zone picture an observed event came from (with the cloth
+        around the zone that was read, ``margin_mm``), and name it in the event."""
         zone = event.extra.get("zone")
         if not self.evidence_dir or not zone:
             return event
@@ -151,7 +152,8 @@ class TableNode:
         folder.mkdir(parents=True, exist_ok=True)
         name = f"{event.t:09.2f}-{zone}.jpg"
         # the picture the cards were read from: the zone and the cloth around it
-        cv2.imwrite(str(folder / name), geometry.rectify(frame, geometry.zone(zone), ZONE_MARGIN_MM))
+        margin = ZONE_MARGIN_MM if margin_mm is None else margin_mm
+        cv2.imwrite(str(folder / name), geometry.rectify(frame, geometry.zone(zone), margin))
         return event._replace(extra={**event.extra, "crop": name})
 
     def camera_status(self, name: str, online: bool, reason: str) -> None:
@@ -159,12 +161,17 @@ class TableNode:
         self.emit({"t": round(self.clock(), 3), "table": self.table, "type": "device_status",
                    "source": "vision", "device": name, "online": online, "reason": reason})
 
-    def add_camera(self, source: str | int, geometry, detector=None, retry_every: float = 5.0):
+    def add_camera(self, source: str | int, geometry, detector=None, retry_every: float = 5.0,
+                   margin_mm: float | None = None):
         """Watch a camera (device index, RTSP URL or video file); plays become events.
-        A camera that fails is reported and retried; the table goes on without it."""
+        A camera that fails is reported and retried; the table goes on without it.
+        ``margin_mm``: cloth read around each zone (default
+        :data:`vision.table.ZONE_MARGIN_MM`)."""
         from vision.detector import CardDetector
+        from vision.table import ZONE_MARGIN_MM
         from vision.watch import FrameError, SourceError, TableWatcher, open_source
-        watcher = TableWatcher(geometry, detector or CardDetector())
+        watcher = TableWatcher(geometry, detector or CardDetector(),
+                               margin_mm=ZONE_MARGIN_MM if margin_mm is None else margin_mm)
         name = f"camera {source}"
 
         def run():
@@ -182,7 +189,7 @@ class TableNode:
                             self.camera_status(name, True, "frames arriving")
                         try:
                             for e in watcher.process(self.clock(), frame):
-                                self.emit(self.with_evidence(e, frame, watcher.geo))
+                                self.emit(self.with_evidence(e, frame, watcher.geo, watcher.margin_mm))
                         except FrameError as exc:
                             self.problem(f"{name}: {exc}")
                     reason = "the stream ended"

@@ -32,6 +32,8 @@ def test_example_config_parses():
     ({"table": {"id": "T01"}, "rules": {"play_limit": -1}}, "play_limit"),
     ({"table": {"id": "T01"}, "rules": {"match_format": "deals"}}, "needs deals"),
     ({"table": {"id": "T01"}, "camera": [{"source": "0"}]}, "needs source and geometry"),
+    ({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "t.json", "margin_mm": -2}]}, "margin_mm"),
+    ({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "t.json", "margin_mm": "wide"}]}, "margin_mm"),
     ({"table": {"id": "T01"}, "devices": {"ports": "/dev/ttyUSB0"}}, "list of port paths"),
     ({"table": {"id": "T01"}, "dashboard": {"port": 70000}}, "port must be"),
 ])
@@ -39,6 +41,14 @@ def test_bad_configs_name_the_key(data, msg):
     with pytest.raises(ConfigError) as exc:
         parse_config(data)
     assert msg in str(exc.value)
+
+
+def test_a_camera_reads_its_zones_with_the_margin_the_config_gives():
+    from vision.table import ZONE_MARGIN_MM
+
+    cfg = parse_config({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "a.json"},
+                                                         {"source": "1", "geometry": "b.json", "margin_mm": 8}]})
+    assert [c.margin_mm for c in cfg.cameras] == [ZONE_MARGIN_MM, 8.0]
 
 
 def test_missing_config_file(tmp_path):
@@ -172,5 +182,9 @@ def test_camera_events_carry_the_zone_picture_as_evidence(tmp_path):
         crop = tmp_path / "ev" / "T01" / out.extra["crop"]
         assert crop.exists() and cv2.imread(str(crop)).shape[:2] == geo.rectify(frame, geo.zone("S-play"), ZONE_MARGIN_MM).shape[:2]
         assert out.cards == ("S3",) and out.extra["zone"] == "S-play"
+        # a camera read without a margin keeps the zone's own picture
+        e2 = e._replace(t=13.0)
+        plain = tmp_path / "ev" / "T01" / node.with_evidence(e2, frame, geo, 0.0).extra["crop"]
+        assert cv2.imread(str(plain)).shape[:2] == geo.rectify(frame, geo.zone("S-play")).shape[:2]
     finally:
         node.stop()
