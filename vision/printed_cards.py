@@ -10,7 +10,9 @@ the players.  Ids 0-3 are the table corners; the cards use:
 - ids 11-20: count 1 to 10
 
 A marker read is exact or absent, so these need no trained model, and a
-card is placed by where its marker's centre falls on the table.
+card is placed by where its marker's centre falls on the table: in a zone,
+or past its line by no more than the margin the cards are read with
+(:data:`vision.table.ZONE_MARGIN_MM`), the nearest zone.
 
 >>> PRINTED_IDS[10], PRINTED_IDS[17]
 ('PASS', 'COUNT7')
@@ -26,7 +28,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.table import MARKER_DICT, TableGeometry
+from vision.table import MARKER_DICT, ZONE_MARGIN_MM, TableGeometry
 
 PASS_ID = 10
 PRINTED_IDS = {PASS_ID: "PASS", **{10 + n: f"COUNT{n}" for n in range(1, 11)}}
@@ -40,8 +42,10 @@ def count_of(name: str) -> int | None:
     return int(name[5:]) if name.startswith("COUNT") else None
 
 
-def find_printed(frame: np.ndarray, geo: TableGeometry) -> dict[str, list[str]]:
-    """Printed cards in a whole-table frame, by the zone their marker lies in."""
+def find_printed(frame: np.ndarray, geo: TableGeometry,
+                 margin_mm: float = ZONE_MARGIN_MM) -> dict[str, list[str]]:
+    """Printed cards in a whole-table frame, by the zone their marker lies
+    in (or lies nearest, up to ``margin_mm`` past its line)."""
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     # a card's 40 mm marker stays ~40 px wide in a half-size picture of a
     # 2 px/mm camera, and the search costs a quarter as much
@@ -61,10 +65,13 @@ def find_printed(frame: np.ndarray, geo: TableGeometry) -> dict[str, list[str]]:
             continue
         centre = c.reshape(4, 2).mean(axis=0) * shrink
         mm = cv2.perspectiveTransform(centre.reshape(1, 1, 2).astype(np.float64), inv).reshape(2)
-        for z in geo.zones:
-            if cv2.pointPolygonTest(np.float32(z.corners_mm), (float(mm[0]), float(mm[1])), False) >= 0:
-                found.setdefault(z.name, []).append(name)
-                break
+        # signed distance in mm: positive inside a zone, negative outside it
+        depth = {z.name: cv2.pointPolygonTest(np.float32(z.corners_mm), (float(mm[0]), float(mm[1])), True)
+                 for z in geo.zones}
+        if depth:
+            zone = max(depth, key=depth.get)
+            if depth[zone] >= -margin_mm:
+                found.setdefault(zone, []).append(name)
     return found
 
 

@@ -86,7 +86,7 @@ class TableWatcher:
     def read(self, frame: np.ndarray) -> dict[str, ZoneRead]:
         """Each zone's cards in this frame (no tracking)."""
         frame = check_frame(frame, self.geo.image_size)
-        printed = find_printed(frame, self.geo)
+        printed = find_printed(frame, self.geo, self.margin_mm)
         reads: dict[str, ZoneRead] = {}
         todo = []
         for z in self.zones:

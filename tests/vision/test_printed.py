@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 
 from vision.printables import write_marker_sheet
-from vision.printed_cards import card_picture, find_printed, write_card_sheet
+from vision.printed_cards import CARD_MARKER_MM, CARD_MM, card_picture, find_printed, write_card_sheet
 from vision.synth_table import PX_PER_MM, TablePainter
 from vision.table import calibrate
 
@@ -33,6 +33,23 @@ def test_printed_cards_are_found_in_their_zones(gen):
     geo = calibrate(frame)
     found = find_printed(frame, geo)
     assert found == {"S-play": ["PASS"], "W-reminder": ["COUNT7"]}
+
+
+def test_a_printed_card_pushed_past_the_zone_line_counts_within_the_margin(gen):
+    from vision.table import ZONE_MARGIN_MM
+
+    painter = TablePainter(gen, np.random.default_rng(8))
+    zone = painter.layout.zone("S-play")          # S's play zone: its bottom edge is towards S
+    (x0, _), _, _, (_, y1) = zone.corners_mm
+    up = CARD_MM[1] / 2 - 10 - CARD_MARKER_MM / 2     # a card's marker sits this far above its middle
+    lay(painter, painter.cloth, "PASS", (x0 + 80, y1 + up + ZONE_MARGIN_MM / 2), 3)     # marker past the line
+    lay(painter, painter.cloth, "COUNT3", (x0 + 220, y1 + up + ZONE_MARGIN_MM + 10), -4)  # beyond the margin
+    painter.redraw_cloth()
+    frame, _ = painter.frame({})
+    geo = calibrate(frame)
+    assert find_printed(frame, geo) == {"S-play": ["PASS"]}
+    assert find_printed(frame, geo, margin_mm=0) == {}
+    assert sorted(find_printed(frame, geo, margin_mm=40)["S-play"]) == ["COUNT3", "PASS"]   # both are seen
 
 
 def test_pdfs_are_written(tmp_path):
