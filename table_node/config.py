@@ -19,6 +19,7 @@ class CameraConfig:
     source: str
     geometry: Path
     margin_mm: float = 15.0     # cloth read around each zone (vision.table.ZONE_MARGIN_MM)
+    zones: tuple[str, ...] | None = None     # the zones it reads (None: every zone of its geometry)
 
 
 @dataclass
@@ -39,6 +40,23 @@ class TableConfig:
 
 
 _SECTIONS = {"table", "rules", "camera", "devices", "dashboard", "audio", "venue"}
+
+
+def _check_zones_watched_once(cameras: list[CameraConfig]) -> None:
+    """Two cameras reading one zone would report each play there twice (the
+    second copy judged a play out of turn): each zone goes to one camera."""
+    if len(cameras) > 1:
+        for i, cam in enumerate(cameras, 1):
+            if cam.zones is None:
+                raise ConfigError(f"[[camera]] {i}: with several cameras, give each its zones "
+                                  f"(zones = [\"S-play\", \"S-reminder\", ...]); a zone read twice "
+                                  f"reports each play twice")
+    owner: dict[str, int] = {}
+    for i, cam in enumerate(cameras, 1):
+        for z in cam.zones or ():
+            if z in owner:
+                raise ConfigError(f"[[camera]] {i}: zone {z} is already read by camera {owner[z]}")
+            owner[z] = i
 
 
 def load_config(path: str | Path) -> TableConfig:
@@ -78,7 +96,13 @@ def parse_config(data: dict[str, Any], base: Path = Path(".")) -> TableConfig:
         margin = cam.get("margin_mm", CameraConfig.margin_mm)
         if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not 0 <= margin <= 100:
             raise ConfigError(f"[[camera]] {i}: margin_mm must be a number of mm from 0 to 100, got {margin!r}")
-        cameras.append(CameraConfig(str(cam["source"]), rel(cam["geometry"]), float(margin)))
+        zones = cam.get("zones")
+        if zones is not None and (not isinstance(zones, list) or not zones
+                                  or not all(isinstance(z, str) and z for z in zones)):
+            raise ConfigError(f"[[camera]] {i}: zones must be a list of zone names such as \"S-play\"")
+        cameras.append(CameraConfig(str(cam["source"]), rel(cam["geometry"]), float(margin),
+                                    None if zones is None else tuple(zones)))
+    _check_zones_watched_once(cameras)
     devices = data.get("devices", {})
     ports = devices.get("ports")
     if ports is not None and (not isinstance(ports, list) or not all(isinstance(p, str) for p in ports)):

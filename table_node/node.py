@@ -162,15 +162,16 @@ class TableNode:
                    "source": "vision", "device": name, "online": online, "reason": reason})
 
     def add_camera(self, source: str | int, geometry, detector=None, retry_every: float = 5.0,
-                   margin_mm: float | None = None):
+                   margin_mm: float | None = None, zones: list[str] | None = None):
         """Watch a camera (device index, RTSP URL or video file); plays become events.
         A camera that fails is reported and retried; the table goes on without it.
         ``margin_mm``: cloth read around each zone (default
-        :data:`vision.table.ZONE_MARGIN_MM`)."""
+        :data:`vision.table.ZONE_MARGIN_MM`); ``zones``: the zones this camera
+        reads (default: every zone of ``geometry``)."""
         from vision.detector import CardDetector
         from vision.table import ZONE_MARGIN_MM
         from vision.watch import FrameError, SourceError, TableWatcher, open_source
-        watcher = TableWatcher(geometry, detector or CardDetector(),
+        watcher = TableWatcher(geometry, detector or CardDetector(), zones=list(zones) if zones else None,
                                margin_mm=ZONE_MARGIN_MM if margin_mm is None else margin_mm)
         name = f"camera {source}"
 

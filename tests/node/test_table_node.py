@@ -34,6 +34,13 @@ def test_example_config_parses():
     ({"table": {"id": "T01"}, "camera": [{"source": "0"}]}, "needs source and geometry"),
     ({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "t.json", "margin_mm": -2}]}, "margin_mm"),
     ({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "t.json", "margin_mm": "wide"}]}, "margin_mm"),
+    ({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "t.json", "zones": "S-play"}]}, "zones must be"),
+    ({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "a.json"},
+                                         {"source": "1", "geometry": "b.json", "zones": ["S-play"]}]},
+     "[[camera]] 1: with several cameras, give each its zones"),
+    ({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "a.json", "zones": ["S-play", "E-play"]},
+                                         {"source": "1", "geometry": "b.json", "zones": ["N-play", "E-play"]}]},
+     "[[camera]] 2: zone E-play is already read by camera 1"),
     ({"table": {"id": "T01"}, "devices": {"ports": "/dev/ttyUSB0"}}, "list of port paths"),
     ({"table": {"id": "T01"}, "dashboard": {"port": 70000}}, "port must be"),
 ])
@@ -43,12 +50,53 @@ def test_bad_configs_name_the_key(data, msg):
     assert msg in str(exc.value)
 
 
-def test_a_camera_reads_its_zones_with_the_margin_the_config_gives():
+def test_cameras_read_the_zones_with_the_margin_the_config_gives():
     from vision.table import ZONE_MARGIN_MM
 
-    cfg = parse_config({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "a.json"},
-                                                         {"source": "1", "geometry": "b.json", "margin_mm": 8}]})
-    assert [c.margin_mm for c in cfg.cameras] == [ZONE_MARGIN_MM, 8.0]
+    cfg = parse_config({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "a.json"}]})
+    assert [(c.margin_mm, c.zones) for c in cfg.cameras] == [(ZONE_MARGIN_MM, None)]    # one camera: every zone
+    cfg = parse_config({"table": {"id": "T01"}, "camera": [
+        {"source": "0", "geometry": "a.json", "zones": ["S-play", "S-reminder"]},
+        {"source": "1", "geometry": "b.json", "margin_mm": 8, "zones": ["N-play"]}]})
+    assert [(c.margin_mm, c.zones) for c in cfg.cameras] == [(ZONE_MARGIN_MM, ("S-play", "S-reminder")),
+                                                             (8.0, ("N-play",))]
+
+
+def test_a_camera_reports_only_the_zones_it_is_given(tmp_path):
+    """Two zones have plays in the video; the camera given one of them reports that one only."""
+    import itertools
+
+    import cv2
+    import numpy as np
+
+    from vision.card_art import load_decks
+    from vision.synth import SceneGenerator
+    from vision.synth_table import TablePainter
+    from vision.table import calibrate
+    from tests.vision.conftest import TEST_DECKS
+
+    painter = TablePainter(SceneGenerator(load_decks(TEST_DECKS), hand_rate=0.0), np.random.default_rng(41))
+    frame, _ = painter.frame({"S-play": ["S5", "S5"], "E-play": ["HA"]}, clean=True)
+    geo = calibrate(frame)
+    video = tmp_path / "t.avi"
+    out = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, frame.shape[1::-1])
+    for _ in range(8):
+        out.write(frame)
+    out.release()
+    ticks = itertools.count()
+    node = TableNode("T01", str(tmp_path / "t.sqlite"), clock=lambda: 10.0 + 0.25 * next(ticks))
+    node.start(tick_every=None)
+    try:
+        node.submit({"t": 10.0, "type": "deal_start", "deal": 1, "level": "2", "leader": "E"})
+        node.add_camera(str(video), geo, zones=["E-play"], retry_every=600)
+        # every frame read: the camera says its stream ended
+        assert node.wait_for(lambda n: any(e["type"] == "device_status" and not e.get("online")
+                                           for e in n.live.events("T01")), 120)
+        seen = [(e["type"], e.get("seat"), e.get("cards")) for e in node.live.events("T01")
+                if e.get("source") == "vision" and e["type"] != "device_status"]
+        assert seen == [("play", "E", ["HA"])]
+    finally:
+        node.stop()
 
 
 def test_missing_config_file(tmp_path):
