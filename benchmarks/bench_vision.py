@@ -49,6 +49,7 @@ def accuracy(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_M
     by_kind_exact: Counter = Counter()
     by_deck: Counter = Counter()
     by_deck_exact: Counter = Counter()
+    margin = Zone.margin_px(margin_mm)
     for i in range(plays):
         rng = np.random.default_rng([seed, i])
         kind = None
@@ -56,7 +57,6 @@ def accuracy(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_M
         deck = gen.decks[i % len(gen.decks)]
         while not all(c in deck.cards for c in cards):
             cards = random_play(rng, kind)
-        margin = Zone.margin_px(margin_mm)
         scene = gen.render(cards, rng, deck=deck, margin=margin)
         # as the table watcher reads a zone: at the play zones' scale, the margin's own cards left out
         read = det.read_zones([scene.image], det.imgsz / max(ZONE_PX), margin)[0]

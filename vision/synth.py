@@ -288,7 +288,7 @@ class SceneGenerator:
         layout's randomness (tilt, fan, jitter, cards upside down) and, unless
         ``effects`` says otherwise, the camera effects (perspective, light,
         glare, blur, noise, JPEG).  ``background`` replaces the generated cloth
-        (a picture of the zone's size), to lay cards into a larger table.
+        (a picture of the zone's size and its margin), to lay cards into a larger table.
         ``margin``: this many pixels of cloth around the zone on every side:
         cards are laid in the zone as without it, but what is pushed past the
         zone's edge stays in the picture, as a camera sees it (the labels and
