@@ -67,6 +67,7 @@ class TableWatcher:
                          for z in self.zones}
         self.reuse_below = reuse_below
         self.margin_mm = margin_mm
+        self._margin_px = Zone.margin_px(margin_mm)     # the same for every zone (one scale)
         self.detections = 0        # zone pictures sent to the detector
         self._last: dict[str, tuple[np.ndarray, ZoneRead]] = {}
 
@@ -101,8 +102,8 @@ class TableWatcher:
         # model's input showed cards twice the size it learnt (a card's picture
         # was taken for a hand)
         scale = self.detector.imgsz / max(ZONE_PX)
-        margin = Zone.margin_px(self.margin_mm)
-        for (name, _, thumb), read in zip(todo, self.detector.read_zones([c for _, c, _ in todo], scale, margin)):
+        pictures = [c for _, c, _ in todo]
+        for (name, _, thumb), read in zip(todo, self.detector.read_zones(pictures, scale, self._margin_px)):
             self.detections += 1
             self._last[name] = (thumb, read)
             reads[name] = replace(read)
