@@ -1,0 +1,110 @@
+"""The event format's reference (docs/events.md) and its JSON Schema
+(docs/events.schema.json) against the code: the documented examples are
+valid, what the code makes is valid, and what the code refuses the schema
+refuses too."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from referee.events import Event, EventError
+from referee.settings import Settings
+from referee.simulation import FAULTS, simulate_match
+from referee.table import Table
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+SCHEMA = json.loads((DOCS / "events.schema.json").read_text(encoding="utf-8"))
+Draft202012Validator.check_schema(SCHEMA)
+
+
+def _validator(name: str) -> Draft202012Validator:
+    return Draft202012Validator({"$ref": f"#/$defs/{name}", "$defs": SCHEMA["$defs"]})
+
+
+EVENT = _validator("event")
+DECISION = _validator("decision")
+
+
+def _errors(validator: Draft202012Validator, obj: object) -> list[str]:
+    return [e.message for e in validator.iter_errors(obj)]
+
+
+def _doc_examples() -> list[dict]:
+    """Every JSON object on a line of its own in the page's ```json blocks."""
+    text = (DOCS / "events.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```json\n(.*?)```", text, flags=re.S)
+    return [json.loads(line) for block in blocks for line in block.splitlines() if line.strip()]
+
+
+def test_every_documented_example_is_valid_and_accepted():
+    examples = _doc_examples()
+    assert len(examples) >= 12
+    for obj in examples:
+        if "events" in obj:              # a decision: it lists the events it came from
+            assert _errors(DECISION, obj) == [], obj
+        else:
+            assert _errors(EVENT, obj) == [], obj
+            assert Event.from_dict(obj).to_dict()["type"] == obj["type"]
+
+
+def test_every_documented_type_is_in_the_schema_and_the_code():
+    from referee.decisions import DECISION_TYPES
+    from referee.events import EVENT_FIELDS
+    assert set(SCHEMA["$defs"]["event"]["properties"]["type"]["enum"]) == set(EVENT_FIELDS)
+    assert set(SCHEMA["$defs"]["decision"]["properties"]["type"]["enum"]) == set(DECISION_TYPES)
+    text = (DOCS / "events.md").read_text(encoding="utf-8")
+    for name in [*EVENT_FIELDS, *DECISION_TYPES]:
+        assert f"`{name}`" in text, f"{name} is not documented in docs/events.md"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_what_the_code_makes_is_valid(seed):
+    events = simulate_match(seed=seed, faults=FAULTS, settings=Settings.parse_format("deals:2"))
+    events += [
+        {"t": 9000.0, "type": "referee", "action": "late", "side": "EW", "minutes": 3},
+        {"t": 9001.0, "type": "referee", "action": "penalty", "side": "NS", "penalty": "warning",
+         "code": "signalling"},
+        {"t": 9002.0, "type": "referee", "action": "void", "ref": 5},
+        {"t": 9003.0, "type": "referee", "action": "sign", "side": "NS", "name": "Li"},
+        {"t": 9004.0, "type": "device_status", "device": "P01", "online": False},
+        {"t": 9005.0, "type": "device_status", "device": "P01", "online": True},
+    ]
+    table = Table("T01")
+    kinds = set()
+    for i, d in enumerate(events, start=1):
+        event = Event.from_dict(d).with_id(i)
+        assert _errors(EVENT, event.to_dict()) == [], event
+        for decision in table.feed(event):
+            out = decision.to_dict()
+            assert _errors(DECISION, out) == [], out
+            kinds.add(out["type"])
+    # the run must have made the kinds that carry the most fields
+    assert {"violation", "penalty", "deal_end", "turn", "correction", "device_offline"} <= kinds
+
+
+BAD_EVENTS = [
+    {"t": 1, "type": "shuffle"},                                   # unknown type
+    {"t": "soon", "type": "tick"},                                 # t not a number
+    {"type": "tick"},                                              # no t
+    {"t": 1, "type": "play", "seat": "S"},                         # no cards
+    {"t": 1, "type": "play", "seat": "X", "cards": ["S3"]},        # bad seat
+    {"t": 1, "type": "pass", "seat": "S", "source": "telepathy"},  # bad source
+    {"t": 1, "type": "report", "seat": "S", "count": "nine"},      # count not an integer
+    {"t": 1, "type": "play", "seat": "S", "cards": [3]},           # a card that is not a code
+    {"t": 1, "type": "play", "seat": "S", "cards": ["S3"], "confidence": "high"},
+    {"t": 1, "type": "deal_start", "level": "2"},                  # no deal number
+    {"t": 1, "type": "device_status", "device": "P01"},            # online missing
+    {"t": 1, "type": "referee"},                                   # no action
+]
+
+
+@pytest.mark.parametrize("bad", BAD_EVENTS, ids=lambda d: json.dumps(d))
+def test_what_the_code_refuses_the_schema_refuses(bad):
+    with pytest.raises(EventError):
+        Event.from_dict(bad)
+    assert _errors(EVENT, bad) != []
