@@ -18,8 +18,8 @@ import sys
 from commands import EXIT_BAD_INPUT, EXIT_OK, UsageError
 from commands.replay import add_settings_arguments, open_input, read_events, settings_from_args
 from referee.events import Event
-from referee.store import StoreError
-from referee.venue import Venue
+from services.venue import Venue
+from storage.sqlite_log import StoreError
 
 
 def run(args: argparse.Namespace) -> int:

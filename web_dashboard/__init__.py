@@ -39,7 +39,7 @@ csrf = CSRFProtect()
 
 
 def create_app(config: dict[str, Any] | None = None, live=None) -> Flask:
-    """Make the app. ``live`` may pass an existing :class:`~web_dashboard.live.LiveVenue`
+    """Make the app. ``live`` may pass an existing :class:`~services.live.LiveVenue`
     (the demo and ``guandan-ref table`` share theirs with the event sources)."""
     app = Flask(__name__, instance_relative_config=True)
     app.config.update(
@@ -74,8 +74,8 @@ def create_app(config: dict[str, Any] | None = None, live=None) -> Flask:
 
     if live is None:
         from referee.settings import Settings
-        from referee.venue import Venue
-        from web_dashboard.live import LiveVenue
+        from services.live import LiveVenue
+        from services.venue import Venue
         db = app.config["DATABASE"]
         if db is None:
             Path(app.instance_path).mkdir(parents=True, exist_ok=True)
