@@ -51,6 +51,8 @@ CREATE TRIGGER decisions_append_only BEFORE UPDATE OR DELETE ON decisions
 
 
 class PostgresEventStore(Closing):
+    """The venue's record (one PostgreSQL database, one connection)."""
+
     def __init__(self, dsn: str) -> None:
         self.dsn = dsn
         self._db = psycopg.connect(dsn, autocommit=False)
