@@ -35,9 +35,9 @@ def node_main(index: int, tables: list[str], redis_url: str, workdir: str, secon
 
     from referee.settings import Settings
     from referee.simulation import simulate_match
-    from referee.venue import Venue
+    from services.live import LiveVenue
+    from services.venue import Venue
     from venue.publisher import Publisher
-    from web_dashboard.live import LiveVenue
 
     log = f"{workdir}/node{index}.sqlite"
     live = LiveVenue(Venue(log))

@@ -16,10 +16,10 @@ import os
 import sys
 
 from commands import EXIT_BAD_INPUT, EXIT_OK, UsageError
-from commands.replay import add_settings_arguments, open_input, read_events, settings_from_args
+from commands.events_input import add_events_command, open_input, read_events, settings_from_args
 from referee.events import Event
-from referee.store import StoreError
-from referee.venue import Venue
+from services.venue import Venue
+from storage.sqlite_log import StoreError
 
 
 def run(args: argparse.Namespace) -> int:
@@ -49,11 +49,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser("record", help="referee events live into the venue's event log",
-                              description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("file", metavar="FILE.jsonl", help="events, one JSON object per line ('-' for stdin)")
+    add_events_command(subparsers, "record", run,
+                       help="referee events live into the venue's event log", description=__doc__,
+                       file_help="events, one JSON object per line ('-' for stdin)",
+                       options=_options)
+
+
+def _options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", required=True, metavar="VENUE.sqlite", help="the venue's event log")
     p.add_argument("--source-id", metavar="NAME", help="uid prefix for events without one")
     p.add_argument("--state", action="store_true", help="print each table's final state as a JSON line")
-    add_settings_arguments(p)
-    p.set_defaults(func=run)

@@ -12,57 +12,10 @@ import argparse
 import json
 import os
 import sys
-from typing import IO, Iterator
 
-from commands import EXIT_BAD_INPUT, EXIT_OK, UsageError
-from referee.events import Event, EventError
-from referee.settings import Settings, SettingsError
+from commands import EXIT_BAD_INPUT, EXIT_OK
+from commands.events_input import add_events_command, open_input, read_events, settings_from_args
 from referee.table import Table
-
-
-def add_settings_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--format", default="game", metavar="FORMAT",
-                   help="match format: game (first past A), deals:N, time:MINUTES, "
-                        "time_deals:MINUTES,N (default game)")
-    p.add_argument("--tie", choices=("draw", "extra_deal"), default="draw",
-                   help="equal levels at the end: a draw, or one extra deal (default draw)")
-    p.add_argument("--countdown", type=float, default=10.0, metavar="SECONDS",
-                   help="读秒 length after a limit runs out (default 10)")
-    p.add_argument("--min-confidence", type=float, default=0.8, metavar="P",
-                   help="vision events below this confidence are asked about (default 0.8)")
-    p.add_argument("--out-of-turn-pass", choices=("warning", "sit_out_trick"), default="warning",
-                   help="越序表态: a warning (2023 rules, default) or sit out the trick (2022 rules)")
-
-
-def settings_from_args(args: argparse.Namespace) -> Settings:
-    try:
-        return Settings.parse_format(args.format, tie=args.tie, countdown=args.countdown,
-                                     min_confidence=args.min_confidence,
-                                     out_of_turn_pass=args.out_of_turn_pass)
-    except SettingsError as exc:
-        raise UsageError(str(exc)) from None
-
-
-def read_events(stream: IO[str], name: str, errors: list[str]) -> Iterator[tuple[int, Event]]:
-    """(line number, event) for every good line; bad lines go to ``errors`` and stderr."""
-    for lineno, line in enumerate(stream, 1):
-        if not line.strip():
-            continue
-        try:
-            yield lineno, Event.from_json(line)
-        except EventError as exc:
-            msg = f"{name}:{lineno}: {exc}"
-            errors.append(msg)
-            print(msg, file=sys.stderr)
-
-
-def open_input(path: str) -> IO[str]:
-    if path == "-":
-        return sys.stdin
-    try:
-        return open(path, encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -89,9 +42,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser("replay", help="referee a recorded event log (JSON lines)",
-                              description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("file", metavar="FILE.jsonl", help="event log, one JSON event per line ('-' for stdin)")
+    add_events_command(subparsers, "replay", run, help="referee a recorded event log (JSON lines)",
+                       description=__doc__,
+                       file_help="event log, one JSON event per line ('-' for stdin)",
+                       options=_options)
+
+
+def _options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--csv-dir", metavar="DIR", help="also write each table's score sheet as DIR/TABLE.csv")
-    add_settings_arguments(p)
-    p.set_defaults(func=run)

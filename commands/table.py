@@ -44,7 +44,7 @@ def run_demo(args) -> int:
 
 
 def run_table(args) -> int:
-    from referee.store import StoreError
+    from storage.sqlite_log import StoreError
     from table_node.config import ConfigError, load_config
     from table_node.node import TableNode
 

@@ -12,8 +12,8 @@ from werkzeug.serving import make_server
 
 from referee.events import Event, EventError
 from referee.settings import Settings
-from referee.venue import Venue
-from web_dashboard.live import LiveVenue
+from services.live import LiveVenue
+from services.venue import Venue
 
 log = logging.getLogger(__name__)
 

@@ -20,10 +20,10 @@ import redis
 
 from referee.events import Event, EventError
 from referee.settings import Settings
-from referee.venue import Venue
-from venue.pg_store import PostgresEventStore
+from services.live import LiveVenue
+from services.venue import Venue
+from storage.postgres_log import PostgresEventStore
 from venue.publisher import STREAM_PREFIX
-from web_dashboard.live import LiveVenue
 
 GROUP = "central"
 log = logging.getLogger(__name__)

@@ -19,7 +19,7 @@ import time
 
 import redis
 
-from referee.store import EventStore
+from storage.sqlite_log import EventStore
 
 STREAM_PREFIX = "guandan:events:"
 log = logging.getLogger(__name__)

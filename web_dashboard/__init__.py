@@ -23,84 +23,61 @@ Settings (``config`` keys, or a TOML file named by ``GUANDAN_DASHBOARD_CONFIG``)
 
 from __future__ import annotations
 
-import json
+import copy
 import os
 import secrets
 import tomllib
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import Flask, g, request
+from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
-from web_dashboard.i18n import LANGS, catalogue, translate
+if TYPE_CHECKING:
+    from services.live import LiveVenue
 
 csrf = CSRFProtect()
 
+DEFAULTS: dict[str, Any] = dict(
+    DATABASE=None,
+    TABLES=[],
+    SETTINGS={},
+    MATCHES={},
+    USERS=None,
+    USERS_FILE=None,
+    OVERLAY_DELAY=0.0,
+    EVIDENCE_DIR=None,
+    STANDINGS_SYSTEM="swiss",
+    DEFAULT_LANG="zh",
+    SSE_KEEPALIVE=15.0,
+    WTF_CSRF_TIME_LIMIT=None,
+)
 
-def create_app(config: dict[str, Any] | None = None, live=None) -> Flask:
-    """Make the app. ``live`` may pass an existing :class:`~web_dashboard.live.LiveVenue`
+
+def create_app(config: dict[str, Any] | None = None, live: LiveVenue | None = None) -> Flask:
+    """Make the app. ``live`` may pass an existing :class:`~services.live.LiveVenue`
     (the demo and ``guandan-ref table`` share theirs with the event sources)."""
+    # imported here, not above: `guandan-ref users` imports web_dashboard.auth
+    # and should not load the pages (and the PDF library)
+    from web_dashboard import auth, i18n, sheets, stream, views
+
     app = Flask(__name__, instance_relative_config=True)
-    app.config.update(
-        SECRET_KEY=secrets.token_hex(32),
-        DATABASE=None,
-        TABLES=[],
-        SETTINGS={},
-        MATCHES={},
-        USERS=None,
-        USERS_FILE=None,
-        OVERLAY_DELAY=0.0,
-        EVIDENCE_DIR=None,
-        STANDINGS_SYSTEM="swiss",
-        DEFAULT_LANG="zh",
-        SSE_KEEPALIVE=15.0,
-        WTF_CSRF_TIME_LIMIT=None,
-    )
+    configure(app, config)
+    if live is not None:
+        app.extensions["guandan_venue"] = live
+    csrf.init_app(app)
+    for module in (auth, views, stream, sheets, i18n):
+        module.init_app(app)
+    return app
+
+
+def configure(app: Flask, config: dict[str, Any] | None) -> None:
+    """The settings: :data:`DEFAULTS`, then the ``GUANDAN_DASHBOARD_CONFIG`` file,
+    then ``config``."""
+    # a new key per app: sessions do not outlive the process unless SECRET_KEY is set
+    app.config.update(SECRET_KEY=secrets.token_hex(32), **copy.deepcopy(DEFAULTS))
     path = os.environ.get("GUANDAN_DASHBOARD_CONFIG")
     if path:
         with open(path, "rb") as f:
             app.config.update({k.upper(): v for k, v in tomllib.load(f).items()})
     if config:
         app.config.update(config)
-
-    from web_dashboard import auth
-    users = app.config["USERS"]
-    if users is None and app.config["USERS_FILE"]:
-        users = auth.load_users_file(app.config["USERS_FILE"])
-    elif isinstance(users, list):
-        users = auth.parse_users(users)
-    app.extensions["guandan_users"] = users or {}
-
-    if live is None:
-        from referee.settings import Settings
-        from referee.venue import Venue
-        from web_dashboard.live import LiveVenue
-        db = app.config["DATABASE"]
-        if db is None:
-            Path(app.instance_path).mkdir(parents=True, exist_ok=True)
-            db = os.path.join(app.instance_path, "venue.sqlite")
-        settings = Settings.from_dict(app.config["SETTINGS"])
-        live = LiveVenue(Venue(db, settings), app.config["TABLES"], app.config["MATCHES"])
-    app.extensions["guandan_venue"] = live
-
-    csrf.init_app(app)
-    auth.login_manager.init_app(app)
-    app.register_blueprint(auth.bp)
-    from web_dashboard import sheets, stream, views
-    app.register_blueprint(views.bp)
-    app.register_blueprint(stream.bp)
-    app.register_blueprint(sheets.bp)
-
-    @app.before_request
-    def _lang():
-        lang = request.cookies.get("lang", app.config["DEFAULT_LANG"])
-        g.lang = lang if lang in LANGS else "zh"
-
-    @app.context_processor
-    def _helpers():
-        lang = g.get("lang", "zh")
-        return {"_": lambda key: translate(key, lang), "lang": lang,
-                "i18n_json": json.dumps(catalogue(lang), ensure_ascii=False)}
-
-    return app

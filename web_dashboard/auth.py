@@ -18,7 +18,7 @@ from functools import wraps
 from pathlib import Path
 from typing import Any, Iterable
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, Flask, abort, current_app, redirect, render_template, request, url_for
 from flask_login import LoginManager, current_user, login_user, logout_user
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -91,6 +91,18 @@ def user_entry(name: str, password: str, role: str, tables: Iterable[str]) -> di
         raise UsersError(f"role must be one of {', '.join(ROLES)}")
     return {"name": name, "password_hash": generate_password_hash(password),
             "role": role, "tables": list(tables)}
+
+
+def init_app(app: Flask) -> None:
+    """Load the referees (``USERS`` or ``USERS_FILE``); add login and logout."""
+    users = app.config["USERS"]
+    if users is None and app.config["USERS_FILE"]:
+        users = load_users_file(app.config["USERS_FILE"])
+    elif isinstance(users, list):
+        users = parse_users(users)
+    app.extensions["guandan_users"] = users or {}
+    login_manager.init_app(app)
+    app.register_blueprint(bp)
 
 
 def users() -> dict[str, User]:

@@ -9,6 +9,11 @@ the app's ``DEFAULT_LANG`` (Chinese).
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
+from flask import Flask, g, request
+
 LANGS = ("zh", "en")
 
 CATALOGUE: dict[str, tuple[str, str]] = {  # key: (zh, en)
@@ -125,3 +130,19 @@ def translate(key: str, lang: str) -> str:
 def catalogue(lang: str) -> dict[str, str]:
     """The whole catalogue in one language (for the pages' scripts)."""
     return {key: translate(key, lang) for key in CATALOGUE}
+
+
+def init_app(app: Flask) -> None:
+    """Choose each request's language; give the templates ``_``, ``lang`` and
+    ``i18n_json``."""
+
+    @app.before_request
+    def _lang() -> None:
+        lang = request.cookies.get("lang", app.config["DEFAULT_LANG"])
+        g.lang = lang if lang in LANGS else "zh"
+
+    @app.context_processor
+    def _helpers() -> dict[str, Any]:
+        lang = g.get("lang", "zh")
+        return {"_": lambda key: translate(key, lang), "lang": lang,
+                "i18n_json": json.dumps(catalogue(lang), ensure_ascii=False)}

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, jsonify, render_template
+from flask import Blueprint, Flask, Response, current_app, jsonify, render_template
 
 from referee.standings import MatchResult, standings
 from web_dashboard.pdf import score_sheet_pdf
 from web_dashboard.views import require_table, live
 
 bp = Blueprint("sheets", __name__)
+
+
+def init_app(app: Flask) -> None:
+    """Add the score sheets and standings."""
+    app.register_blueprint(bp)
 
 
 def signatures(table: str) -> dict[str, str]:

@@ -12,12 +12,17 @@ import json
 import time
 from collections import deque
 
-from flask import Blueprint, Response, current_app, stream_with_context
+from flask import Blueprint, Flask, Response, current_app, stream_with_context
 
 from web_dashboard.auth import login_required, table_access
 from web_dashboard.views import live, overview_state, require_table, table_state
 
 bp = Blueprint("stream", __name__)
+
+
+def init_app(app: Flask) -> None:
+    """Add the live-update streams."""
+    app.register_blueprint(bp)
 
 
 def _sse(event: str, data, ident: int | None = None) -> str:

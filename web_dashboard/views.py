@@ -3,13 +3,19 @@
 
 from __future__ import annotations
 
-from flask import (Blueprint, abort, current_app, jsonify, make_response, redirect, render_template,
-                   request, send_from_directory, url_for)
+import os
+from pathlib import Path
+
+from flask import (Blueprint, Flask, abort, current_app, jsonify, make_response, redirect,
+                   render_template, request, send_from_directory, url_for)
 from flask_login import current_user
 
 from referee.cards import CardError, level_name, level_rank, parse_card, parse_cards
 from referee.events import SEATS, EventError
 from referee.penalties import PENALTIES
+from referee.settings import Settings
+from services.live import LiveVenue
+from services.venue import Venue
 from web_dashboard.auth import login_required, table_access
 from web_dashboard.i18n import LANGS
 from web_dashboard.view_model import overview_row, table_view
@@ -19,7 +25,24 @@ bp = Blueprint("views", __name__)
 MANUAL_CODES = ("late", "signalling", "manual")
 
 
-def live():
+def init_app(app: Flask) -> None:
+    """Open the venue (unless the app was given one) and add the pages."""
+    if "guandan_venue" not in app.extensions:
+        app.extensions["guandan_venue"] = open_venue(app)
+    app.register_blueprint(bp)
+
+
+def open_venue(app: Flask) -> LiveVenue:
+    """The venue of the ``DATABASE`` log (default ``instance/venue.sqlite``)."""
+    db = app.config["DATABASE"]
+    if db is None:
+        Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+        db = os.path.join(app.instance_path, "venue.sqlite")
+    settings = Settings.from_dict(app.config["SETTINGS"])
+    return LiveVenue(Venue(db, settings), app.config["TABLES"], app.config["MATCHES"])
+
+
+def live() -> LiveVenue:
     return current_app.extensions["guandan_venue"]
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from hardware.reader import DeviceHost, PortReader
 from hardware.simulator import SimulatedDevice
-from referee.venue import Venue
+from services.venue import Venue
 
 from .helpers import wait_for
 

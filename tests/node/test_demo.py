@@ -7,8 +7,8 @@ from collections import Counter, defaultdict
 
 from referee.events import Event
 from referee.settings import Settings
-from referee.store import EventStore
 from referee.table import Table
+from storage.sqlite_log import EventStore
 
 
 def test_demo_catches_every_scripted_violation_from_video_and_devices(tmp_path):

@@ -7,7 +7,7 @@ import pytest
 
 MODULES = ["referee.seating", "referee.settings", "referee.decisions", "referee.scoring",
            "referee.penalties", "referee.clock", "referee.match", "referee.deal", "referee.table",
-           "referee.store", "referee.venue", "referee.simulation"]
+           "storage", "storage.sqlite_log", "services.venue", "referee.simulation"]
 
 
 @pytest.mark.parametrize("name", MODULES)

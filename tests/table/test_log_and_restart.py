@@ -11,9 +11,9 @@ import time
 from referee.events import Event
 from referee.settings import Settings
 from referee.simulation import simulate_match
-from referee.store import EventStore
 from referee.table import Table
-from referee.venue import Venue
+from services.venue import Venue
+from storage.sqlite_log import EventStore
 
 import pytest
 import sqlite3

@@ -17,11 +17,11 @@ import pytest
 
 from referee.settings import Settings
 from referee.simulation import simulate_match
-from referee.venue import Venue
+from services.live import LiveVenue
+from services.venue import Venue
 from tests.services import PostgresServer, RedisServer
 from venue.central import CentralService
 from venue.publisher import Publisher
-from web_dashboard.live import LiveVenue
 
 TABLES = ("T01", "T02", "T03")
 

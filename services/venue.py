@@ -1,4 +1,4 @@
-"""A venue node: the event store plus one :class:`~referee.table.Table` per stream.
+"""A venue node: the event log plus one :class:`~referee.table.Table` per stream.
 
 Opening a venue replays every stored stream, so a restarted process
 continues exactly where the last one stopped; :meth:`Venue.ingest` stores an
@@ -18,22 +18,29 @@ event first and then lets its table judge it.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
 
 from referee.decisions import Decision
 from referee.events import Event
 from referee.settings import Settings
-from referee.store import EventStore
 from referee.table import Table
+from storage import Closing, DecisionLog, EventLog
+from storage.sqlite_log import EventStore
 
 
-class Venue:
-    """``store``: a path to the SQLite log, or any store with the
-    :class:`~referee.store.EventStore` methods (the central service passes its
-    PostgreSQL store, which also records each event's decisions atomically)."""
+class Venue(Closing):
+    """``store``: a path to the SQLite log, or any :class:`storage.EventLog`
+    (the central service passes its PostgreSQL store, a
+    :class:`storage.DecisionLog`, which also records each event's decisions
+    atomically)."""
 
-    def __init__(self, store, settings: Settings | None = None) -> None:
+    def __init__(self, store: str | os.PathLike[str] | EventLog,
+                 settings: Settings | None = None) -> None:
         self.settings = settings or Settings()
-        self.store = EventStore(store) if isinstance(store, (str, os.PathLike)) else store
+        self.store: EventLog = EventStore(store) if isinstance(store, (str, os.PathLike)) else store
+        # asked once, not per event: isinstance against a Protocol takes tens of µs
+        self._record_decisions: Callable[[Event, Sequence[Decision]], None] | None = (
+            self.store.record_decisions if isinstance(self.store, DecisionLog) else None)
         self.tables: dict[str, Table] = {}
         for name in self.store.tables():
             self.table(name).replay(self.store.stream(name))
@@ -50,16 +57,9 @@ class Venue:
         if stored is None:
             return []
         decisions = self.table(stored.table).feed(stored)
-        record = getattr(self.store, "record_decisions", None)
-        if record is not None:
-            record(stored, decisions)
+        if self._record_decisions is not None:
+            self._record_decisions(stored, decisions)
         return decisions
 
     def close(self) -> None:
         self.store.close()
-
-    def __enter__(self) -> "Venue":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

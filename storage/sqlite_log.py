@@ -1,4 +1,5 @@
-"""The venue's event log: append-only SQLite in WAL mode, one stream per table.
+"""The venue's event log: append-only SQLite in WAL mode, one stream per table
+(an :class:`storage.EventLog`).
 
 Events are only ever appended; triggers make the database itself refuse
 UPDATE and DELETE, so a correction is a new ``referee`` event and the state
@@ -20,10 +21,13 @@ True
 
 from __future__ import annotations
 
+import os
 import sqlite3
-from typing import Iterator
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from referee.events import Event
+from storage import Closing, EventLog
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -45,13 +49,13 @@ class StoreError(RuntimeError):
     """The log file cannot be opened or written; the message names it."""
 
 
-class EventStore:
+class EventStore(Closing):
     """One venue's log (one SQLite file)."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = path
         try:
-            # one connection shared by threads; callers serialise access (web_dashboard.live)
+            # one connection shared by threads; callers serialise access (services.live)
             self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             # WAL + FULL: a committed append survives a killed process and a power
@@ -98,15 +102,16 @@ class EventStore:
         return [r[0] for r in self._db.execute("SELECT DISTINCT tbl FROM events ORDER BY tbl")]
 
     def count(self, table: str | None = None) -> int:
+        n: int
         if table is None:
-            return self._db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
-        return self._db.execute("SELECT COUNT(*) FROM events WHERE tbl = ?", (table,)).fetchone()[0]
+            n = self._db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+        else:
+            n = self._db.execute("SELECT COUNT(*) FROM events WHERE tbl = ?", (table,)).fetchone()[0]
+        return n
 
     def close(self) -> None:
         self._db.close()
 
-    def __enter__(self) -> "EventStore":
-        return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+if TYPE_CHECKING:
+    _: type[EventLog] = EventStore      # mypy checks that it has every EventLog method

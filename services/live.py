@@ -1,8 +1,9 @@
-"""The venue as the web app sees it: one referee per table, shared by the
-request threads, with a change feed the live pages wait on.
+"""The live referee service: one referee per table, shared by threads (a table
+node's sources, the dashboard's requests, the venue's central service), with a
+change feed the live pages wait on.
 
 Sources (vision, devices, a referee's hand) submit events; each is stored in
-the append-only log first and then judged (:class:`referee.venue.Venue`).
+the append-only log first and then judged (:class:`services.venue.Venue`).
 Every submission bumps the table's version and wakes the pages waiting on
 it, so a decision reaches the browser as soon as it exists; a page then
 sends its whole new state, so nothing has to be replayed to a client.
@@ -12,15 +13,17 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from referee.events import Event, EventError
-from referee.venue import Venue
+from services.venue import Venue
 
 
 class LiveVenue:
-    def __init__(self, venue: Venue, tables: Iterable[str] = (), matches: dict | None = None,
-                 clock=None):
+    def __init__(self, venue: Venue, tables: Iterable[str] = (),
+                 matches: dict[str, Any] | None = None,
+                 clock: Callable[[], float] | None = None) -> None:
         """``clock``: the table time now (seconds, the sources' time base), for
         events made here such as a referee's action; by default the time of
         the table's last event."""
@@ -46,7 +49,7 @@ class LiveVenue:
         return self._versions[table]
 
     # -------------------------------------------------------------- input
-    def submit(self, event: dict[str, Any] | Event) -> list[dict]:
+    def submit(self, event: dict[str, Any] | Event) -> list[dict[str, Any]]:
         """Store and judge one event; returns the decisions as dicts.
 
         Raises :class:`referee.events.EventError` for a malformed event.
@@ -75,15 +78,16 @@ class LiveVenue:
         with self._cond:
             return self.venue.table(table).snapshot()
 
-    def decisions(self, table: str) -> list[dict]:
+    def decisions(self, table: str) -> list[dict[str, Any]]:
         with self._cond:
             return [d.to_dict() for d in self.venue.table(table).decisions]
 
-    def events(self, table: str) -> list[dict]:
+    def events(self, table: str) -> list[dict[str, Any]]:
         with self._cond:
             return [e.to_dict() for e in self.venue.table(table).log]
 
-    def read(self, table: str) -> tuple[dict, list[dict], list[dict], int]:
+    def read(self, table: str) -> tuple[dict[str, Any], list[dict[str, Any]],
+                                        list[dict[str, Any]], int]:
         """Snapshot, decisions, events and version of one table, taken together
         (one lock: a page never mixes the state before an event with one after)."""
         with self._cond:

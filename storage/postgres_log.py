@@ -1,8 +1,9 @@
 """The venue's record in PostgreSQL: every event, once, and the decisions it led to.
 
-The same methods as :class:`referee.store.EventStore`, so a
-:class:`referee.venue.Venue` folds it the same way, plus
-:meth:`PostgresEventStore.record_decisions`: an event and its decisions are
+An :class:`storage.EventLog` like :class:`storage.sqlite_log.EventStore`, so a
+:class:`services.venue.Venue` folds it the same way, and a
+:class:`storage.DecisionLog`: with
+:meth:`PostgresEventStore.record_decisions`, an event and its decisions are
 committed in one transaction, so after any crash either both are recorded or
 neither (and the event is processed again). An event's ``uid`` is unique per
 table: a redelivered event is recognised and not recorded twice.
@@ -11,11 +12,14 @@ table: a redelivered event is recognised and not recorded twice.
 from __future__ import annotations
 
 import json
-from typing import Iterator
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 import psycopg
 
+from referee.decisions import Decision
 from referee.events import Event
+from storage import Closing, DecisionLog
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -46,7 +50,9 @@ CREATE TRIGGER decisions_append_only BEFORE UPDATE OR DELETE ON decisions
 """
 
 
-class PostgresEventStore:
+class PostgresEventStore(Closing):
+    """The venue's record (one PostgreSQL database, one connection)."""
+
     def __init__(self, dsn: str) -> None:
         self.dsn = dsn
         self._db = psycopg.connect(dsn, autocommit=False)
@@ -59,7 +65,7 @@ class PostgresEventStore:
         self._db.commit()
         self._open = False
 
-    # -- the EventStore protocol -------------------------------------------------
+    # -- the EventLog protocol ----------------------------------------------------
     def append(self, event: Event) -> Event | None:
         """Insert ``event`` (uncommitted until :meth:`record_decisions`); None if its uid is recorded."""
         if event.uid is None:
@@ -78,16 +84,19 @@ class PostgresEventStore:
         self._open = True
         return stored
 
-    def record_decisions(self, event: Event, decisions) -> None:
+    def record_decisions(self, event: Event, decisions: Sequence[Decision]) -> None:
         """Record the decisions of the event just appended and commit both."""
+        seq = event.id
+        if seq is None:
+            raise ValueError("record_decisions takes the event append returned (it has an id)")
         with self._db.cursor() as cur:
             cur.executemany(
                 "INSERT INTO decisions (tbl, seq, k, body) VALUES (%s, %s, %s, %s)",
-                [(event.table, event.id, k, json.dumps(d.to_dict(), ensure_ascii=False))
+                [(event.table, seq, k, json.dumps(d.to_dict(), ensure_ascii=False))
                  for k, d in enumerate(decisions)])
         self._db.commit()
         self._open = False
-        self._next[event.table] = event.id + 1
+        self._next[event.table] = seq + 1
 
     def rollback(self) -> None:
         """Forget an append whose decisions could not be recorded."""
@@ -119,9 +128,11 @@ class PostgresEventStore:
         else:
             row = self._db.execute("SELECT COUNT(*) FROM events WHERE tbl = %s", (table,)).fetchone()
         self._db.commit()
-        return row[0]
+        assert row is not None          # COUNT(*) always gives one row
+        n: int = row[0]
+        return n
 
-    def decisions(self, table: str) -> list[dict]:
+    def decisions(self, table: str) -> list[dict[str, Any]]:
         rows = self._db.execute("SELECT body FROM decisions WHERE tbl = %s ORDER BY seq, k",
                                 (table,)).fetchall()
         self._db.commit()
@@ -129,3 +140,7 @@ class PostgresEventStore:
 
     def close(self) -> None:
         self._db.close()
+
+
+if TYPE_CHECKING:
+    _: type[DecisionLog] = PostgresEventStore   # mypy checks that it has every DecisionLog method
