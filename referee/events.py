@@ -7,7 +7,7 @@ decoded JSON object and raises :class:`EventError` naming the bad field.
 >>> e = Event.from_dict({"t": 12.3, "table": "T01", "type": "play",
 ...                      "seat": "S", "cards": ["S3", "D3"]})
 >>> e.seat, e.cards, e.source
-('S', ('S3', 'D3'), 'manual')
+(<Seat.S: 'S'>, ('S3', 'D3'), 'manual')
 >>> e.to_dict()["cards"]
 ['S3', 'D3']
 """
@@ -18,7 +18,9 @@ import json
 from types import MappingProxyType
 from typing import Any, Mapping, NamedTuple
 
-SEATS = ("E", "S", "W", "N")
+from referee.seating import SEATS, Seat
+
+__all__ = ["SEATS", "SOURCES", "EVENT_FIELDS", "EventError", "Event"]
 SOURCES = ("vision", "device", "manual", "replay")
 
 # type -> fields it must carry (beyond t, table, type)
@@ -43,7 +45,7 @@ class EventError(ValueError):
 
 
 _NO_EXTRA: Mapping[str, Any] = MappingProxyType({})
-_SEAT_SET = frozenset(SEATS)
+_SEAT_BY_NAME: dict[Any, Seat] = {s.value: s for s in SEATS}
 _SOURCE_SET = frozenset(SOURCES)
 _CORE = frozenset(("type", "t", "table", "seat", "cards", "card", "count",
                    "source", "confidence", "id", "uid"))
@@ -55,7 +57,7 @@ class Event(NamedTuple):
     type: str
     t: float
     table: str = "T01"
-    seat: str | None = None
+    seat: Seat | None = None
     cards: tuple[str, ...] | None = None
     card: str | None = None
     count: int | None = None
@@ -105,9 +107,13 @@ class Event(NamedTuple):
         for name in required:
             if name not in d:
                 raise EventError(f"{etype}: missing field {name!r}")
-        seat = d.get("seat")
-        if seat is not None and seat not in _SEAT_SET:
-            raise EventError(f"{etype}: bad seat {seat!r} (expected one of E S W N)")
+        seat_name = d.get("seat")
+        seat = None
+        if seat_name is not None:
+            # decoded to a Seat here, once, so the fold compares and keys members
+            seat = _SEAT_BY_NAME.get(seat_name)
+            if seat is None:
+                raise EventError(f"{etype}: bad seat {seat_name!r} (expected one of E S W N)")
         source = d.get("source", "manual")
         if source not in _SOURCE_SET:
             raise EventError(f"{etype}: bad source {source!r}")
