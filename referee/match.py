@@ -10,16 +10,17 @@ levels do not count). A deal running when the time limit passes is played
 to its end.
 
 >>> from referee.settings import Settings
+>>> from referee.seating import Side
 >>> m = Match(Settings.parse_format("deals:2"))
 >>> m.deal_level()
 '2'
 >>> m.record_deal(1, order=["S", "N"], t_start=0, t_end=300).levels_after
-{'NS': '5', 'EW': '2'}
+{<Side.NS: 'NS'>: '5', <Side.EW: 'EW'>: '2'}
 >>> m.deal_level(), m.result is None
 ('5', True)
 >>> _ = m.record_deal(2, order=["E", "S", "W", "N"], t_start=300, t_end=600)
->>> m.result.winner, m.result.points, m.result.level_points
-('NS', {'NS': 2, 'EW': 0}, {'NS': 14, 'EW': 12})
+>>> m.result.winner, m.result.points[Side.NS], m.result.level_points == {"NS": 14, "EW": 12}
+(<Side.NS: 'NS'>, 2, True)
 """
 
 from __future__ import annotations

@@ -8,9 +8,9 @@ Upgrades (五(七) 升级): only 上游's side goes up; partner 二游 +3, 三�
 passes it only with 上游 and the partner 二游 or 三游.
 
 >>> deal_upgrade(["S", "N", "E", "W"])
-('NS', 3)
+(<Side.NS: 'NS'>, 3)
 >>> deal_upgrade(["E", "S", "N", "W"])
-('EW', 1)
+(<Side.EW: 'EW'>, 1)
 >>> next_levels({"NS": 12, "EW": 5}, ["S", "N"])    # Q +3 stops at A
 {'NS': 14, 'EW': 5}
 >>> next_levels({"NS": 14, "EW": 5}, ["S", "E", "W", "N"])["NS"]   # A, partner 下游: not past
