@@ -653,7 +653,7 @@ class Table:
     def _play_refused(self, deal: Deal, seat: Seat, cards: tuple[Card, ...]) -> bool:
         """Cards that cannot be this play (a third copy, more than held: asked
         about), or a play out of turn (违例); True when the play does not count."""
-        for c in set(cards):
+        for c in dict.fromkeys(cards):   # each card once, in laid order: the same card is named every run
             if deal.seen[c.code] + cards.count(c) > 2:
                 self._emit("confirm_request", seat=seat, code=Confirm.TOO_MANY_COPIES,
                            message=f"{seat} laid {_codes(cards)}: {c.code} would be seen "
