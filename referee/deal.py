@@ -36,7 +36,7 @@ A deal's life, in brief:
 >>> deal.lead_by(Seat.S)
 >>> cards = parse_cards("S3 D3")
 >>> deal.play(Seat.S, cards, judge(cards, "2").reading, event_id=1)
-Played(left=25, place=0, report_due=False)
+Played(place=0, report_due=False)
 >>> deal.pass_turn(Seat.E)
 >>> deal.next_turn(Seat.E).seat
 <Seat.N: 'N'>
@@ -137,11 +137,14 @@ class Report(enum.Enum):
 
 
 class Played(NamedTuple):
-    """What :meth:`Deal.play` did: cards ``left``, finishing ``place`` (1-4; 0 while
-    still holding cards) and whether a count report is now due."""
-    left: int
+    """What :meth:`Deal.play` did: the seat's finishing ``place`` (1-4; 0 while it
+    still holds cards) and whether a count report is now due from it."""
     place: int
     report_due: bool
+
+
+# the two common results, made once (a play is the most frequent event)
+_HOLDING, _REPORT_DUE = Played(0, False), Played(0, True)
 
 
 class Skip(NamedTuple):
@@ -169,12 +172,19 @@ class NextTurn(NamedTuple):
     seat: Seat
 
 
+# the common result: the turn passes on, nobody skipped, the trick goes on
+_PLAIN_TURN = {seat: NextTurn((), None, seat) for seat in PLAY_ORDER}
+
+
 class Actions(NamedTuple):
     """What a play or pass meant for count reports (:meth:`Deal.count_action`):
     reports now missing (seat, count) and faults left unput-right that now
     escalate (seat, code)."""
-    missing: list[tuple[Seat, int]]
-    escalated: list[tuple[Seat, Violation]]
+    missing: tuple[tuple[Seat, int], ...]
+    escalated: tuple[tuple[Seat, Violation], ...]
+
+
+_NO_ACTIONS = Actions((), ())
 
 
 class TributeDone(NamedTuple):
@@ -322,6 +332,8 @@ class Deal:
     def prove(self, seat: Seat, cards: Sequence[Card], event_id: int) -> Proof | None:
         """Does ``seat`` playing ``cards`` prove its tribute or return wrong (七(三)3)?
         A proven fact is settled: it is not checked again."""
+        if seat not in self.tribute_checks and seat not in self.return_checks:
+            return None      # most plays: nothing to prove
         for checks, code, what in ((self.tribute_checks, Violation.WRONG_TRIBUTE, "tribute"),
                                    (self.return_checks, Violation.WRONG_RETURN, "return")):
             fact = checks.get(seat)
@@ -358,11 +370,11 @@ class Deal:
             self.order.append(seat)
             self.reports_due.pop(seat, None)
             self.report_faults.pop(seat, None)
-            return Played(0, len(self.order), False)
+            return Played(len(self.order), False)
         if left <= REPORT_LIMIT:
             self.reports_due[seat] = (left, event_id)
-            return Played(left, 0, True)
-        return Played(left, 0, False)
+            return _REPORT_DUE
+        return _HOLDING
 
     def pass_turn(self, seat: Seat) -> None:
         """``seat`` passes in turn."""
@@ -398,7 +410,7 @@ class Deal:
                 seat = nxt
                 continue
             self.turn = nxt
-            return NextTurn(tuple(skipped), None, nxt)
+            return NextTurn(tuple(skipped), None, nxt) if skipped else _PLAIN_TURN[nxt]
 
     def _end_trick(self, last: Seat) -> TrickEnd:
         leader = last if self.counts[last] > 0 else partner(last)
@@ -423,6 +435,8 @@ class Deal:
         """A play or pass by ``actor``: reports due from others are now missing
         (faults from now), and faults left unput-right grow; a fault escalates
         once it has stood through more than one action."""
+        if not self.reports_due and not self.report_faults:
+            return _NO_ACTIONS     # the common case, on every play and pass
         missing: list[tuple[Seat, int]] = []
         for seat in list(self.reports_due):
             if seat != actor:
@@ -435,7 +449,7 @@ class Deal:
             if fault.actions >= 2 and not fault.escalated:
                 fault.escalated = True
                 escalated.append((seat, fault.code))
-        return Actions(missing, escalated)
+        return Actions(tuple(missing), tuple(escalated))
 
     def report(self, seat: Seat, count: int | None, event_id: int) -> Report:
         """``seat`` reports ``count`` cards left; a wrong count is a fault until put right."""

@@ -92,6 +92,7 @@ class Table:
         self._s = _State(self.settings)
         self._out: list[Decision] = []             # decisions of the event being folded
         self._event = Event("tick", 0.0, table_id)  # the event being folded
+        self._eid = 0                              # and its id (feed numbers every event)
 
     # ------------------------------------------------------------------ input
     def feed_dict(self, d: Mapping[str, Any]) -> list[Decision]:
@@ -248,6 +249,7 @@ class Table:
     def _fold(self, e: Event) -> list[Decision]:
         self._out = []
         self._event = e
+        self._eid = e.id or 0
         s = self._s
         self._advance(e.t)
         s.t = max(s.t, e.t)
@@ -294,14 +296,22 @@ class Table:
                         type=type_, seat=seat, code=code, penalty=penalty, events=events,
                         message=message, extra=extra, n=n)
 
-    def _emit(self, type_: str, **kw: Any) -> Decision:
-        d = self._decision(self._event, type_, n=len(self.decisions) + len(self._out), **kw)
+    def _emit(self, type_: str, *, seat: str | None = None, code: str | None = None,
+              penalty: str | None = None, t: float | None = None,
+              events: tuple[int, ...] | None = None, message: str = "", **extra: Any) -> Decision:
+        """A decision about the event being folded (its time and id unless given)."""
+        # made here rather than through _decision: one per event, on the replay path
+        e = self._event
+        if events is None:
+            events = (e.id,) if e.id is not None else ()
+        d = Decision(e.t if t is None else (t or 0.0), self.table_id, type_, seat, code, penalty,
+                     events, message, extra, len(self.decisions) + len(self._out))
         self._out.append(d)
         return d
 
     def _turn(self, seat: Seat, purpose: str, limit: float) -> None:
         self._s.clocks.start(purpose, seat, self._event.t, limit)
-        self._emit("turn", seat=seat, message=f"{seat} to {purpose} within {limit:g} s",
+        self._emit("turn", seat=seat, message=_turn_message(seat, purpose, limit),
                    purpose=purpose, limit=limit)
 
     # ------------------------------------------------------------ penalties
@@ -513,7 +523,7 @@ class Table:
                                  f"it is taken back and {seat} gives again")
             return
         self._s.clocks.stop(seat)
-        done = deal.give_tribute(seat, card, self._event_id())
+        done = deal.give_tribute(seat, card, self._eid)
         if done is None:
             return
         self._emit("tribute_assigned", gives_to=dict(done.gives_to),
@@ -563,7 +573,7 @@ class Table:
         if card is None:
             return
         self._s.clocks.stop(seat)
-        leader = deal.give_return(seat, card, self._event_id())
+        leader = deal.give_return(seat, card, self._eid)
         if leader is not None:
             self._turn(leader, "lead", self.settings.first_lead_limit)
 
@@ -596,11 +606,6 @@ class Table:
                        message=f"{e.type} by {e.seat}: {exc}")
             return None
 
-    def _event_id(self) -> int:
-        """The id of the event being folded (:meth:`feed` numbers every event)."""
-        eid = self._event.id
-        assert eid is not None
-        return eid
 
     # ------------------------------------------------------------ play and pass
     def _playing(self, e: Event) -> tuple[Deal, Seat] | None:
@@ -610,7 +615,9 @@ class Table:
             self._emit("confirm_request", seat=e.seat, code=Confirm.NO_DEAL,
                        message=f"{e.type} by {e.seat} with no deal in play")
             return None
-        seat = _actor(e)
+        seat = e.seat
+        if seat is None:
+            raise _no_seat(e)
         if deal.counts[seat] == 0:
             self._emit("confirm_request", seat=seat, code=Confirm.SEAT_OUT,
                        message=f"{e.type} by {seat}, who is already out")
@@ -641,7 +648,7 @@ class Table:
         if deal.phase is FINISHED or self._proof(deal, seat, cards):
             return     # a penalty (or a proven wrong tribute) ended the deal
         self._s.clocks.stop(seat)
-        played = deal.play(seat, cards, j.reading, self._event_id())
+        played = deal.play(seat, cards, j.reading, self._eid)
         if played.place:
             self._emit("note", seat=seat, code=Note.OUT,
                        message=f"{seat} is out: {PLACES[played.place - 1]}", place=played.place)
@@ -653,7 +660,7 @@ class Table:
     def _play_refused(self, deal: Deal, seat: Seat, cards: tuple[Card, ...]) -> bool:
         """Cards that cannot be this play (a third copy, more than held: asked
         about), or a play out of turn (违例); True when the play does not count."""
-        for c in dict.fromkeys(cards):   # each card once, in laid order: the same card is named every run
+        for c in cards:    # in laid order, so the same card is named on every run
             if deal.seen[c.code] + cards.count(c) > 2:
                 self._emit("confirm_request", seat=seat, code=Confirm.TOO_MANY_COPIES,
                            message=f"{seat} laid {_codes(cards)}: {c.code} would be seen "
@@ -745,7 +752,7 @@ class Table:
     def _count_action(self, deal: Deal, actor: Seat) -> None:
         """A play or pass by ``actor``: reports due from others are now missing, and
         faults left unput-right grow."""
-        missing, escalated = deal.count_action(actor, self._event_id())
+        missing, escalated = deal.count_action(actor, self._eid)
         for seat, count in missing:
             self._violation(seat, Violation.MISSING_REPORT, Penalty.WARNING,
                             text=f"{seat} did not report {count} cards left before {actor} acted")
@@ -760,9 +767,11 @@ class Table:
             self._emit("confirm_request", seat=e.seat, code=Confirm.NO_DEAL,
                        message=f"report by {e.seat} with no deal in play")
             return
-        seat = _actor(e)
+        seat = e.seat
+        if seat is None:
+            raise _no_seat(e)
         actual, count = deal.counts[seat], e.count
-        outcome = deal.report(seat, count, self._event_id())
+        outcome = deal.report(seat, count, self._eid)
         if outcome is Report.REPEATED:
             self._violation(seat, Violation.REPEAT_REPORT, Penalty.WARNING,
                             text=f"{seat} reported {count} again")
@@ -780,7 +789,7 @@ class Table:
     # ------------------------------------------------------------ tribute proofs
     def _proof(self, deal: Deal, seat: Seat, cards: tuple[Card, ...]) -> bool:
         """A play that proves the seat's tribute or return was wrong: 犯规 (七(三)3)."""
-        proof = deal.prove(seat, cards, self._event_id())
+        proof = deal.prove(seat, cards, self._eid)
         if proof is None:
             return False
         self._violation(seat, proof.code, Penalty.FOUL, events=proof.events,
@@ -897,12 +906,16 @@ def _judge(cards: tuple[Card, ...], level: str, previous: Combination | None) ->
     return judge(cards, level, previous)
 
 
-def _actor(e: Event) -> Seat:
-    """The seat acting in a play, pass or report event."""
-    if e.seat is None:
-        # decoding lets '"seat": null' through (the field is there), but no one can act
-        raise EventError(f"{e.type}: 'seat' must name a seat, got null")
-    return e.seat
+@lru_cache(maxsize=256)
+def _turn_message(seat: Seat, purpose: str, limit: float) -> str:
+    """The message of a ``turn`` decision, made once: nearly every event has one, and
+    formatting an enum member costs several times a plain string's."""
+    return f"{seat} to {purpose} within {limit:g} s"
+
+
+def _no_seat(e: Event) -> EventError:
+    # decoding lets '"seat": null' through (the field is there), but no seat acts
+    return EventError(f"{e.type}: 'seat' must name a seat, got null")
 
 
 def _codes(cards: Iterable[Card]) -> str:
