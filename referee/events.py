@@ -14,9 +14,10 @@ decoded JSON object and raises :class:`EventError` naming the bad field.
 
 from __future__ import annotations
 
+import collections
 import json
 from types import MappingProxyType
-from typing import Any, Mapping, NamedTuple
+from typing import Any, Mapping
 
 from referee.seating import SEATS, Seat
 
@@ -51,21 +52,32 @@ _CORE = frozenset(("type", "t", "table", "seat", "cards", "card", "count",
                    "source", "confidence", "id", "uid"))
 
 
-class Event(NamedTuple):
+# The tuple underneath Event. Built with collections.namedtuple because the field
+# ``count`` shadows tuple.count, which typing.NamedTuple's type check refuses;
+# the annotations on Event give every field its type.
+_EventTuple = collections.namedtuple(
+    "_EventTuple", ("type", "t", "table", "seat", "cards", "card", "count", "source",
+                    "confidence", "id", "uid", "extra"),
+    defaults=("T01", None, None, None, None, "manual", None, None, None, _NO_EXTRA))
+
+
+class Event(_EventTuple):
     """One observed event. A named tuple: cheap to make, immutable, compared by value."""
+
+    __slots__ = ()
 
     type: str
     t: float
-    table: str = "T01"
-    seat: Seat | None = None
-    cards: tuple[str, ...] | None = None
-    card: str | None = None
-    count: int | None = None
-    source: str = "manual"
-    confidence: float | None = None
-    id: int | None = None        # position in the table's log, set by the store
-    uid: str | None = None       # globally unique id from the source, for de-duplication
-    extra: Mapping[str, Any] = _NO_EXTRA  # type-specific fields
+    table: str
+    seat: Seat | None
+    cards: tuple[str, ...] | None
+    card: str | None
+    count: int | None
+    source: str
+    confidence: float | None
+    id: int | None               # position in the table's log, set by the store
+    uid: str | None              # globally unique id from the source, for de-duplication
+    extra: Mapping[str, Any]     # type-specific fields
 
     def with_id(self, id: int) -> "Event":
         """This event at position ``id`` of its table's log (cheaper than ``_replace``)."""

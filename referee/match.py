@@ -28,12 +28,12 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Sequence
 
 from referee.scoring import (ABANDONMENT_POINTS, MATCH_POINTS, PAST_A, START_LEVEL,
                              deal_upgrade, forfeit_levels, level_difference_points,
                              level_label, levels_gained, raise_level)
-from referee.seating import SIDES, opponents, side_of
+from referee.seating import SIDES, Seat, Side, opponents, side_of
 from referee.settings import Settings
 
 
@@ -43,10 +43,10 @@ class DealRow:
 
     deal: int
     level: str                      # the level played
-    order: list[str]                # finishing order, 上游 first (双上: the other two in play order)
-    winner: str | None              # side of 上游 (None for an unfinished deal)
+    order: list[Seat]               # finishing order, 上游 first (双上: the other two in play order)
+    winner: Side | None             # side of 上游 (None for an unfinished deal)
     upgrade: int
-    levels_after: dict[str, str]
+    levels_after: dict[Side, str]
     t_start: float
     t_end: float
     ended_by: str = "play"          # 'play', 'foul' (the offending side 双下), 'extra' (tie-break deal)
@@ -62,12 +62,12 @@ class DealRow:
 
 @dataclass
 class MatchResult:
-    winner: str | None              # None for a draw
+    winner: Side | None             # None for a draw
     reason: str                     # 'past_a', 'deals', 'time', 'extra_deal', 'forfeit', 'abandonment'
-    levels: dict[str, int]          # recorded levels (after forfeit scoring)
-    points: dict[str, int]          # match points 2/1/0
-    level_points: dict[str, int]    # 级差分
-    levels_gained: dict[str, int]   # 升级数
+    levels: dict[Side, int]         # recorded levels (after forfeit scoring)
+    points: dict[Side, int]         # match points 2/1/0
+    level_points: dict[Side, int]   # 级差分
+    levels_gained: dict[Side, int]  # 升级数
     t: float
 
     def to_dict(self) -> dict[str, Any]:
@@ -80,11 +80,11 @@ class MatchResult:
 class Match:
     """Levels and deals of one match at one table."""
 
-    def __init__(self, settings: Settings, levels: dict[str, int] | None = None) -> None:
+    def __init__(self, settings: Settings, levels: dict[Side, int] | None = None) -> None:
         self.settings = settings
-        self.levels: dict[str, int] = dict(levels or {s: START_LEVEL for s in SIDES})
+        self.levels: dict[Side, int] = dict(levels or {s: START_LEVEL for s in SIDES})
         self.rows: list[DealRow] = []
-        self.owner: str | None = None        # side whose level is played (won the last deal)
+        self.owner: Side | None = None        # side whose level is played (won the last deal)
         self.started_at: float | None = None
         self.extra_deal = False              # the next deal decides a tie
         self.result: MatchResult | None = None
@@ -109,7 +109,7 @@ class Match:
         return t >= self.started_at + s.minutes * 60.0
 
     # -- recording ----------------------------------------------------------
-    def record_deal(self, deal: int, order: list[str], t_start: float, t_end: float,
+    def record_deal(self, deal: int, order: Sequence[Seat], t_start: float, t_end: float,
                     ended_by: str = "play", penalties: list[dict[str, Any]] | None = None) -> DealRow:
         """Score a finished deal (``order``: 上游 first; for a foul, the non-offending
         side's seats first) and end the match if a limit is reached."""
@@ -133,8 +133,10 @@ class Match:
         return row
 
     def _check_end(self, t: float) -> None:
-        if self.levels[self.owner] == PAST_A:  # type: ignore[index]
-            self._finish(self.owner, "past_a", t)
+        owner = self.owner
+        assert owner is not None      # record_deal named it
+        if self.levels[owner] == PAST_A:
+            self._finish(owner, "past_a", t)
             return
         s = self.settings
         reason = None
@@ -161,15 +163,15 @@ class Match:
         else:
             self._finish(None, reason, t)
 
-    def _finish(self, winner: str | None, reason: str, t: float,
-                levels: dict[str, int] | None = None) -> None:
+    def _finish(self, winner: Side | None, reason: str, t: float,
+                levels: dict[Side, int] | None = None) -> None:
         levels = dict(levels or self.levels)
         if winner is None:
             points = {s: MATCH_POINTS["draw"] for s in SIDES}
         else:
             points = {winner: MATCH_POINTS["win"], opponents(winner): MATCH_POINTS["loss"]}
         a, b = SIDES
-        if reason == "abandonment":
+        if reason == "abandonment" and winner is not None:
             lp = {winner: ABANDONMENT_POINTS[0], opponents(winner): ABANDONMENT_POINTS[1]}
         else:
             lp = {a: level_difference_points(levels[a], levels[b]),
@@ -177,14 +179,15 @@ class Match:
         self.result = MatchResult(winner, reason, levels, points, lp,
                                   {s: levels_gained(levels[s]) for s in SIDES}, t)
 
-    def forfeit(self, offender: str, t: float, abandonment: bool = False) -> MatchResult:
+    def forfeit(self, offender: Side, t: float, abandonment: bool = False) -> MatchResult:
         """End the match against ``offender`` (two fouls: 判负; or 弃权)."""
         winner = opponents(offender)
         levels = dict(self.levels)
         if not abandonment:
             levels[winner], levels[offender] = forfeit_levels(levels[winner], levels[offender])
         self._finish(winner, "abandonment" if abandonment else "forfeit", t, levels)
-        return self.result  # type: ignore[return-value]
+        assert self.result is not None
+        return self.result
 
     # -- the score sheet ------------------------------------------------------
     def score_sheet(self) -> dict[str, Any]:
@@ -203,11 +206,11 @@ class Match:
         for r in self.rows:
             pens = "; ".join(f"{p['side']} {p['penalty']} {p['code']}" for p in r.penalties)
             w.writerow([r.deal, r.level, " ".join(r.order), r.winner or "", r.upgrade,
-                        r.levels_after["NS"], r.levels_after["EW"], r.ended_by, pens])
+                        r.levels_after[Side.NS], r.levels_after[Side.EW], r.ended_by, pens])
         if self.result:
             res = self.result
             w.writerow(["result", "", "", res.winner or "draw", "",
-                        level_label(res.levels["NS"]), level_label(res.levels["EW"]), res.reason,
-                        f"points NS {res.points['NS']} EW {res.points['EW']}; "
-                        f"级差分 NS {res.level_points['NS']} EW {res.level_points['EW']}"])
+                        level_label(res.levels[Side.NS]), level_label(res.levels[Side.EW]), res.reason,
+                        f"points NS {res.points[Side.NS]} EW {res.points[Side.EW]}; "
+                        f"级差分 NS {res.level_points[Side.NS]} EW {res.level_points[Side.EW]}"])
         return out.getvalue()
