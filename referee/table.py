@@ -344,7 +344,7 @@ class Table:
             return
         steps = s.ladder.add(side, penalty)
         self._apply_penalty(seat, side, penalty, t)
-        prev = penalty
+        prev: Penalty = penalty
         for step in steps:
             counts = s.ladder.counts(side)
             self._emit("penalty", seat=seat, code=code, penalty=step, t=t,
@@ -411,8 +411,8 @@ class Table:
                    result=res.to_dict(),
                    message=(f"match over ({res.reason}): "
                             + (f"{res.winner} wins" if res.winner else "draw")
-                            + f", points NS {res.points['NS']} EW {res.points['EW']}, "
-                              f"级差分 NS {res.level_points['NS']} EW {res.level_points['EW']}"))
+                            + f", points NS {res.points[Side.NS]} EW {res.points[Side.EW]}, "
+                              f"级差分 NS {res.level_points[Side.NS]} EW {res.level_points[Side.EW]}"))
 
     # ------------------------------------------------------------ deal start
     def _on_deal_start(self, e: Event) -> None:
@@ -814,7 +814,7 @@ class Table:
                    message=f"deal {deal.number} over: {' '.join(full)}; "
                            + (f"{row.winner} wins the extra deal" if row.ended_by == "extra"
                               else f"{row.winner} up {row.upgrade}, levels NS "
-                                   f"{row.levels_after['NS']} EW {row.levels_after['EW']}"))
+                                   f"{row.levels_after[Side.NS]} EW {row.levels_after[Side.EW]}"))
         if s.match.result is not None:
             self._match_end(t)
 
@@ -873,7 +873,7 @@ class Table:
             self._emit("confirm_request", code=Confirm.BAD_REFEREE_EVENT,
                        message="referee late needs side (NS/EW) and minutes")
             return
-        penalty = (Penalty.WARNING if minutes < LATE_WARNING_MIN else
+        penalty: Penalty = (Penalty.WARNING if minutes < LATE_WARNING_MIN else
                    Penalty.FOUL if minutes < LATE_FOUL_MIN else Penalty.FORFEIT)
         seat = e.seat or seats_of(side)[0]
         self._violation(seat, Violation.LATE, penalty, text=f"{side} {minutes:g} minutes late")
