@@ -7,7 +7,7 @@ seat is overtime (出牌/贡还牌超时: a warning, 《江苏省掼蛋竞赛规
 limit is in time, so a step fires only once time has passed it.
 
 >>> clocks = Clocks(countdown=10)
->>> clocks.start("play", Seat.E, t=0.0, limit=20)
+>>> clocks.start(Purpose.PLAY, Seat.E, t=0.0, limit=20)
 >>> clocks.advance(20.0)
 []
 >>> [(s.t, s.kind, s.seat) for s in clocks.advance(25.0)]
@@ -23,20 +23,30 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from referee.codes import DocumentedEnum
 from referee.seating import Seat
+
+
+class Purpose(DocumentedEnum):
+    """What a seat's limit is for (``purpose`` of ``turn`` and ``countdown`` decisions)."""
+
+    TRIBUTE = "tribute", "贡牌: give tribute (20 s after the deal starts)."
+    RETURN = "return", "还牌: return a card (40 s after the tribute)."
+    LEAD = "lead", "领出: lead a trick (40 s for the first lead of a deal, else the play limit)."
+    PLAY = "play", "跟牌: play or pass on the trick (20 s)."
 
 
 class ClockStep(NamedTuple):
     t: float          # when it happened (the limit or the end of the countdown)
     kind: str         # 'countdown' or 'overtime'
     seat: Seat
-    purpose: str      # 'tribute', 'return', 'lead', 'play'
+    purpose: Purpose
     started: float    # when the limit began
 
 
 @dataclass(slots=True)
 class Timer:
-    purpose: str
+    purpose: Purpose
     seat: Seat
     started: float
     limit: float
@@ -59,7 +69,7 @@ class Clocks:
         self.countdown = countdown
         self._timers: dict[Seat, Timer] = {}
 
-    def start(self, purpose: str, seat: Seat, t: float, limit: float) -> None:
+    def start(self, purpose: Purpose, seat: Seat, t: float, limit: float) -> None:
         """Start (or restart) ``seat``'s limit at time ``t``."""
         self._timers[seat] = Timer(purpose, seat, t, limit)
 

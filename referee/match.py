@@ -30,11 +30,31 @@ import io
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from referee.codes import DocumentedEnum
 from referee.scoring import (ABANDONMENT_POINTS, MATCH_POINTS, PAST_A, START_LEVEL,
                              deal_upgrade, forfeit_levels, level_difference_points,
                              level_label, levels_gained, raise_level)
 from referee.seating import SIDES, Seat, Side, opponents, side_of
 from referee.settings import Settings
+
+
+class EndedBy(DocumentedEnum):
+    """How a deal ended (``ended_by`` on the score sheet and in ``deal_end``)."""
+
+    PLAY = "play", "Played out."
+    FOUL = "foul", "A foul (犯规): the offending side is recorded 双下."
+    EXTRA = "extra", "The extra deal that breaks a tie: 上游's side wins, levels unchanged."
+
+
+class Reason(DocumentedEnum):
+    """Why a match ended (``reason`` of its result)."""
+
+    PAST_A = "past_a", "A side passed A (过A)."
+    DEALS = "deals", "The number of deals was played."
+    TIME = "time", "The time limit passed."
+    EXTRA_DEAL = "extra_deal", "The extra deal after a tie decided it."
+    FORFEIT = "forfeit", "A side lost by 判负 (two fouls, or a referee's forfeit)."
+    ABANDONMENT = "abandonment", "A side came ten minutes or more late (弃权)."
 
 
 @dataclass
@@ -49,7 +69,7 @@ class DealRow:
     levels_after: dict[Side, str]
     t_start: float
     t_end: float
-    ended_by: str = "play"          # 'play', 'foul' (the offending side 双下), 'extra' (tie-break deal)
+    ended_by: EndedBy = EndedBy.PLAY
     penalties: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
@@ -63,7 +83,7 @@ class DealRow:
 @dataclass
 class MatchResult:
     winner: Side | None             # None for a draw
-    reason: str                     # 'past_a', 'deals', 'time', 'extra_deal', 'forfeit', 'abandonment'
+    reason: Reason
     levels: dict[Side, int]         # recorded levels (after forfeit scoring)
     points: dict[Side, int]         # match points 2/1/0
     level_points: dict[Side, int]   # 级差分
@@ -110,7 +130,7 @@ class Match:
 
     # -- recording ----------------------------------------------------------
     def record_deal(self, deal: int, order: Sequence[Seat], t_start: float, t_end: float,
-                    ended_by: str = "play", penalties: list[dict[str, Any]] | None = None) -> DealRow:
+                    ended_by: EndedBy = EndedBy.PLAY, penalties: list[dict[str, Any]] | None = None) -> DealRow:
         """Score a finished deal (``order``: 上游 first; for a foul, the non-offending
         side's seats first) and end the match if a limit is reached."""
         level = self.deal_level()
@@ -118,9 +138,9 @@ class Match:
             winner = side_of(order[0])
             row = DealRow(deal, level, list(order), winner, 0,
                           {s: level_label(v) for s, v in self.levels.items()}, t_start, t_end,
-                          "extra", list(penalties or []))
+                          EndedBy.EXTRA, list(penalties or []))
             self.rows.append(row)
-            self._finish(winner, "extra_deal", t_end)
+            self._finish(winner, Reason.EXTRA_DEAL, t_end)
             return row
         winner, up = deal_upgrade(order)
         self.levels[winner] = raise_level(self.levels[winner], up)
@@ -136,23 +156,23 @@ class Match:
         owner = self.owner
         assert owner is not None      # record_deal named it
         if self.levels[owner] == PAST_A:
-            self._finish(owner, "past_a", t)
+            self._finish(owner, Reason.PAST_A, t)
             return
         s = self.settings
         reason = None
         if s.match_format in ("deals", "time_deals") and len(self.rows) >= (s.deals or 0):
-            reason = "deals"
+            reason = Reason.DEALS
         elif self.time_up(t):
-            reason = "time"
+            reason = Reason.TIME
         if reason is not None:
             self._decide(reason, t)
 
     def close_on_time(self, t: float) -> None:
         """End a timed match whose limit passed between deals."""
         if self.result is None and not self.extra_deal and self.time_up(t):
-            self._decide("time", t)
+            self._decide(Reason.TIME, t)
 
-    def _decide(self, reason: str, t: float) -> None:
+    def _decide(self, reason: Reason, t: float) -> None:
         """The higher level wins; equal levels draw or go to an extra deal."""
         s = self.settings
         a, b = SIDES
@@ -163,7 +183,7 @@ class Match:
         else:
             self._finish(None, reason, t)
 
-    def _finish(self, winner: Side | None, reason: str, t: float,
+    def _finish(self, winner: Side | None, reason: Reason, t: float,
                 levels: dict[Side, int] | None = None) -> None:
         levels = dict(levels or self.levels)
         if winner is None:
@@ -171,7 +191,7 @@ class Match:
         else:
             points = {winner: MATCH_POINTS["win"], opponents(winner): MATCH_POINTS["loss"]}
         a, b = SIDES
-        if reason == "abandonment" and winner is not None:
+        if reason is Reason.ABANDONMENT and winner is not None:
             lp = {winner: ABANDONMENT_POINTS[0], opponents(winner): ABANDONMENT_POINTS[1]}
         else:
             lp = {a: level_difference_points(levels[a], levels[b]),
@@ -185,7 +205,7 @@ class Match:
         levels = dict(self.levels)
         if not abandonment:
             levels[winner], levels[offender] = forfeit_levels(levels[winner], levels[offender])
-        self._finish(winner, "abandonment" if abandonment else "forfeit", t, levels)
+        self._finish(winner, Reason.ABANDONMENT if abandonment else Reason.FORFEIT, t, levels)
         assert self.result is not None
         return self.result
 

@@ -23,7 +23,7 @@ from referee.combos import Combination
 from referee.deal import assign_tributes, complete_order, is_double_down, tribute_plan
 from referee.judge import judge
 from referee.match import Match
-from referee.seating import PLAY_ORDER, Seat, next_seat, partner
+from referee.seating import PLAY_ORDER, Seat, Side, next_seat, partner, side_of
 from referee.settings import Settings
 
 
@@ -241,7 +241,7 @@ class _Script:
         illegal play the faults call for)."""
         self.wait(1, 12)
         self.actions += 1
-        if "overtime" in self.pending and self.actions >= 8 and p.seat in "NS":
+        if "overtime" in self.pending and self.actions >= 8 and side_of(p.seat) is Side.NS:
             self.pending.discard("overtime")
             self.t += self.settings.play_limit + self.settings.countdown + self.rng.uniform(1, 3)
             self.done["overtime"] = len(self.events)
@@ -249,7 +249,7 @@ class _Script:
             return p.lead(level)
         cards = p.follow(level, standing, standing_seat == partner(p.seat))
         if cards is None and "illegal_play" in self.pending and standing.kind == "single" \
-                and p.seat in "EW":
+                and side_of(p.seat) is Side.EW:
             low = [c for c in p.hand if single_value(c, level) <= standing.value]
             if low:
                 self.commit("illegal_play")
@@ -270,7 +270,7 @@ class _Script:
         left = len(p.hand)
         if 0 < left <= 10:
             self.wait(0.2, 1.0)
-            if "missing_report" in self.pending and p.seat in "NS":
+            if "missing_report" in self.pending and side_of(p.seat) is Side.NS:
                 self.commit("missing_report")
                 self.late = (p.seat, left)   # reported only after the next seat acts
             else:

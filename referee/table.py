@@ -32,13 +32,13 @@ from functools import lru_cache
 from typing import Any, Callable, Iterable, Mapping
 
 from referee.cards import Card, CardError, is_wild, level_rank, parse_card, parse_cards
-from referee.clock import Clocks
+from referee.clock import Clocks, Purpose
 from referee.codes import Confirm, Note, Violation
 from referee.deal import FINISHED, PLAY, Deal, Phase, Report, complete_order
 from referee.decisions import Decision
 from referee.events import Event, EventError
 from referee.judge import Judgement, judge
-from referee.match import Match
+from referee.match import EndedBy, Match
 from referee.combos import Combination
 from referee.penalties import PENALTIES, Ladder, Penalty
 from referee.scoring import level_label
@@ -53,6 +53,8 @@ META_ACTIONS = ("void", "correct", "confirm")
 LATE_WARNING_MIN, LATE_FOUL_MIN = 5.0, 10.0
 PLACES = ("上游", "二游", "三游", "下游")
 _VIOLATION_BY_CODE: dict[Any, Violation] = {v.value: v for v in Violation}
+# bound once: a turn starts on nearly every event (see referee.deal.PLAY on enum attribute cost)
+_LEAD, _PLAY = Purpose.LEAD, Purpose.PLAY
 
 
 def _cn(code: object) -> str:
@@ -309,7 +311,7 @@ class Table:
         self._out.append(d)
         return d
 
-    def _turn(self, seat: Seat, purpose: str, limit: float) -> None:
+    def _turn(self, seat: Seat, purpose: Purpose, limit: float) -> None:
         self._s.clocks.start(purpose, seat, self._event.t, limit)
         self._emit("turn", seat=seat, message=_turn_message(seat, purpose, limit),
                    purpose=purpose, limit=limit)
@@ -379,13 +381,13 @@ class Table:
         deal = s.deal
         when = t if t is not None else self._event.t
         if deal is not None and deal.phase is not FINISHED:
-            self._end_deal(order, when, ended_by="foul")
+            self._end_deal(order, when, ended_by=EndedBy.FOUL)
         else:
             number = (deal.number + 1) if deal else len(s.match.rows) + 1
             s.match.start(when)
-            row = s.match.record_deal(number, order, when, when, ended_by="foul")
+            row = s.match.record_deal(number, order, when, when, ended_by=EndedBy.FOUL)
             self._emit("deal_end", t=when, order=order, winner=row.winner, upgrade=row.upgrade,
-                       levels=row.levels_after, deal=number, ended_by="foul",
+                       levels=row.levels_after, deal=number, ended_by=EndedBy.FOUL,
                        message=f"deal {number} scored as 双下 for {side} (犯规)")
             s.prev_order = order
             if s.match.result is not None:
@@ -465,7 +467,7 @@ class Table:
                            + (f"{leader} leads" if leader else "first leader not given"))
         if leader is not None:
             deal.lead_by(leader)
-            self._turn(leader, "lead", self.settings.first_lead_limit)
+            self._turn(leader, _LEAD, self.settings.first_lead_limit)
 
     def _start_tribute(self, deal: Deal, prev_order: list[Seat]) -> None:
         deal.begin_tribute(prev_order)
@@ -474,7 +476,7 @@ class Table:
                    message=f"deal {deal.number} at level {deal.level}: "
                            f"{' and '.join(deal.tributers)} to give tribute (贡牌)")
         for seat in deal.tributers:
-            self._turn(seat, "tribute", self.settings.tribute_limit)
+            self._turn(seat, Purpose.TRIBUTE, self.settings.tribute_limit)
 
     def _seed(self, e: Event) -> None:
         """A log that starts mid-match may carry the levels and the last deal's order."""
@@ -533,7 +535,7 @@ class Table:
                                      for g, r in done.gives_to.items())
                            + f"; {done.leader} will lead")
         for receiver in done.gives_to.values():
-            self._turn(receiver, "return", self.settings.return_limit)
+            self._turn(receiver, Purpose.RETURN, self.settings.return_limit)
 
     def _on_anti_tribute(self, e: Event) -> None:
         deal = self._need_phase(e, Phase.TRIBUTE)
@@ -555,7 +557,7 @@ class Table:
         self._emit("anti_tribute", seat=e.seat, leader=leader,
                    message=f"抗贡: the tribute side holds both big jokers; no tribute, "
                            f"{leader} (上游) leads (五(四)3)")
-        self._turn(leader, "lead", self.settings.first_lead_limit)
+        self._turn(leader, _LEAD, self.settings.first_lead_limit)
 
     def _on_return(self, e: Event) -> None:
         deal = self._need_phase(e, Phase.RETURN)
@@ -575,7 +577,7 @@ class Table:
         self._s.clocks.stop(seat)
         leader = deal.give_return(seat, card, self._eid)
         if leader is not None:
-            self._turn(leader, "lead", self.settings.first_lead_limit)
+            self._turn(leader, _LEAD, self.settings.first_lead_limit)
 
     def _need_phase(self, e: Event, phase: Phase) -> Deal | None:
         deal = self._s.deal
@@ -737,7 +739,7 @@ class Table:
                        message=f"{skip.seat}'s {why}: counted as a pass")
         end = turn.trick_end
         if end is None:
-            self._turn(turn.seat, "play", self.settings.play_limit)
+            self._turn(turn.seat, _PLAY, self.settings.play_limit)
             return
         first = end.leader if end.stopped is None else end.stopped
         self._emit("trick_end", seat=first, leader=first, jiefeng=end.jiefeng,
@@ -746,7 +748,7 @@ class Table:
         if end.stopped is not None:
             self._emit("note", seat=end.leader, code=Note.STOPPED,
                        message=f"{end.stopped}'s lead is stopped (违例 choice); {end.leader} leads")
-        self._turn(end.leader, "lead", self.settings.play_limit)
+        self._turn(end.leader, _LEAD, self.settings.play_limit)
 
     # ------------------------------------------------------------ reports
     def _count_action(self, deal: Deal, actor: Seat) -> None:
@@ -798,11 +800,11 @@ class Table:
         return True
 
     # ------------------------------------------------------------ end of deal
-    def _end_deal(self, order: list[Seat], t: float, ended_by: str = "play") -> None:
+    def _end_deal(self, order: list[Seat], t: float, ended_by: EndedBy = EndedBy.PLAY) -> None:
         s = self._s
         deal = s.deal
         assert deal is not None
-        full = complete_order(order) if ended_by == "play" else list(order)
+        full = complete_order(order) if ended_by is EndedBy.PLAY else list(order)
         deal.finish()
         s.clocks.clear()
         row = s.match.record_deal(deal.number, full, deal.t_start, t, ended_by=ended_by,
@@ -812,7 +814,7 @@ class Table:
                    levels=row.levels_after, deal=deal.number, ended_by=row.ended_by,
                    double_down=full[1] == partner(full[0]),
                    message=f"deal {deal.number} over: {' '.join(full)}; "
-                           + (f"{row.winner} wins the extra deal" if row.ended_by == "extra"
+                           + (f"{row.winner} wins the extra deal" if row.ended_by is EndedBy.EXTRA
                               else f"{row.winner} up {row.upgrade}, levels NS "
                                    f"{row.levels_after[Side.NS]} EW {row.levels_after[Side.EW]}"))
         if s.match.result is not None:
@@ -907,7 +909,7 @@ def _judge(cards: tuple[Card, ...], level: str, previous: Combination | None) ->
 
 
 @lru_cache(maxsize=256)
-def _turn_message(seat: Seat, purpose: str, limit: float) -> str:
+def _turn_message(seat: Seat, purpose: Purpose, limit: float) -> str:
     """The message of a ``turn`` decision, made once: nearly every event has one, and
     formatting an enum member costs several times a plain string's."""
     return f"{seat} to {purpose} within {limit:g} s"
