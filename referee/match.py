@@ -152,6 +152,11 @@ class Match:
         self._check_end(t_end)
         return row
 
+    def record_penalty(self, entry: dict[str, Any]) -> None:
+        """A penalty given between deals: it goes on the last deal's row (none before the first)."""
+        if self.rows:
+            self.rows[-1].penalties.append(entry)
+
     def _check_end(self, t: float) -> None:
         owner = self.owner
         assert owner is not None      # record_deal named it

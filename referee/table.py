@@ -34,24 +34,22 @@ from typing import Any, Callable, Iterable, Mapping
 from referee.cards import Card, CardError, is_wild, level_rank, parse_card, parse_cards
 from referee.clock import Clocks, Purpose
 from referee.codes import Confirm, Note, Violation
+from referee.combos import Combination
 from referee.deal import FINISHED, PLAY, Deal, Phase, Report, complete_order
 from referee.decisions import Decision
 from referee.events import Event, EventError
 from referee.judge import Judgement, judge
 from referee.match import EndedBy, Match
-from referee.combos import Combination
 from referee.penalties import PENALTIES, Ladder, Penalty
 from referee.scoring import level_label
 from referee.seating import (SIDES, Seat, Side, next_seat, opponents, partner, seat_named,
                              seats_of, side_named, side_of)
 from referee.settings import Settings
 
-#: Violation code -> (Chinese term, rule clause) for messages; the table itself is
-#: :class:`referee.codes.Violation` (kept by this name for existing readers).
-VIOLATIONS: dict[Violation, tuple[str, str]] = {v: (v.term, v.clause) for v in Violation}
 META_ACTIONS = ("void", "correct", "confirm")
 LATE_WARNING_MIN, LATE_FOUL_MIN = 5.0, 10.0
 PLACES = ("上游", "二游", "三游", "下游")
+# Violation codes as a referee's event may name them (the terms and clauses: referee.codes)
 _VIOLATION_BY_CODE: dict[Any, Violation] = {v.value: v for v in Violation}
 # bound once: a turn starts on nearly every event (see referee.deal.PLAY on enum attribute cost)
 _LEAD, _PLAY = Purpose.LEAD, Purpose.PLAY
@@ -339,8 +337,8 @@ class Table:
         entry = {"seat": seat, "side": side, "code": code, "penalty": penalty}
         if s.deal is not None and s.deal.phase is not FINISHED:
             s.deal.record_penalty(entry)
-        elif s.match.rows:
-            s.match.rows[-1].penalties.append(entry)
+        else:
+            s.match.record_penalty(entry)
         if penalty is Penalty.FORFEIT:
             self._forfeit(side, t, abandonment=(code == Violation.LATE))
             return
