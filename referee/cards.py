@@ -22,7 +22,7 @@ referee.cards.CardError: unknown card 'X9' (expected e.g. S3, HT, H10, ♠3, BJ,
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable, Union
+from typing import Callable, Iterable, Union
 
 SUITS = "SHDC"
 RANK_CHARS = "23456789TJQKA"
@@ -63,8 +63,8 @@ class Card:
     def __str__(self) -> str:
         return self.code
 
-    def __reduce__(self):  # pickle by code so interned identity survives
-        return (parse_card, (self.code,))
+    def __reduce__(self) -> tuple[Callable[[CardLike], Card], tuple[str]]:
+        return (parse_card, (self.code,))   # pickle by code so interned identity survives
 
 
 ALL_CARDS: tuple[Card, ...] = tuple(
@@ -73,8 +73,12 @@ ALL_CARDS: tuple[Card, ...] = tuple(
 )
 LITTLE_JOKER, BIG_JOKER = ALL_CARDS[52], ALL_CARDS[53]
 
-# Every accepted spelling, upper-cased, to its card.
-_LOOKUP: dict[str, Card] = {}
+CardLike = Union[str, Card]
+CardsLike = Union[str, Iterable[CardLike]]
+
+# Every accepted spelling, upper-cased, to its card. Looked up with whatever a
+# play holds (a Card is no key: it misses, and parse_card returns it as it is).
+_LOOKUP: dict[CardLike, Card] = {}
 for _c in ALL_CARDS:
     _LOOKUP[_c.code] = _c
     if _c.suit is not None:
@@ -88,8 +92,6 @@ for _c in ALL_CARDS:
                     _LOOKUP[_sym + "10"] = _c
 _LOOKUP.update({"大王": BIG_JOKER, "小王": LITTLE_JOKER})
 
-CardLike = Union[str, Card]
-CardsLike = Union[str, Iterable[CardLike]]
 
 
 def parse_card(token: CardLike) -> Card:

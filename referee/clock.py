@@ -7,13 +7,13 @@ seat is overtime (出牌/贡还牌超时: a warning, 《江苏省掼蛋竞赛规
 limit is in time, so a step fires only once time has passed it.
 
 >>> clocks = Clocks(countdown=10)
->>> clocks.start("play", "E", t=0.0, limit=20)
+>>> clocks.start(Purpose.PLAY, Seat.E, t=0.0, limit=20)
 >>> clocks.advance(20.0)
 []
 >>> [(s.t, s.kind, s.seat) for s in clocks.advance(25.0)]
-[(20.0, 'countdown', 'E')]
+[(20.0, 'countdown', <Seat.E: 'E'>)]
 >>> [(s.t, s.kind, s.seat) for s in clocks.advance(41.0)]
-[(30.0, 'overtime', 'E')]
+[(30.0, 'overtime', <Seat.E: 'E'>)]
 >>> clocks.advance(99.0)
 []
 """
@@ -23,19 +23,31 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from referee.codes import DocumentedEnum
+from referee.seating import Seat
+
+
+class Purpose(DocumentedEnum):
+    """What a seat's limit is for (``purpose`` of ``turn`` and ``countdown`` decisions)."""
+
+    TRIBUTE = "tribute", "贡牌: give tribute (20 s after the deal starts)."
+    RETURN = "return", "还牌: return a card (40 s after the tribute)."
+    LEAD = "lead", "领出: lead a trick (40 s for the first lead of a deal, else the play limit)."
+    PLAY = "play", "跟牌: play or pass on the trick (20 s)."
+
 
 class ClockStep(NamedTuple):
     t: float          # when it happened (the limit or the end of the countdown)
     kind: str         # 'countdown' or 'overtime'
-    seat: str
-    purpose: str      # 'tribute', 'return', 'lead', 'play'
+    seat: Seat
+    purpose: Purpose
     started: float    # when the limit began
 
 
 @dataclass(slots=True)
 class Timer:
-    purpose: str
-    seat: str
+    purpose: Purpose
+    seat: Seat
     started: float
     limit: float
     stage: int = 0    # 0 running, 1 counting down, 2 overtime given
@@ -55,13 +67,13 @@ class Clocks:
 
     def __init__(self, countdown: float) -> None:
         self.countdown = countdown
-        self._timers: dict[str, Timer] = {}
+        self._timers: dict[Seat, Timer] = {}
 
-    def start(self, purpose: str, seat: str, t: float, limit: float) -> None:
+    def start(self, purpose: Purpose, seat: Seat, t: float, limit: float) -> None:
         """Start (or restart) ``seat``'s limit at time ``t``."""
         self._timers[seat] = Timer(purpose, seat, t, limit)
 
-    def stop(self, seat: str) -> Timer | None:
+    def stop(self, seat: Seat) -> Timer | None:
         """Stop ``seat``'s timer (it acted); returns it, or None if none ran."""
         return self._timers.pop(seat, None)
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import lru_cache
-from typing import NamedTuple, Sequence
+from typing import Any, NamedTuple, Sequence
 
 from referee.cards import (BJ_RANK, LEVEL_VALUE, LJ_RANK, RANK_NAMES, Card,
                            CardsLike, check_copies, level_rank, parse_cards)
@@ -94,7 +94,7 @@ class Combination(NamedTuple):
         """A short English description, e.g. 'a pair of 8s', 'a straight 10-A'."""
         return describe(self.kind, self.value, self.size)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "cards": [c.code for c in self.cards],
                 "value": self.value, "tier": self.tier, "description": self.describe()}
 
@@ -108,9 +108,9 @@ def _rank_name(value: int, level: int | None = None) -> str:
 
 
 def _run_name(low: int, length: int) -> str:
-    top = low + length - 1
-    name = lambda r: "A" if r in (1, 14) else ("10" if r == 10 else RANK_NAMES[r])
-    return f"{name(low)}-{name(top)}"
+    def name(r: int) -> str:
+        return "A" if r in (1, 14) else ("10" if r == 10 else RANK_NAMES[r])
+    return f"{name(low)}-{name(low + length - 1)}"
 
 
 @lru_cache(maxsize=4096)
@@ -206,8 +206,8 @@ def _shapes(n: int, w: int, lj: int, bj: int, ranks: tuple[int, ...], level: int
     return out
 
 
-def _full_houses(w: int, lj: int, bj: int, counts: Counter, level: int) -> list[_Shape]:
-    out = []
+def _full_houses(w: int, lj: int, bj: int, counts: Counter[int], level: int) -> list[_Shape]:
+    out: list[_Shape] = []
     if lj or bj:
         # the pair may be two of the same joker; the triple is made of the rest
         if (lj, bj) in ((2, 0), (0, 2)) and len(counts) <= 1:
@@ -236,7 +236,7 @@ def _full_houses(w: int, lj: int, bj: int, counts: Counter, level: int) -> list[
     return out
 
 
-def _runs(kind: str, length: int, width: int, w: int, counts: Counter, level: int) -> list[_Shape]:
+def _runs(kind: str, length: int, width: int, w: int, counts: Counter[int], level: int) -> list[_Shape]:
     """Runs of ``length`` consecutive ranks, ``width`` cards each (natural ranks, A low or high)."""
     out = []
     for low in range(1, 16 - length):
@@ -263,7 +263,7 @@ def _runs(kind: str, length: int, width: int, w: int, counts: Counter, level: in
     return out
 
 
-_SHAPE_CACHE: dict[tuple, list[_Shape]] = {}
+_SHAPE_CACHE: dict[tuple[int, int, int, int, tuple[int, ...], int], list[_Shape]] = {}
 
 
 def _shapes_for(cards: Sequence[Card], level: int) -> tuple[list[_Shape], bool]:
@@ -293,8 +293,9 @@ def _shapes_for(cards: Sequence[Card], level: int) -> tuple[list[_Shape], bool]:
     return shapes, len(suits) <= 1
 
 
-def _readings(cards: tuple[Card, ...], level: int) -> list[Combination]:
-    """Readings of already-parsed, copy-checked cards at a level rank."""
+def parsed_readings(cards: tuple[Card, ...], level: int) -> list[Combination]:
+    """Every legal reading, strongest first, of cards already parsed and
+    copy-checked, at a level given as its rank number (:func:`readings` for any input)."""
     shapes, one_suit = _shapes_for(cards, level)
     out = [Combination(s.kind, cards, s.value, s.tier, s.pattern) for s in shapes]
     if one_suit and len(cards) == 5:
@@ -318,7 +319,7 @@ def readings(cards: CardsLike, level: str | int) -> list[Combination]:
     """
     parsed = parse_cards(cards)
     check_copies(parsed)
-    return _readings(parsed, level_rank(level))
+    return parsed_readings(parsed, level_rank(level))
 
 
 def matches_pattern(reading: Combination, level: int) -> bool:

@@ -7,18 +7,21 @@ decoded JSON object and raises :class:`EventError` naming the bad field.
 >>> e = Event.from_dict({"t": 12.3, "table": "T01", "type": "play",
 ...                      "seat": "S", "cards": ["S3", "D3"]})
 >>> e.seat, e.cards, e.source
-('S', ('S3', 'D3'), 'manual')
+(<Seat.S: 'S'>, ('S3', 'D3'), 'manual')
 >>> e.to_dict()["cards"]
 ['S3', 'D3']
 """
 
 from __future__ import annotations
 
+import collections
 import json
 from types import MappingProxyType
-from typing import Any, Mapping, NamedTuple
+from typing import Any, Mapping
 
-SEATS = ("E", "S", "W", "N")
+from referee.seating import SEATS, Seat
+
+__all__ = ["SEATS", "SOURCES", "EVENT_FIELDS", "EventError", "Event"]
 SOURCES = ("vision", "device", "manual", "replay")
 
 # type -> fields it must carry (beyond t, table, type)
@@ -43,27 +46,38 @@ class EventError(ValueError):
 
 
 _NO_EXTRA: Mapping[str, Any] = MappingProxyType({})
-_SEAT_SET = frozenset(SEATS)
+_SEAT_BY_NAME: dict[Any, Seat] = {s.value: s for s in SEATS}
 _SOURCE_SET = frozenset(SOURCES)
 _CORE = frozenset(("type", "t", "table", "seat", "cards", "card", "count",
                    "source", "confidence", "id", "uid"))
 
 
-class Event(NamedTuple):
+# The tuple underneath Event. Built with collections.namedtuple because the field
+# ``count`` shadows tuple.count, which typing.NamedTuple's type check refuses;
+# the annotations on Event give every field its type.
+_EventTuple = collections.namedtuple(
+    "_EventTuple", ("type", "t", "table", "seat", "cards", "card", "count", "source",
+                    "confidence", "id", "uid", "extra"),
+    defaults=("T01", None, None, None, None, "manual", None, None, None, _NO_EXTRA))
+
+
+class Event(_EventTuple):
     """One observed event. A named tuple: cheap to make, immutable, compared by value."""
+
+    __slots__ = ()
 
     type: str
     t: float
-    table: str = "T01"
-    seat: str | None = None
-    cards: tuple[str, ...] | None = None
-    card: str | None = None
-    count: int | None = None
-    source: str = "manual"
-    confidence: float | None = None
-    id: int | None = None        # position in the table's log, set by the store
-    uid: str | None = None       # globally unique id from the source, for de-duplication
-    extra: Mapping[str, Any] = _NO_EXTRA  # type-specific fields
+    table: str
+    seat: Seat | None
+    cards: tuple[str, ...] | None
+    card: str | None
+    count: int | None
+    source: str
+    confidence: float | None
+    id: int | None               # position in the table's log, set by the store
+    uid: str | None              # globally unique id from the source, for de-duplication
+    extra: Mapping[str, Any]     # type-specific fields
 
     def with_id(self, id: int) -> "Event":
         """This event at position ``id`` of its table's log (cheaper than ``_replace``)."""
@@ -105,9 +119,13 @@ class Event(NamedTuple):
         for name in required:
             if name not in d:
                 raise EventError(f"{etype}: missing field {name!r}")
-        seat = d.get("seat")
-        if seat is not None and seat not in _SEAT_SET:
-            raise EventError(f"{etype}: bad seat {seat!r} (expected one of E S W N)")
+        seat_name = d.get("seat")
+        seat = None
+        if seat_name is not None:
+            # decoded to a Seat here, once, so the fold compares and keys members
+            seat = _SEAT_BY_NAME.get(seat_name)
+            if seat is None:
+                raise EventError(f"{etype}: bad seat {seat_name!r} (expected one of E S W N)")
         source = d.get("source", "manual")
         if source not in _SOURCE_SET:
             raise EventError(f"{etype}: bad source {source!r}")

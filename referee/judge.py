@@ -20,10 +20,10 @@ failing that, any reading that beats it, with an arrangement warning.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, Iterable, NamedTuple
 
-from referee.cards import CardError, CardsLike, check_copies, level_rank, parse_cards
-from referee.combos import KIND_CN, Combination, _readings, beats, matches_pattern
+from referee.cards import Card, CardError, CardsLike, check_copies, level_rank, parse_cards
+from referee.combos import KIND_CN, Combination, beats, matches_pattern, parsed_readings
 
 ILLEGAL_COMBINATION = "illegal_combination"
 DOES_NOT_BEAT = "does_not_beat"
@@ -50,7 +50,7 @@ class Judgement(NamedTuple):
     def describe(self) -> str:
         return self.reading.describe() if self.reading else "no combination"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "legal": self.legal,
             "kind": self.kind,
@@ -62,7 +62,7 @@ class Judgement(NamedTuple):
         }
 
 
-def _codes(cards) -> str:
+def _codes(cards: Iterable[Card]) -> str:
     return " ".join(c.code for c in cards)
 
 
@@ -82,7 +82,7 @@ def _arrangement_problems(reading: Combination, level: int) -> tuple[str, ...]:
     # The natural cards' expected order: the pattern without wildcard slots.
     # Wildcards standing as level cards take some level entries; those are
     # interchangeable, so dropping any of them gives the same sequence.
-    expected = [s for s in reading.pattern if s > 0]
+    expected = [s for s in reading.pattern or () if s > 0]
     for _ in range(expected.count(level) - laid.count(level)):
         expected.remove(level)
     if laid == expected:
@@ -94,7 +94,8 @@ def _arrangement_problems(reading: Combination, level: int) -> tuple[str, ...]:
 
 def _pick(readings: list[Combination], level: int) -> tuple[list[Combination], list[Combination]]:
     """Split readings into those the laid order declares and the rest, each strongest first."""
-    declared, other = [], []
+    declared: list[Combination] = []
+    other: list[Combination] = []
     for r in readings:
         (declared if matches_pattern(r, level) else other).append(r)
     return declared, other
@@ -104,14 +105,14 @@ def counted_reading(cards: CardsLike, level: str | int) -> Combination | None:
     """The reading that counts for a play with no previous play to beat."""
     lv = level_rank(level)
     parsed = _parse(cards)
-    rs = _readings(parsed, lv)
+    rs = parsed_readings(parsed, lv)
     if not rs:
         return None
     declared, _ = _pick(rs, lv)
     return declared[0] if declared else rs[0]
 
 
-def _parse(cards: CardsLike):
+def _parse(cards: CardsLike) -> tuple[Card, ...]:
     parsed = parse_cards(cards)
     if not parsed:
         raise CardError("a play needs at least one card")
@@ -129,7 +130,7 @@ def judge(play: CardsLike, level: str | int,
     """
     lv = level_rank(level)
     cards = _parse(play)
-    rs = _readings(cards, lv)
+    rs = parsed_readings(cards, lv)
     if not rs:
         return Judgement(False, None, None,
                          f"{_codes(cards)} is not a valid combination (不成牌型，出错牌)",

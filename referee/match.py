@@ -10,16 +10,17 @@ levels do not count). A deal running when the time limit passes is played
 to its end.
 
 >>> from referee.settings import Settings
+>>> from referee.seating import Side
 >>> m = Match(Settings.parse_format("deals:2"))
 >>> m.deal_level()
 '2'
 >>> m.record_deal(1, order=["S", "N"], t_start=0, t_end=300).levels_after
-{'NS': '5', 'EW': '2'}
+{<Side.NS: 'NS'>: '5', <Side.EW: 'EW'>: '2'}
 >>> m.deal_level(), m.result is None
 ('5', True)
 >>> _ = m.record_deal(2, order=["E", "S", "W", "N"], t_start=300, t_end=600)
->>> m.result.winner, m.result.points, m.result.level_points
-('NS', {'NS': 2, 'EW': 0}, {'NS': 14, 'EW': 12})
+>>> m.result.winner, m.result.points[Side.NS], m.result.level_points == {"NS": 14, "EW": 12}
+(<Side.NS: 'NS'>, 2, True)
 """
 
 from __future__ import annotations
@@ -27,13 +28,33 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Sequence
 
+from referee.codes import DocumentedEnum
 from referee.scoring import (ABANDONMENT_POINTS, MATCH_POINTS, PAST_A, START_LEVEL,
                              deal_upgrade, forfeit_levels, level_difference_points,
                              level_label, levels_gained, raise_level)
-from referee.seating import SIDES, opponents, side_of
+from referee.seating import SIDES, Seat, Side, opponents, side_of
 from referee.settings import Settings
+
+
+class EndedBy(DocumentedEnum):
+    """How a deal ended (``ended_by`` on the score sheet and in ``deal_end``)."""
+
+    PLAY = "play", "Played out."
+    FOUL = "foul", "A foul (犯规): the offending side is recorded 双下."
+    EXTRA = "extra", "The extra deal that breaks a tie: 上游's side wins, levels unchanged."
+
+
+class Reason(DocumentedEnum):
+    """Why a match ended (``reason`` of its result)."""
+
+    PAST_A = "past_a", "A side passed A (过A)."
+    DEALS = "deals", "The number of deals was played."
+    TIME = "time", "The time limit passed."
+    EXTRA_DEAL = "extra_deal", "The extra deal after a tie decided it."
+    FORFEIT = "forfeit", "A side lost by 判负 (two fouls, or a referee's forfeit)."
+    ABANDONMENT = "abandonment", "A side came ten minutes or more late (弃权)."
 
 
 @dataclass
@@ -42,13 +63,13 @@ class DealRow:
 
     deal: int
     level: str                      # the level played
-    order: list[str]                # finishing order, 上游 first (双上: the other two in play order)
-    winner: str | None              # side of 上游 (None for an unfinished deal)
+    order: list[Seat]               # finishing order, 上游 first (双上: the other two in play order)
+    winner: Side | None             # side of 上游 (None for an unfinished deal)
     upgrade: int
-    levels_after: dict[str, str]
+    levels_after: dict[Side, str]
     t_start: float
     t_end: float
-    ended_by: str = "play"          # 'play', 'foul' (the offending side 双下), 'extra' (tie-break deal)
+    ended_by: EndedBy = EndedBy.PLAY
     penalties: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
@@ -61,12 +82,12 @@ class DealRow:
 
 @dataclass
 class MatchResult:
-    winner: str | None              # None for a draw
-    reason: str                     # 'past_a', 'deals', 'time', 'extra_deal', 'forfeit', 'abandonment'
-    levels: dict[str, int]          # recorded levels (after forfeit scoring)
-    points: dict[str, int]          # match points 2/1/0
-    level_points: dict[str, int]    # 级差分
-    levels_gained: dict[str, int]   # 升级数
+    winner: Side | None             # None for a draw
+    reason: Reason
+    levels: dict[Side, int]         # recorded levels (after forfeit scoring)
+    points: dict[Side, int]         # match points 2/1/0
+    level_points: dict[Side, int]   # 级差分
+    levels_gained: dict[Side, int]  # 升级数
     t: float
 
     def to_dict(self) -> dict[str, Any]:
@@ -79,11 +100,11 @@ class MatchResult:
 class Match:
     """Levels and deals of one match at one table."""
 
-    def __init__(self, settings: Settings, levels: dict[str, int] | None = None) -> None:
+    def __init__(self, settings: Settings, levels: dict[Side, int] | None = None) -> None:
         self.settings = settings
-        self.levels: dict[str, int] = dict(levels or {s: START_LEVEL for s in SIDES})
+        self.levels: dict[Side, int] = dict(levels or {s: START_LEVEL for s in SIDES})
         self.rows: list[DealRow] = []
-        self.owner: str | None = None        # side whose level is played (won the last deal)
+        self.owner: Side | None = None        # side whose level is played (won the last deal)
         self.started_at: float | None = None
         self.extra_deal = False              # the next deal decides a tie
         self.result: MatchResult | None = None
@@ -108,8 +129,8 @@ class Match:
         return t >= self.started_at + s.minutes * 60.0
 
     # -- recording ----------------------------------------------------------
-    def record_deal(self, deal: int, order: list[str], t_start: float, t_end: float,
-                    ended_by: str = "play", penalties: list[dict[str, Any]] | None = None) -> DealRow:
+    def record_deal(self, deal: int, order: Sequence[Seat], t_start: float, t_end: float,
+                    ended_by: EndedBy = EndedBy.PLAY, penalties: list[dict[str, Any]] | None = None) -> DealRow:
         """Score a finished deal (``order``: 上游 first; for a foul, the non-offending
         side's seats first) and end the match if a limit is reached."""
         level = self.deal_level()
@@ -117,9 +138,9 @@ class Match:
             winner = side_of(order[0])
             row = DealRow(deal, level, list(order), winner, 0,
                           {s: level_label(v) for s, v in self.levels.items()}, t_start, t_end,
-                          "extra", list(penalties or []))
+                          EndedBy.EXTRA, list(penalties or []))
             self.rows.append(row)
-            self._finish(winner, "extra_deal", t_end)
+            self._finish(winner, Reason.EXTRA_DEAL, t_end)
             return row
         winner, up = deal_upgrade(order)
         self.levels[winner] = raise_level(self.levels[winner], up)
@@ -131,25 +152,32 @@ class Match:
         self._check_end(t_end)
         return row
 
+    def record_penalty(self, entry: dict[str, Any]) -> None:
+        """A penalty given between deals: it goes on the last deal's row (none before the first)."""
+        if self.rows:
+            self.rows[-1].penalties.append(entry)
+
     def _check_end(self, t: float) -> None:
-        if self.levels[self.owner] == PAST_A:  # type: ignore[index]
-            self._finish(self.owner, "past_a", t)
+        owner = self.owner
+        assert owner is not None      # record_deal named it
+        if self.levels[owner] == PAST_A:
+            self._finish(owner, Reason.PAST_A, t)
             return
         s = self.settings
         reason = None
         if s.match_format in ("deals", "time_deals") and len(self.rows) >= (s.deals or 0):
-            reason = "deals"
+            reason = Reason.DEALS
         elif self.time_up(t):
-            reason = "time"
+            reason = Reason.TIME
         if reason is not None:
             self._decide(reason, t)
 
     def close_on_time(self, t: float) -> None:
         """End a timed match whose limit passed between deals."""
         if self.result is None and not self.extra_deal and self.time_up(t):
-            self._decide("time", t)
+            self._decide(Reason.TIME, t)
 
-    def _decide(self, reason: str, t: float) -> None:
+    def _decide(self, reason: Reason, t: float) -> None:
         """The higher level wins; equal levels draw or go to an extra deal."""
         s = self.settings
         a, b = SIDES
@@ -160,15 +188,15 @@ class Match:
         else:
             self._finish(None, reason, t)
 
-    def _finish(self, winner: str | None, reason: str, t: float,
-                levels: dict[str, int] | None = None) -> None:
+    def _finish(self, winner: Side | None, reason: Reason, t: float,
+                levels: dict[Side, int] | None = None) -> None:
         levels = dict(levels or self.levels)
         if winner is None:
             points = {s: MATCH_POINTS["draw"] for s in SIDES}
         else:
             points = {winner: MATCH_POINTS["win"], opponents(winner): MATCH_POINTS["loss"]}
         a, b = SIDES
-        if reason == "abandonment":
+        if reason is Reason.ABANDONMENT and winner is not None:
             lp = {winner: ABANDONMENT_POINTS[0], opponents(winner): ABANDONMENT_POINTS[1]}
         else:
             lp = {a: level_difference_points(levels[a], levels[b]),
@@ -176,14 +204,15 @@ class Match:
         self.result = MatchResult(winner, reason, levels, points, lp,
                                   {s: levels_gained(levels[s]) for s in SIDES}, t)
 
-    def forfeit(self, offender: str, t: float, abandonment: bool = False) -> MatchResult:
+    def forfeit(self, offender: Side, t: float, abandonment: bool = False) -> MatchResult:
         """End the match against ``offender`` (two fouls: 判负; or 弃权)."""
         winner = opponents(offender)
         levels = dict(self.levels)
         if not abandonment:
             levels[winner], levels[offender] = forfeit_levels(levels[winner], levels[offender])
-        self._finish(winner, "abandonment" if abandonment else "forfeit", t, levels)
-        return self.result  # type: ignore[return-value]
+        self._finish(winner, Reason.ABANDONMENT if abandonment else Reason.FORFEIT, t, levels)
+        assert self.result is not None
+        return self.result
 
     # -- the score sheet ------------------------------------------------------
     def score_sheet(self) -> dict[str, Any]:
@@ -202,11 +231,11 @@ class Match:
         for r in self.rows:
             pens = "; ".join(f"{p['side']} {p['penalty']} {p['code']}" for p in r.penalties)
             w.writerow([r.deal, r.level, " ".join(r.order), r.winner or "", r.upgrade,
-                        r.levels_after["NS"], r.levels_after["EW"], r.ended_by, pens])
+                        r.levels_after[Side.NS], r.levels_after[Side.EW], r.ended_by, pens])
         if self.result:
             res = self.result
             w.writerow(["result", "", "", res.winner or "draw", "",
-                        level_label(res.levels["NS"]), level_label(res.levels["EW"]), res.reason,
-                        f"points NS {res.points['NS']} EW {res.points['EW']}; "
-                        f"级差分 NS {res.level_points['NS']} EW {res.level_points['EW']}"])
+                        level_label(res.levels[Side.NS]), level_label(res.levels[Side.EW]), res.reason,
+                        f"points NS {res.points[Side.NS]} EW {res.points[Side.EW]}; "
+                        f"级差分 NS {res.level_points[Side.NS]} EW {res.level_points[Side.EW]}"])
         return out.getvalue()

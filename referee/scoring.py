@@ -8,9 +8,9 @@ Upgrades (五(七) 升级): only 上游's side goes up; partner 二游 +3, 三�
 passes it only with 上游 and the partner 二游 or 三游.
 
 >>> deal_upgrade(["S", "N", "E", "W"])
-('NS', 3)
+(<Side.NS: 'NS'>, 3)
 >>> deal_upgrade(["E", "S", "N", "W"])
-('EW', 1)
+(<Side.EW: 'EW'>, 1)
 >>> next_levels({"NS": 12, "EW": 5}, ["S", "N"])    # Q +3 stops at A
 {'NS': 14, 'EW': 5}
 >>> next_levels({"NS": 14, "EW": 5}, ["S", "E", "W", "N"])["NS"]   # A, partner 下游: not past
@@ -36,8 +36,10 @@ more than 4 keeps the table score. An abandonment (弃权) scores 级差分 17:0
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from referee.cards import level_name as _rank_name
-from referee.seating import side_of, partner
+from referee.seating import Seat, Side, partner, side_of
 
 START_LEVEL = 2
 ACE = 14
@@ -57,7 +59,7 @@ def level_label(level: int) -> str:
     return "A+" if level == PAST_A else _rank_name(level)
 
 
-def deal_upgrade(order: list[str] | tuple[str, ...]) -> tuple[str, int]:
+def deal_upgrade(order: Sequence[Seat]) -> tuple[Side, int]:
     """(winning side, levels up) from a finishing order, 上游 first.
 
     ``order`` needs 上游 and enough places to find the partner; a deal that
@@ -79,7 +81,7 @@ def raise_level(level: int, up: int) -> int:
     return min(ACE, level + up)
 
 
-def next_levels(levels: dict[str, int], order: list[str] | tuple[str, ...]) -> dict[str, int]:
+def next_levels(levels: dict[Side, int], order: Sequence[Seat]) -> dict[Side, int]:
     """Both sides' levels after a deal finished in ``order``."""
     side, up = deal_upgrade(order)
     out = dict(levels)

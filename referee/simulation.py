@@ -23,7 +23,7 @@ from referee.combos import Combination
 from referee.deal import assign_tributes, complete_order, is_double_down, tribute_plan
 from referee.judge import judge
 from referee.match import Match
-from referee.seating import PLAY_ORDER, next_seat, partner
+from referee.seating import PLAY_ORDER, Seat, Side, next_seat, partner, side_of
 from referee.settings import Settings
 
 
@@ -37,8 +37,11 @@ def _groups(hand: list[Card], level: str) -> list[list[Card]]:
 
 
 class _Player:
-    def __init__(self, seat: str, rng: random.Random) -> None:
-        self.seat, self.rng, self.hand = seat, rng, []  # type: ignore[var-annotated]
+    """One simple player: its hand and how it leads and follows."""
+
+    def __init__(self, seat: Seat, rng: random.Random) -> None:
+        self.seat, self.rng = seat, rng
+        self.hand: list[Card] = []
 
     def take(self, cards: list[Card]) -> None:
         for c in cards:
@@ -95,145 +98,184 @@ def simulate_match(seed: int = 0, settings: Settings | None = None, table: str =
     unknown = set(faults) - set(FAULTS)
     if unknown:
         raise ValueError(f"unknown faults {sorted(unknown)} (known: {', '.join(FAULTS)})")
-    pending = set(faults)
-    done = injected if injected is not None else {}
-    actions = 0
-    late: tuple[str, int] | None = None   # a report held back (missing_report)
-    rng = random.Random(seed)
-    match = Match(settings)
-    events: list[dict[str, Any]] = []
-    t = t0
-    prev_order: list[str] | None = None
+    script = _Script(random.Random(seed), settings, table, t0, set(faults),
+                     injected if injected is not None else {})
+    script.run(max_deals)
+    return script.events
 
-    def emit(**kw: Any) -> None:
-        kw.setdefault("table", table)
-        events.append(kw)
 
-    number = 0
-    while match.result is None and number < max_deals:
-        number += 1
-        level = match.deal_level()
-        deck = full_deck()
-        rng.shuffle(deck)
-        players = {s: _Player(s, rng) for s in PLAY_ORDER}
-        for i, s in enumerate(PLAY_ORDER):
-            players[s].hand = deck[i * 27:(i + 1) * 27]
-        t += rng.uniform(20, 60)
-        match.close_on_time(t)          # a timed match that ran out starts no new deal
-        if match.result is not None:
-            emit(t=round(t, 2), type="tick")
-            break
-        t_start = t
-        match.start(t)
-        tribute = prev_order is not None and not match.extra_deal
-        leader: str
-        if not tribute:
-            leader = rng.choice(PLAY_ORDER)
-            emit(t=round(t, 2), type="deal_start", deal=number, level=level, leader=leader)
-        else:
-            emit(t=round(t, 2), type="deal_start", deal=number, level=level)
-            order = complete_order(prev_order)  # type: ignore[arg-type]
-            givers, _ = tribute_plan(order)
-            jokers = {g: sum(c.code == "BJ" for c in players[g].hand) for g in givers}
-            if sum(jokers.values()) >= 2:
-                for g in givers:
-                    if jokers[g]:
-                        t += rng.uniform(1, 5)
-                        emit(t=round(t, 2), type="anti_tribute", seat=g, cards=["BJ"] * jokers[g])
-                leader = order[0]
+class _Script:
+    """A match being written: the time, the events so far and the faults still to commit.
+
+    Every random draw is made in one fixed order, so a seed gives one log."""
+
+    def __init__(self, rng: random.Random, settings: Settings, table: str, t0: float,
+                 pending: set[str], done: dict[str, int]) -> None:
+        self.rng, self.settings, self.table, self.t = rng, settings, table, t0
+        self.pending, self.done = pending, done
+        self.match = Match(settings)
+        self.events: list[dict[str, Any]] = []
+        self.actions = 0                          # plays and passes so far
+        self.late: tuple[Seat, int] | None = None   # a report held back (missing_report)
+
+    def emit(self, **kw: Any) -> None:
+        kw.setdefault("table", self.table)
+        self.events.append(kw)
+
+    def wait(self, low: float, high: float) -> None:
+        self.t += self.rng.uniform(low, high)
+
+    def now(self) -> float:
+        return round(self.t, 2)
+
+    def commit(self, fault: str) -> None:
+        """``fault`` is committed by the next event."""
+        self.pending.discard(fault)
+        self.done[fault] = len(self.events)
+
+    # ------------------------------------------------------------ deals
+    def run(self, max_deals: int) -> None:
+        """Deals until the match ends (or ``max_deals``)."""
+        match, prev_order = self.match, None
+        number = 0
+        while match.result is None and number < max_deals:
+            number += 1
+            level = match.deal_level()
+            deck = full_deck()
+            self.rng.shuffle(deck)
+            players = {s: _Player(s, self.rng) for s in PLAY_ORDER}
+            for i, s in enumerate(PLAY_ORDER):
+                players[s].hand = deck[i * 27:(i + 1) * 27]
+            self.wait(20, 60)
+            match.close_on_time(self.t)          # a timed match that ran out starts no new deal
+            if match.result is not None:
+                self.emit(t=self.now(), type="tick")
+                break
+            t_start = self.t
+            match.start(self.t)
+            if prev_order is None or match.extra_deal:
+                leader = self.rng.choice(PLAY_ORDER)
+                self.emit(t=self.now(), type="deal_start", deal=number, level=level, leader=leader)
             else:
-                given: dict[str, Card] = {}
-                for g in givers:
-                    hand = [c for c in players[g].hand if not is_wild(c, level)]
-                    card = max(hand, key=lambda c: single_value(c, level))
-                    given[g] = card
-                    t += rng.uniform(1, 6)
-                    wild = [c for c in players[g].hand if is_wild(c, level)]
-                    if "wrong_tribute" in pending and wild:
-                        pending.discard("wrong_tribute")
-                        done["wrong_tribute"] = len(events)
-                        emit(t=round(t, 2), type="tribute", seat=g, card=wild[0].code)
-                        t += rng.uniform(2, 5)
-                    emit(t=round(t, 2), type="tribute", seat=g, card=card.code)
-                gives_to = assign_tributes(given, order, level)
-                for g, r in gives_to.items():
-                    players[g].take([given[g]])
-                    players[r].hand.append(given[g])
-                leader = next(g for g, r in gives_to.items() if r == order[0])
-                for g, r in gives_to.items():
-                    card = min(players[r].hand, key=lambda c: single_value(c, level))
-                    t += rng.uniform(1, 10)
-                    emit(t=round(t, 2), type="return", seat=r, card=card.code)
-                    players[r].take([card])
-                    players[g].hand.append(card)
-        # play
-        out: list[str] = []
+                self.emit(t=self.now(), type="deal_start", deal=number, level=level)
+                leader = self.tribute(players, level, complete_order(prev_order))
+            order = complete_order(self.play_deal(players, level, leader))
+            match.record_deal(number, order, t_start, self.t)
+            prev_order = order
+
+    def tribute(self, players: dict[Seat, _Player], level: str, order: list[Seat]) -> Seat:
+        """Tribute and return (or 抗贡) after a deal that finished in ``order``; the leader."""
+        givers, _ = tribute_plan(order)
+        jokers = {g: sum(c.code == "BJ" for c in players[g].hand) for g in givers}
+        if sum(jokers.values()) >= 2:
+            for g in givers:
+                if jokers[g]:
+                    self.wait(1, 5)
+                    self.emit(t=self.now(), type="anti_tribute", seat=g, cards=["BJ"] * jokers[g])
+            return order[0]
+        given: dict[Seat, Card] = {}
+        for g in givers:
+            hand = [c for c in players[g].hand if not is_wild(c, level)]
+            card = max(hand, key=lambda c: single_value(c, level))
+            given[g] = card
+            self.wait(1, 6)
+            wild = [c for c in players[g].hand if is_wild(c, level)]
+            if "wrong_tribute" in self.pending and wild:
+                self.commit("wrong_tribute")
+                self.emit(t=self.now(), type="tribute", seat=g, card=wild[0].code)
+                self.wait(2, 5)
+            self.emit(t=self.now(), type="tribute", seat=g, card=card.code)
+        gives_to = assign_tributes(given, order, level)
+        for g, r in gives_to.items():
+            players[g].take([given[g]])
+            players[r].hand.append(given[g])
+        leader = next(g for g, r in gives_to.items() if r == order[0])
+        for g, r in gives_to.items():
+            card = min(players[r].hand, key=lambda c: single_value(c, level))
+            self.wait(1, 10)
+            self.emit(t=self.now(), type="return", seat=r, card=card.code)
+            players[r].take([card])
+            players[g].hand.append(card)
+        return leader
+
+    # ------------------------------------------------------------ play
+    def play_deal(self, players: dict[Seat, _Player], level: str, leader: Seat) -> list[Seat]:
+        """Tricks until the deal is over; the seats that went out, in order."""
+        out: list[Seat] = []
         turn = leader
         standing: Combination | None = None
-        standing_seat: str | None = None
-        passed: set[str] = set()
-        while not (len(out) >= 3 or is_double_down(out) or (match.extra_deal and out)):
+        standing_seat: Seat | None = None
+        passed: set[Seat] = set()
+        extra = self.match.extra_deal       # an extra deal ends at 上游
+        while not (len(out) >= 3 or is_double_down(out) or (extra and out)):
             p = players[turn]
-            t += rng.uniform(1, 12)
-            actions += 1
-            if "overtime" in pending and actions >= 8 and turn in "NS":
-                pending.discard("overtime")
-                t += settings.play_limit + settings.countdown + rng.uniform(1, 3)
-                done["overtime"] = len(events)
-            if standing is None:
-                cards = p.lead(level)
-            else:
-                cards = p.follow(level, standing, standing_seat == partner(turn))
-            if cards is None and "illegal_play" in pending and standing is not None \
-                    and standing.kind == "single" and turn in "EW":
-                low = [c for c in p.hand if single_value(c, level) <= standing.value]
-                if low:
-                    pending.discard("illegal_play")
-                    done["illegal_play"] = len(events)
-                    emit(t=round(t, 2), type="play", seat=turn, cards=[low[0].code],
-                         source="vision", confidence=round(rng.uniform(0.9, 1.0), 3))
-                    t += rng.uniform(2, 4)     # taken back; then the pass
+            cards = self.choose(p, level, standing, standing_seat)
             if cards is None:
-                emit(t=round(t, 2), type="pass", seat=turn, source="device")
+                self.emit(t=self.now(), type="pass", seat=turn, source="device")
                 passed.add(turn)
             else:
-                j = judge(cards, level, standing)
-                assert j.legal, (cards, standing, j.reason)
-                emit(t=round(t, 2), type="play", seat=turn, cards=[c.code for c in cards],
-                     source="vision", confidence=round(rng.uniform(0.9, 1.0), 3))
-                p.take(cards)
-                standing, standing_seat = j.reading, turn
-                passed = set()
-                left = len(p.hand)
-                if left == 0:
+                standing, standing_seat, passed = self.lay(p, level, cards, standing), turn, set()
+                if not p.hand:
                     out.append(turn)
-                    if len(out) >= 3 or is_double_down(out) or match.extra_deal:
+                    if len(out) >= 3 or is_double_down(out) or extra:
                         break
-                elif left <= 10:
-                    t += rng.uniform(0.2, 1.0)
-                    if "missing_report" in pending and turn in "NS":
-                        pending.discard("missing_report")
-                        done["missing_report"] = len(events)
-                        late = (turn, left)   # reported only after the next seat acts
-                    else:
-                        emit(t=round(t, 2), type="report", seat=turn, count=left, source="device")
-            if late is not None and turn != late[0]:
-                t += rng.uniform(0.5, 1.5)
-                emit(t=round(t, 2), type="report", seat=late[0], count=late[1], source="device")
-                late = None
+            if self.late is not None and turn != self.late[0]:
+                self.wait(0.5, 1.5)
+                self.emit(t=self.now(), type="report", seat=self.late[0], count=self.late[1],
+                          source="device")
+                self.late = None
             active = [s for s in PLAY_ORDER if players[s].hand]
+            assert standing_seat is not None    # the trick's first action is a play
             if set(active) - {standing_seat} <= passed:
-                nxt = standing_seat if players[standing_seat].hand else partner(standing_seat)  # type: ignore[index]
+                turn = standing_seat if players[standing_seat].hand else partner(standing_seat)
                 standing, standing_seat, passed = None, None, set()
-                turn = nxt  # type: ignore[assignment]
             else:
                 turn = next_seat(turn)
                 while not players[turn].hand:
                     turn = next_seat(turn)
-        order = complete_order(out)
-        match.record_deal(number, order, t_start, t)
-        prev_order = order
-    return events
+        return out
+
+    def choose(self, p: _Player, level: str, standing: Combination | None,
+               standing_seat: Seat | None) -> list[Card] | None:
+        """What ``p`` lays (None: a pass), after thinking (and the overtime or
+        illegal play the faults call for)."""
+        self.wait(1, 12)
+        self.actions += 1
+        if "overtime" in self.pending and self.actions >= 8 and side_of(p.seat) is Side.NS:
+            self.pending.discard("overtime")
+            self.t += self.settings.play_limit + self.settings.countdown + self.rng.uniform(1, 3)
+            self.done["overtime"] = len(self.events)
+        if standing is None:
+            return p.lead(level)
+        cards = p.follow(level, standing, standing_seat == partner(p.seat))
+        if cards is None and "illegal_play" in self.pending and standing.kind == "single" \
+                and side_of(p.seat) is Side.EW:
+            low = [c for c in p.hand if single_value(c, level) <= standing.value]
+            if low:
+                self.commit("illegal_play")
+                self.emit(t=self.now(), type="play", seat=p.seat, cards=[low[0].code],
+                          source="vision", confidence=round(self.rng.uniform(0.9, 1.0), 3))
+                self.wait(2, 4)     # taken back; then the pass
+        return cards
+
+    def lay(self, p: _Player, level: str, cards: list[Card],
+            standing: Combination | None) -> Combination:
+        """``p`` plays ``cards`` (checked legal) and reports a count of ten or fewer;
+        returns the reading that now stands."""
+        j = judge(cards, level, standing)
+        assert j.legal and j.reading is not None, (cards, standing, j.reason)
+        self.emit(t=self.now(), type="play", seat=p.seat, cards=[c.code for c in cards],
+                  source="vision", confidence=round(self.rng.uniform(0.9, 1.0), 3))
+        p.take(cards)
+        left = len(p.hand)
+        if 0 < left <= 10:
+            self.wait(0.2, 1.0)
+            if "missing_report" in self.pending and side_of(p.seat) is Side.NS:
+                self.commit("missing_report")
+                self.late = (p.seat, left)   # reported only after the next seat acts
+            else:
+                self.emit(t=self.now(), type="report", seat=p.seat, count=left, source="device")
+        return j.reading
 
 
 __all__ = ["simulate_match"]

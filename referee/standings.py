@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Iterable, Literal
+from typing import Any, Iterable, Literal
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ class Standing:
     decided_by: str = ""          # the criterion that separated it from the team above
     by_round: dict[int, int] = field(default_factory=dict)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if k != "by_round"}
 
 
@@ -95,7 +95,7 @@ def standings(results: Iterable[MatchResult],
     lots = random.Random(lots_seed)
     draw = {team: lots.random() for team in sorted(table)}
 
-    def key(s: Standing):
+    def key(s: Standing) -> tuple[Any, ...]:
         return tuple(getattr(s, c) for c in criteria) + (draw[s.team],)
 
     ordered = sorted(table.values(), key=key, reverse=True)

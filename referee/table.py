@@ -11,7 +11,9 @@ the next event (a ``tick`` when nothing else happens) carries a later time.
 ['deal_start', 'turn']
 >>> d = table.feed_dict({"t": 3, "type": "play", "seat": "N", "cards": ["S3"]})[0]
 >>> d.type, d.code, d.penalty
-('violation', 'out_of_turn_play', 'infraction')
+('violation', <Violation.OUT_OF_TURN_PLAY: 'out_of_turn_play'>, <Penalty.INFRACTION: 'infraction'>)
+>>> d.to_json()[:70]
+'{"t":3.0,"table":"T01","type":"violation","n":2,"seat":"N","code":"out'
 >>> [d.type for d in table.feed_dict({"t": 4, "type": "play", "seat": "S", "cards": ["S3"]})]
 ['turn']
 
@@ -27,44 +29,36 @@ Rule references are to 《江苏省掼蛋竞赛规则（2023）》 (§ numbers o
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
-from referee.cards import Card, CardError, is_wild, parse_card, parse_cards, single_value
-from referee.clock import Clocks
-from referee.deal import Deal, ReportFault, assign_tributes, complete_order, tribute_plan
+from referee.cards import Card, CardError, is_wild, level_rank, parse_card, parse_cards
+from referee.clock import Clocks, Purpose
+from referee.codes import Confirm, Note, Violation
+from referee.combos import Combination
+from referee.deal import FINISHED, PLAY, Deal, Phase, Report, complete_order
 from referee.decisions import Decision
-from referee.events import Event
-from referee.judge import judge
-from referee.match import Match
-from referee.penalties import PENALTIES, PENALTY_CN, Ladder
+from referee.events import Event, EventError
+from referee.judge import Judgement, judge
+from referee.match import EndedBy, Match
+from referee.penalties import PENALTIES, Ladder, Penalty
 from referee.scoring import level_label
-from referee.seating import PLAY_ORDER, next_seat, opponents, partner, seats_of, side_of
+from referee.seating import (SIDES, Seat, Side, next_seat, opponents, partner, seat_named,
+                             seats_of, side_named, side_of)
 from referee.settings import Settings
 
-# Violation code -> (Chinese term, rule clause) for messages.
-VIOLATIONS = {
-    "out_of_turn_play": ("越序出牌", "七(二)2"),
-    "out_of_turn_pass": ("越序表态", "七(一)6"),
-    "illegal_play": ("出错牌", "七(二)3"),
-    "overtime": ("出牌/贡还牌超时", "七(一)5"),
-    "missing_report": ("未报牌", "七(一)9"),
-    "wrong_report": ("报错牌", "七(一)9"),
-    "repeat_report": ("反复报牌", "七(一)8"),
-    "wrong_tribute": ("贡错牌", "七(一)4"),
-    "wrong_return": ("还错牌", "七(一)4"),
-    "arrangement": ("出牌方式违规", "七(一)7"),
-    "late": ("迟到", "七(一)1/七(三)1/七(四)"),
-    "signalling": ("传递非法信息", "七(三)"),
-    "manual": ("裁判判罚", "七"),
-}
 META_ACTIONS = ("void", "correct", "confirm")
 LATE_WARNING_MIN, LATE_FOUL_MIN = 5.0, 10.0
-REPORT_LIMIT = 10     # a play leaving this many cards or fewer must be reported
+PLACES = ("上游", "二游", "三游", "下游")
+# Violation codes as a referee's event may name them (the terms and clauses: referee.codes)
+_VIOLATION_BY_CODE: dict[Any, Violation] = {v.value: v for v in Violation}
+# bound once: a turn starts on nearly every event (see referee.deal.PLAY on enum attribute cost)
+_LEAD, _PLAY = Purpose.LEAD, Purpose.PLAY
 
 
-def _cn(code: str) -> str:
-    term, clause = VIOLATIONS.get(code, (code, "七"))
-    return f"{term}, §{clause}"
+def _cn(code: object) -> str:
+    """The Chinese term and clause of a violation code; a referee's own code cites 七."""
+    violation = _VIOLATION_BY_CODE.get(code)
+    return violation.cn() if violation is not None else f"{code}, §七"
 
 
 class _State:
@@ -78,11 +72,11 @@ class _State:
         self.ladder = Ladder()
         self.deal: Deal | None = None
         self.clocks = Clocks(settings.countdown)
-        self.prev_order: list[str] | None = None   # finishing order of the last deal
-        self.no_tribute_side: str | None = None    # after a foul: the non-offending side names the leader
+        self.prev_order: list[Seat] | None = None  # finishing order of the last deal
+        self.no_tribute_side: Side | None = None   # after a foul: the non-offending side names the leader
         self.offline: set[str] = set()
         self.t = 0.0
-        self.waived: set[int] = set()              # events whose penalties the referee voided
+        self.waived: set[Any] = set()              # events whose penalties the referee voided
 
 
 class Table:
@@ -93,11 +87,12 @@ class Table:
         self.settings = settings or Settings()
         self.log: list[Event] = []
         self.decisions: list[Decision] = []        # the record for the log as corrected
-        self._confirmed: set[int] = set()          # low-confidence events the referee confirmed
-        self._bad_meta: set[int] = set()           # referee events that named nothing usable
+        self._confirmed: set[Any] = set()          # low-confidence events the referee confirmed
+        self._bad_meta: set[int | None] = set()    # referee events that named nothing usable
         self._s = _State(self.settings)
         self._out: list[Decision] = []             # decisions of the event being folded
-        self._event: Event | None = None
+        self._event = Event("tick", 0.0, table_id)  # the event being folded
+        self._eid = 0                              # and its id (feed numbers every event)
 
     # ------------------------------------------------------------------ input
     def feed_dict(self, d: Mapping[str, Any]) -> list[Decision]:
@@ -144,7 +139,7 @@ class Table:
         return {"table": self.table_id, "events": len(self.log), "decisions": len(self.decisions),
                 "t": s.t, "levels": {k: level_label(v) for k, v in s.match.levels.items()},
                 "deal": s.deal.summary() if s.deal else None,
-                "ladder": {side: s.ladder.counts(side) for side in ("NS", "EW")},
+                "ladder": {side: s.ladder.counts(side) for side in SIDES},
                 "score_sheet": s.match.score_sheet(),
                 "clocks": sorted((tm.seat, tm.purpose, tm.started, tm.stage)
                                  for tm in s.clocks.running()),
@@ -152,31 +147,34 @@ class Table:
 
     # ------------------------------------------------------------ corrections
     def _correct(self, event: Event) -> list[Decision]:
+        assert event.id is not None    # feed numbers every event
         action, ref = event.get("action"), event.get("ref")
         target = self._find(ref)
         problem = None
         if target is None:
-            problem = ("bad_reference", f"referee {action}: no event {ref!r} in this table's log")
+            problem = (Confirm.BAD_REFERENCE, f"referee {action}: no event {ref!r} in this table's log")
         elif action == "correct":
             try:
                 self._corrected_event(target, event)
             except ValueError as exc:
-                problem = ("bad_correction", f"referee correct of event {ref}: {exc}")
+                problem = (Confirm.BAD_CORRECTION, f"referee correct of event {ref}: {exc}")
         if problem is not None:
-            self._bad_meta.add(event.id)  # type: ignore[arg-type]
+            self._bad_meta.add(event.id)
             d = self._decision(event, "confirm_request", code=problem[0], message=problem[1])
             self._record([d])
             return [d]
+        assert target is not None
         if action == "void" and event.get("what", "event") == "penalty":
             what = f"penalties from event {ref} voided"
         else:
-            what = f"event {ref} ({target.type}) {action}ed"  # type: ignore[union-attr]
+            what = f"event {ref} ({target.type}) {action}ed"
         old = self.decisions
         self._rebuild()
         k = 0
         while k < min(len(old), len(self.decisions)) and old[k] == self.decisions[k]:
             k += 1
-        note = Decision(t=event.t, table=self.table_id, type="correction", events=(event.id, ref),
+        note = Decision(t=event.t, table=self.table_id, type="correction",
+                        events=(event.id, ref),
                         message=f"{what}; state recomputed from the log",
                         extra={"action": action, "ref": ref, "restated_from": k})
         return [note, *self.decisions[k:]]
@@ -202,15 +200,15 @@ class Table:
                 return e
         return None
 
-    def _overrides(self) -> tuple[set[int], dict[int, Event], set[int], set[int]]:
+    def _overrides(self) -> tuple[set[Any], dict[Any, Event], set[Any], set[Any]]:
         """(voided, corrected, confirmed, waived) from the referee events in the log.
 
         Read from the newest back, so a later void can cancel an earlier void,
         correction or confirmation, and the latest correction of an event wins."""
-        voided: set[int] = set()
-        corrected: dict[int, Event] = {}
-        confirmed: set[int] = set()
-        waived: set[int] = set()
+        voided: set[Any] = set()
+        corrected: dict[Any, Event] = {}
+        confirmed: set[Any] = set()
+        waived: set[Any] = set()
         for m in reversed(self.log):
             if m.type != "referee" or m.get("action") not in META_ACTIONS \
                     or m.id in voided or m.id in self._bad_meta:
@@ -223,7 +221,9 @@ class Table:
             elif action == "confirm":
                 confirmed.add(ref)
             elif ref not in corrected:
-                corrected[ref] = self._corrected_event(self._find(ref), m)  # type: ignore[arg-type]
+                target = self._find(ref)
+                assert target is not None   # a correction naming nothing is in _bad_meta
+                corrected[ref] = self._corrected_event(target, m)
         return voided, corrected, confirmed, waived
 
     def _rebuild(self) -> None:
@@ -236,7 +236,7 @@ class Table:
                 continue
             if e.id in voided:
                 continue
-            self._record(self._fold(corrected.get(e.id, e)))  # type: ignore[arg-type]
+            self._record(self._fold(corrected.get(e.id, e)))
 
     def _record(self, out: list[Decision]) -> None:
         base = len(self.decisions)
@@ -249,12 +249,13 @@ class Table:
     def _fold(self, e: Event) -> list[Decision]:
         self._out = []
         self._event = e
+        self._eid = e.id or 0
         s = self._s
         self._advance(e.t)
         s.t = max(s.t, e.t)
         if (e.source == "vision" and e.confidence is not None
                 and e.confidence < self.settings.min_confidence and e.id not in self._confirmed):
-            self._emit("confirm_request", seat=e.seat, code="low_confidence",
+            self._emit("confirm_request", seat=e.seat, code=Confirm.LOW_CONFIDENCE,
                        message=f"{e.type} by {e.seat or '?'} seen with confidence {e.confidence:.2f}: "
                                f"confirm or correct it (not counted until confirmed)",
                        observed=_observed(e))
@@ -274,11 +275,11 @@ class Table:
                                    f"{self.settings.countdown:g} s (读秒)",
                            seconds=self.settings.countdown, purpose=step.purpose)
             else:
-                self._violation(step.seat, "overtime", "warning", t=step.t,
+                self._violation(step.seat, Violation.OVERTIME, Penalty.WARNING, t=step.t,
                                 text=f"{step.seat} still had not acted after the {step.purpose} limit "
                                      f"and the countdown")
         m = s.match
-        if (s.deal is None or s.deal.phase == "finished") and m.rows and m.result is None \
+        if (s.deal is None or s.deal.phase is FINISHED) and m.rows and m.result is None \
                 and m.time_up(t):
             m.close_on_time(t)
             if m.result is not None:
@@ -295,25 +296,34 @@ class Table:
                         type=type_, seat=seat, code=code, penalty=penalty, events=events,
                         message=message, extra=extra, n=n)
 
-    def _emit(self, type_: str, **kw: Any) -> Decision:
-        d = self._decision(self._event, type_, n=len(self.decisions) + len(self._out), **kw)
+    def _emit(self, type_: str, *, seat: str | None = None, code: str | None = None,
+              penalty: str | None = None, t: float | None = None,
+              events: tuple[int, ...] | None = None, message: str = "", **extra: Any) -> Decision:
+        """A decision about the event being folded (its time and id unless given)."""
+        # made here rather than through _decision: one per event, on the replay path
+        e = self._event
+        if events is None:
+            events = (e.id,) if e.id is not None else ()
+        d = Decision(e.t if t is None else (t or 0.0), self.table_id, type_, seat, code, penalty,
+                     events, message, extra, len(self.decisions) + len(self._out))
         self._out.append(d)
         return d
 
-    def _turn(self, seat: str, purpose: str, limit: float) -> None:
-        self._s.clocks.start(purpose, seat, self._event.t, limit)  # type: ignore[union-attr]
-        self._emit("turn", seat=seat, message=f"{seat} to {purpose} within {limit:g} s",
+    def _turn(self, seat: Seat, purpose: Purpose, limit: float) -> None:
+        self._s.clocks.start(purpose, seat, self._event.t, limit)
+        self._emit("turn", seat=seat, message=_turn_message(seat, purpose, limit),
                    purpose=purpose, limit=limit)
 
     # ------------------------------------------------------------ penalties
-    def _violation(self, seat: str, code: str, penalty: str, *, text: str,
+    def _violation(self, seat: Seat, code: Violation | str, penalty: Penalty, *, text: str,
                    t: float | None = None, events: tuple[int, ...] | None = None,
                    **extra: Any) -> None:
-        """Emit a violation and climb the ladder for the seat's side."""
+        """Emit a violation and climb the ladder for the seat's side. ``code`` is a
+        :class:`Violation`, or the referee's own code for a penalty entered by hand."""
         e = self._event
-        waived = e is not None and e.id in self._s.waived
+        waived = e.id in self._s.waived
         side = side_of(seat)
-        message = f"{text} ({_cn(code)}): {PENALTY_CN[penalty]} {penalty}"
+        message = f"{text} ({_cn(code)}): {penalty.cn} {penalty}"
         if waived:
             message += "; penalty voided by the referee"
         self._emit("violation", seat=seat, code=code, penalty=None if waived else penalty, t=t,
@@ -321,74 +331,74 @@ class Table:
         if not waived:
             self._penalize(seat, side, code, penalty, t)
 
-    def _penalize(self, seat: str | None, side: str, code: str, penalty: str,
+    def _penalize(self, seat: Seat | None, side: Side, code: Violation | str, penalty: Penalty,
                   t: float | None = None) -> None:
         s = self._s
-        if s.deal is not None and s.deal.phase != "finished":
-            s.deal.penalties.append({"seat": seat, "side": side, "code": code, "penalty": penalty})
-        elif s.match.rows:
-            s.match.rows[-1].penalties.append({"seat": seat, "side": side, "code": code,
-                                               "penalty": penalty})
-        if penalty == "forfeit":
-            self._forfeit(side, t, abandonment=(code == "late"))
+        entry = {"seat": seat, "side": side, "code": code, "penalty": penalty}
+        if s.deal is not None and s.deal.phase is not FINISHED:
+            s.deal.record_penalty(entry)
+        else:
+            s.match.record_penalty(entry)
+        if penalty is Penalty.FORFEIT:
+            self._forfeit(side, t, abandonment=(code == Violation.LATE))
             return
         steps = s.ladder.add(side, penalty)
-        self._apply_penalty(seat, side, penalty, t, derived=False)
-        prev = penalty
+        self._apply_penalty(seat, side, penalty, t)
+        prev: Penalty = penalty
         for step in steps:
             counts = s.ladder.counts(side)
             self._emit("penalty", seat=seat, code=code, penalty=step, t=t,
                        side=side, ladder=counts,
-                       message=f"{side}: two {PENALTY_CN[prev]} ({prev}s) in this match make "
-                               f"{PENALTY_CN[step]} ({step}), §七")
-            self._apply_penalty(seat, side, step, t, derived=True)
+                       message=f"{side}: two {prev.cn} ({prev}s) in this match make "
+                               f"{step.cn} ({step}), §七")
+            self._apply_penalty(seat, side, step, t)
             prev = step
             if s.match.result is not None:
                 return
 
-    def _apply_penalty(self, seat: str | None, side: str, penalty: str, t: float | None,
-                       derived: bool) -> None:
+    def _apply_penalty(self, seat: Seat | None, side: Side, penalty: Penalty,
+                       t: float | None) -> None:
         s = self._s
-        if penalty == "infraction" and seat is not None and s.deal is not None \
-                and s.deal.phase == "play":
+        if penalty is Penalty.INFRACTION and seat is not None and s.deal is not None \
+                and s.deal.phase is PLAY:
             chooser = next_seat(seat)
-            self._emit("confirm_request", seat=chooser, code="stop_choice", t=t,
+            self._emit("confirm_request", seat=chooser, code=Confirm.STOP_CHOICE, t=t,
                        message=f"违例: {chooser} (下家 of {seat}) may stop {seat}'s next play; "
                                f"record the choice (referee action 'choice')",
                        offender=seat)
-        elif penalty == "foul":
+        elif penalty is Penalty.FOUL:
             self._foul(side, t)
-        elif penalty == "forfeit":
+        elif penalty is Penalty.FORFEIT:
             self._forfeit(side, t, abandonment=False)
 
-    def _foul(self, side: str, t: float | None) -> None:
+    def _foul(self, side: Side, t: float | None) -> None:
         """犯规: the deal ends, the offending side 双下, no tribute next deal (七(三))."""
         s = self._s
         other = opponents(side)
         order = [*seats_of(other), *seats_of(side)]
         deal = s.deal
-        when = t if t is not None else self._event.t  # type: ignore[union-attr]
-        if deal is not None and deal.phase != "finished":
-            self._end_deal(order, when, ended_by="foul")
+        when = t if t is not None else self._event.t
+        if deal is not None and deal.phase is not FINISHED:
+            self._end_deal(order, when, ended_by=EndedBy.FOUL)
         else:
             number = (deal.number + 1) if deal else len(s.match.rows) + 1
             s.match.start(when)
-            row = s.match.record_deal(number, order, when, when, ended_by="foul")
+            row = s.match.record_deal(number, order, when, when, ended_by=EndedBy.FOUL)
             self._emit("deal_end", t=when, order=order, winner=row.winner, upgrade=row.upgrade,
-                       levels=row.levels_after, deal=number, ended_by="foul",
+                       levels=row.levels_after, deal=number, ended_by=EndedBy.FOUL,
                        message=f"deal {number} scored as 双下 for {side} (犯规)")
             s.prev_order = order
             if s.match.result is not None:
                 self._match_end(when)
         s.no_tribute_side = other
 
-    def _forfeit(self, side: str, t: float | None, abandonment: bool) -> None:
+    def _forfeit(self, side: Side, t: float | None, abandonment: bool) -> None:
         s = self._s
-        when = t if t is not None else self._event.t  # type: ignore[union-attr]
+        when = t if t is not None else self._event.t
         if s.match.result is not None:
             return
-        if s.deal is not None and s.deal.phase != "finished":
-            s.deal.phase = "finished"
+        if s.deal is not None and s.deal.phase is not FINISHED:
+            s.deal.finish()
             s.clocks.clear()
         s.match.forfeit(side, when, abandonment=abandonment)
         self._match_end(when)
@@ -401,105 +411,104 @@ class Table:
                    result=res.to_dict(),
                    message=(f"match over ({res.reason}): "
                             + (f"{res.winner} wins" if res.winner else "draw")
-                            + f", points NS {res.points['NS']} EW {res.points['EW']}, "
-                              f"级差分 NS {res.level_points['NS']} EW {res.level_points['EW']}"))
+                            + f", points NS {res.points[Side.NS]} EW {res.points[Side.EW]}, "
+                              f"级差分 NS {res.level_points[Side.NS]} EW {res.level_points[Side.EW]}"))
 
     # ------------------------------------------------------------ deal start
     def _on_deal_start(self, e: Event) -> None:
         s, m = self._s, self._s.match
         number = e.get("deal")
         if isinstance(number, bool) or not isinstance(number, int) or number < 1:
-            self._emit("confirm_request", code="bad_event",
+            self._emit("confirm_request", code=Confirm.BAD_EVENT,
                        message=f"deal_start: 'deal' must be a deal number 1, 2, ..., got {number!r}")
             return
         if m.result is not None:
-            self._emit("confirm_request", code="match_over",
+            self._emit("confirm_request", code=Confirm.MATCH_OVER,
                        message=f"deal {e.get('deal')} started but the match is over")
             return
-        if s.deal is not None and s.deal.phase != "finished":
-            self._emit("confirm_request", code="deal_unfinished",
+        if s.deal is not None and s.deal.phase is not FINISHED:
+            self._emit("confirm_request", code=Confirm.DEAL_UNFINISHED,
                        message=f"deal {s.deal.number} had not finished; it is dropped unscored")
         if not m.rows and s.prev_order is None:
             try:
                 self._seed(e)
             except CardError as exc:
-                self._emit("confirm_request", code="bad_event",
+                self._emit("confirm_request", code=Confirm.BAD_EVENT,
                            message=f"deal_start: bad 'levels': {exc}")
         m.start(e.t)
         level = m.deal_level()
         given = str(e.get("level", level)).upper().replace("T", "10")
         if given != level:
-            self._emit("confirm_request", code="level_mismatch",
+            self._emit("confirm_request", code=Confirm.LEVEL_MISMATCH,
                        message=f"deal_start says level {given}, the match says {level}; "
                                f"judging at {level}")
         deal = Deal(number=number, level=level, t_start=e.t)
         s.deal = deal
         s.clocks.clear()
-        leader = e.get("leader")
-        if leader is not None and leader not in PLAY_ORDER:
-            self._emit("confirm_request", code="bad_event",
-                       message=f"deal_start: bad leader {leader!r} (expected one of E S W N); "
+        named = e.get("leader")
+        leader = seat_named(named)
+        if named is not None and leader is None:
+            self._emit("confirm_request", code=Confirm.BAD_EVENT,
+                       message=f"deal_start: bad leader {named!r} (expected one of E S W N); "
                                f"the first play will show who leads")
-            leader = None
-        tribute = s.prev_order is not None and s.no_tribute_side is None and not m.extra_deal
-        if tribute:
-            deal.prev_order = complete_order(s.prev_order)  # type: ignore[arg-type]
-            deal.tributers, deal.receivers = tribute_plan(deal.prev_order)
-            deal.phase = "tribute"
-            self._emit("deal_start", deal=deal.number, level=level, phase="tribute",
-                       tributers=list(deal.tributers), receivers=list(deal.receivers),
-                       message=f"deal {deal.number} at level {level}: "
-                               f"{' and '.join(deal.tributers)} to give tribute (贡牌)")
-            for seat in deal.tributers:
-                self._turn(seat, "tribute", self.settings.tribute_limit)
+        if s.prev_order is not None and s.no_tribute_side is None and not m.extra_deal:
+            self._start_tribute(deal, s.prev_order)
             return
         if s.no_tribute_side is not None and leader is not None \
                 and side_of(leader) != s.no_tribute_side:
-            self._emit("confirm_request", seat=leader, code="leader_side",
+            self._emit("confirm_request", seat=leader, code=Confirm.LEADER_SIDE,
                        message=f"after a foul the first leader comes from {s.no_tribute_side} "
                                f"(七(三)); {leader} is not on that side")
         s.no_tribute_side = None
-        self._emit("deal_start", deal=deal.number, level=level, phase="play", leader=leader,
+        self._emit("deal_start", deal=deal.number, level=level, phase=deal.phase, leader=leader,
                    message=f"deal {deal.number} at level {level}, "
                            + (f"{leader} leads" if leader else "first leader not given"))
         if leader is not None:
-            deal.turn = leader
-            self._turn(leader, "lead", self.settings.first_lead_limit)
+            deal.lead_by(leader)
+            self._turn(leader, _LEAD, self.settings.first_lead_limit)
+
+    def _start_tribute(self, deal: Deal, prev_order: list[Seat]) -> None:
+        deal.begin_tribute(prev_order)
+        self._emit("deal_start", deal=deal.number, level=deal.level, phase=deal.phase,
+                   tributers=list(deal.tributers), receivers=list(deal.receivers),
+                   message=f"deal {deal.number} at level {deal.level}: "
+                           f"{' and '.join(deal.tributers)} to give tribute (贡牌)")
+        for seat in deal.tributers:
+            self._turn(seat, Purpose.TRIBUTE, self.settings.tribute_limit)
 
     def _seed(self, e: Event) -> None:
         """A log that starts mid-match may carry the levels and the last deal's order."""
         m, s = self._s.match, self._s
         levels = e.get("levels")
         if isinstance(levels, Mapping):
-            from referee.cards import level_rank
-            for side in ("NS", "EW"):
+            for side in SIDES:
                 if side in levels:
                     v = str(levels[side])
                     m.levels[side] = 15 if v == "A+" else level_rank(v)
         prev = e.get("previous_order")
-        if isinstance(prev, list) and prev and all(p in PLAY_ORDER for p in prev):
-            s.prev_order = list(prev)
-            m.owner = side_of(prev[0])
+        order = [seat_named(p) for p in prev] if isinstance(prev, list) else []
+        if order and all(order):
+            s.prev_order = [p for p in order if p is not None]
+            m.owner = side_of(s.prev_order[0])
         elif isinstance(levels, Mapping) and e.get("level") is not None:
-            from referee.cards import level_rank
             lv = level_rank(str(e.get("level")))
-            owners = [side for side in ("NS", "EW") if m.levels[side] == lv]
+            owners = [side for side in SIDES if m.levels[side] == lv]
             if owners:
                 m.owner = owners[0]
 
     # ------------------------------------------------------------ tribute
     def _on_tribute(self, e: Event) -> None:
         cur = self._s.deal
-        if cur is not None and cur.phase == "return" and e.seat in cur.receivers:
+        if cur is not None and cur.phase is Phase.RETURN and e.seat in cur.receivers:
             # a camera sees one card laid in a reminder zone; which of tribute
             # or return it is follows from the phase and the seat
             return self._on_return(e)
-        deal = self._need_phase(e, "tribute")
+        deal = self._need_phase(e, Phase.TRIBUTE)
         if deal is None:
             return
         seat = e.seat
-        if seat not in deal.tributers or seat in deal.tributes:
-            self._emit("confirm_request", seat=seat, code="unexpected_tribute",
+        if seat is None or seat not in deal.tributers or seat in deal.tributes:
+            self._emit("confirm_request", seat=seat, code=Confirm.UNEXPECTED_TRIBUTE,
                        message=f"tribute from {seat}, but "
                                + (f"{seat} has already given" if seat in deal.tributes
                                   else f"only {' and '.join(deal.tributers)} give tribute"))
@@ -509,65 +518,53 @@ class Table:
             return
         if is_wild(card, deal.level):
             # 七(一)4: 贡错牌，尚未出牌，退回错张、重新给牌，给予警告
-            self._violation(seat, "wrong_tribute", "warning",
+            self._violation(seat, Violation.WRONG_TRIBUTE, Penalty.WARNING,
                             text=f"{seat} gave {card.code}, a heart level card (红心级牌), as tribute; "
                                  f"it is taken back and {seat} gives again")
             return
-        deal.tributes[seat] = card
-        deal.tribute_events[seat] = e.id  # type: ignore[assignment]
         self._s.clocks.stop(seat)
-        if len(deal.tributes) < len(deal.tributers):
+        done = deal.give_tribute(seat, card, self._eid)
+        if done is None:
             return
-        deal.gives_to = assign_tributes(deal.tributes, deal.prev_order, deal.level)
-        for giver, receiver in deal.gives_to.items():
-            deal.counts[giver] -= 1
-            deal.counts[receiver] += 1
-            if receiver == deal.prev_order[0]:
-                deal.leader_after_tribute = giver
-        deal.phase = "return"
-        self._emit("tribute_assigned", gives_to=dict(deal.gives_to),
+        self._emit("tribute_assigned", gives_to=dict(done.gives_to),
                    cards={g: c.code for g, c in deal.tributes.items()},
-                   leader=deal.leader_after_tribute,
+                   leader=done.leader,
                    message="; ".join(f"{g} gives {deal.tributes[g].code} to {r}"
-                                     for g, r in deal.gives_to.items())
-                           + f"; {deal.leader_after_tribute} will lead")
-        for receiver in deal.gives_to.values():
-            self._turn(receiver, "return", self.settings.return_limit)
+                                     for g, r in done.gives_to.items())
+                           + f"; {done.leader} will lead")
+        for receiver in done.gives_to.values():
+            self._turn(receiver, Purpose.RETURN, self.settings.return_limit)
 
     def _on_anti_tribute(self, e: Event) -> None:
-        deal = self._need_phase(e, "tribute")
+        deal = self._need_phase(e, Phase.TRIBUTE)
         if deal is None:
             return
         cards = self._cards(e)
         if cards is None:
             return
-        if e.seat not in deal.tributers or any(c.code != "BJ" for c in cards):
-            self._emit("confirm_request", seat=e.seat, code="bad_anti_tribute",
+        if e.seat is None or e.seat not in deal.tributers or any(c.code != "BJ" for c in cards):
+            self._emit("confirm_request", seat=e.seat, code=Confirm.BAD_ANTI_TRIBUTE,
                        message=f"抗贡 needs the tribute side ({' and '.join(deal.tributers)}) "
                                f"to show big jokers; got {e.seat} showing "
                                f"{' '.join(c.code for c in cards)}")
             return
-        deal.jokers_shown[e.seat] = min(2, len(cards))  # type: ignore[index]
-        if sum(deal.jokers_shown.values()) < 2:
+        leader = deal.show_jokers(e.seat, len(cards))
+        if leader is None:
             return
-        leader = deal.prev_order[0]
-        deal.tributes.clear()
-        deal.phase = "play"
-        deal.turn = leader
         self._s.clocks.clear()
         self._emit("anti_tribute", seat=e.seat, leader=leader,
                    message=f"抗贡: the tribute side holds both big jokers; no tribute, "
                            f"{leader} (上游) leads (五(四)3)")
-        self._turn(leader, "lead", self.settings.first_lead_limit)
+        self._turn(leader, _LEAD, self.settings.first_lead_limit)
 
     def _on_return(self, e: Event) -> None:
-        deal = self._need_phase(e, "return")
+        deal = self._need_phase(e, Phase.RETURN)
         if deal is None:
             return
         seat = e.seat
-        givers = [g for g, r in deal.gives_to.items() if r == seat]
-        if not givers or seat in deal.returns:
-            self._emit("confirm_request", seat=seat, code="unexpected_return",
+        giver = deal.giver_to(seat) if seat is not None else None
+        if seat is None or giver is None or seat in deal.returns:
+            self._emit("confirm_request", seat=seat, code=Confirm.UNEXPECTED_RETURN,
                        message=f"return from {seat}, but {seat} "
                                + ("has already returned" if seat in deal.returns
                                   else "received no tribute"))
@@ -575,24 +572,16 @@ class Table:
         card = self._card(e, e.card)
         if card is None:
             return
-        giver = givers[0]
-        deal.returns[seat] = card
-        deal.counts[seat] -= 1
-        deal.counts[giver] += 1
         self._s.clocks.stop(seat)
-        deal.tribute_checks[giver] = (deal.tributes[giver], card, deal.tribute_events[giver])
-        deal.return_checks[seat] = (card, deal.tributes[giver], e.id)  # type: ignore[assignment]
-        if len(deal.returns) < len(deal.gives_to):
-            return
-        deal.phase = "play"
-        deal.turn = deal.leader_after_tribute
-        self._turn(deal.turn, "lead", self.settings.first_lead_limit)  # type: ignore[arg-type]
+        leader = deal.give_return(seat, card, self._eid)
+        if leader is not None:
+            self._turn(leader, _LEAD, self.settings.first_lead_limit)
 
-    def _need_phase(self, e: Event, phase: str) -> Deal | None:
+    def _need_phase(self, e: Event, phase: Phase) -> Deal | None:
         deal = self._s.deal
-        if deal is None or deal.phase != phase:
+        if deal is None or deal.phase is not phase:
             now = deal.phase if deal else "no deal"
-            self._emit("confirm_request", seat=e.seat, code="wrong_phase",
+            self._emit("confirm_request", seat=e.seat, code=Confirm.WRONG_PHASE,
                        message=f"{e.type} from {e.seat} during {now}: not expected now")
             return None
         return deal
@@ -602,7 +591,7 @@ class Table:
         try:
             return parse_card(code)
         except CardError as exc:
-            self._emit("confirm_request", seat=e.seat, code="bad_cards",
+            self._emit("confirm_request", seat=e.seat, code=Confirm.BAD_CARDS,
                        message=f"{e.type} by {e.seat}: {exc}")
             return None
 
@@ -613,251 +602,208 @@ class Table:
                 raise CardError("no cards")
             return cards
         except CardError as exc:
-            self._emit("confirm_request", seat=e.seat, code="bad_cards",
+            self._emit("confirm_request", seat=e.seat, code=Confirm.BAD_CARDS,
                        message=f"{e.type} by {e.seat}: {exc}")
             return None
 
+
     # ------------------------------------------------------------ play and pass
-    def _playing(self, e: Event) -> Deal | None:
+    def _playing(self, e: Event) -> tuple[Deal, Seat] | None:
+        """The deal in play and the acting seat, or None (and why) if it cannot act."""
         deal = self._s.deal
-        if deal is None or deal.phase == "finished":
-            self._emit("confirm_request", seat=e.seat, code="no_deal",
+        if deal is None or deal.phase is FINISHED:
+            self._emit("confirm_request", seat=e.seat, code=Confirm.NO_DEAL,
                        message=f"{e.type} by {e.seat} with no deal in play")
             return None
-        if deal.counts[e.seat] == 0:  # type: ignore[index]
-            self._emit("confirm_request", seat=e.seat, code="seat_out",
-                       message=f"{e.type} by {e.seat}, who is already out")
+        seat = e.seat
+        if seat is None:
+            raise _no_seat(e)
+        if deal.counts[seat] == 0:
+            self._emit("confirm_request", seat=seat, code=Confirm.SEAT_OUT,
+                       message=f"{e.type} by {seat}, who is already out")
             return None
-        return deal
+        return deal, seat
 
     def _on_play(self, e: Event) -> None:
-        deal = self._playing(e)
-        if deal is None:
+        acting = self._playing(e)
+        if acting is None:
             return
+        deal, seat = acting
         cards = self._cards(e)
-        if cards is None:
-            return
-        seat: str = e.seat  # type: ignore[assignment]
-        codes = " ".join(c.code for c in cards)
-        for c in set(cards):
-            if deal.seen[c.code] + cards.count(c) > 2:
-                self._emit("confirm_request", seat=seat, code="too_many_copies",
-                           message=f"{seat} laid {codes}: {c.code} would be seen "
-                                   f"{deal.seen[c.code] + cards.count(c)} times this deal, but the two "
-                                   f"decks hold 2 (recognition error or a foreign card?)")
-                return
-        if len(cards) > deal.counts[seat]:
-            self._emit("confirm_request", seat=seat, code="more_cards_than_held",
-                       message=f"{seat} laid {len(cards)} cards but holds {deal.counts[seat]}")
-            return
-        if deal.phase != "play" or (deal.turn is not None and seat != deal.turn):
-            expected = deal.turn if deal.phase == "play" else f"the {deal.phase} to finish"
-            self._violation(seat, "out_of_turn_play", "infraction",
-                            text=f"{seat} played {codes} before {expected}; the cards are taken back")
+        if cards is None or self._play_refused(deal, seat, cards):
             return
         if deal.turn is None:          # first deal, leader not named: the first play leads
-            deal.turn = seat
-        leading = deal.standing is None
-        j = _judge(cards, deal.level, None if leading else deal.standing)
-        if not j.legal:
-            self._violation(seat, "illegal_play", "infraction",
+            deal.lead_by(seat)
+        j = _judge(cards, deal.level, deal.standing)
+        if j.reading is None or not j.legal:
+            self._violation(seat, Violation.ILLEGAL_PLAY, Penalty.INFRACTION,
                             text=f"{seat}: {j.reason}; the cards are taken back", judged=j.code)
             return
-        fault = deal.report_faults.get(seat)
-        if fault is not None and len(cards) == deal.counts[seat]:
-            # 七(二)4 / 七(三)4: out after a report fault not put right
-            if not deal.order:
-                self._violation(seat, fault.code, "foul",
-                                text=f"{seat} went out as 上游 after a {fault.code.replace('_', ' ')} "
-                                     f"that was never put right")
-                return
-            self._violation(seat, fault.code, "infraction",
-                            text=f"{seat} went out after a {fault.code.replace('_', ' ')} that was "
-                                 f"never put right; the cards are taken back")
+        if self._out_with_report_fault(deal, seat, cards):
             return
         self._count_action(deal, seat)
         if j.arrangement:
-            self._violation(seat, "arrangement", "warning",
-                            text=f"{seat} laid {codes}: {'; '.join(j.arrangement)}")
-        if deal.phase == "finished" or self._proof(deal, seat, cards):
+            self._violation(seat, Violation.ARRANGEMENT, Penalty.WARNING,
+                            text=f"{seat} laid {_codes(cards)}: {'; '.join(j.arrangement)}")
+        if deal.phase is FINISHED or self._proof(deal, seat, cards):
             return     # a penalty (or a proven wrong tribute) ended the deal
         self._s.clocks.stop(seat)
-        deal.counts[seat] -= len(cards)
-        deal.seen.update(c.code for c in cards)
-        deal.standing, deal.standing_seat = j.reading, seat
-        deal.passed.clear()
-        deal.trick.append({"seat": seat, "cards": [c.code for c in cards], "kind": j.kind})
-        left = deal.counts[seat]
-        if left == 0:
-            deal.order.append(seat)
-            deal.reports_due.pop(seat, None)
-            deal.report_faults.pop(seat, None)
-            place = ("上游", "二游", "三游", "下游")[len(deal.order) - 1]
-            self._emit("note", seat=seat, code="out",
-                       message=f"{seat} is out: {place}", place=len(deal.order))
+        played = deal.play(seat, cards, j.reading, self._eid)
+        if played.place:
+            self._emit("note", seat=seat, code=Note.OUT,
+                       message=f"{seat} is out: {PLACES[played.place - 1]}", place=played.place)
             if deal.over() or self._s.match.extra_deal:   # an extra deal ends at 上游
                 self._end_deal(deal.order, e.t)
                 return
-        elif left <= REPORT_LIMIT:
-            deal.reports_due[seat] = (left, e.id)  # type: ignore[assignment]
         self._next_turn(deal, seat)
 
+    def _play_refused(self, deal: Deal, seat: Seat, cards: tuple[Card, ...]) -> bool:
+        """Cards that cannot be this play (a third copy, more than held: asked
+        about), or a play out of turn (违例); True when the play does not count."""
+        for c in cards:    # in laid order, so the same card is named on every run
+            if deal.seen[c.code] + cards.count(c) > 2:
+                self._emit("confirm_request", seat=seat, code=Confirm.TOO_MANY_COPIES,
+                           message=f"{seat} laid {_codes(cards)}: {c.code} would be seen "
+                                   f"{deal.seen[c.code] + cards.count(c)} times this deal, but the two "
+                                   f"decks hold 2 (recognition error or a foreign card?)")
+                return True
+        if len(cards) > deal.counts[seat]:
+            self._emit("confirm_request", seat=seat, code=Confirm.MORE_CARDS_THAN_HELD,
+                       message=f"{seat} laid {len(cards)} cards but holds {deal.counts[seat]}")
+            return True
+        if deal.phase is not PLAY or (deal.turn is not None and seat != deal.turn):
+            expected = deal.turn if deal.phase is PLAY else f"the {deal.phase} to finish"
+            self._violation(seat, Violation.OUT_OF_TURN_PLAY, Penalty.INFRACTION,
+                            text=f"{seat} played {_codes(cards)} before {expected}; "
+                                 f"the cards are taken back")
+            return True
+        return False
+
+    def _out_with_report_fault(self, deal: Deal, seat: Seat, cards: tuple[Card, ...]) -> bool:
+        """七(二)4 / 七(三)4: going out after a report fault not put right is penalised
+        (a foul as 上游, else an infraction and the cards go back); True if so."""
+        fault = deal.report_faults.get(seat)
+        if fault is None or len(cards) != deal.counts[seat]:
+            return False
+        what = fault.code.replace('_', ' ')
+        if not deal.order:
+            self._violation(seat, fault.code, Penalty.FOUL,
+                            text=f"{seat} went out as 上游 after a {what} that was never put right")
+        else:
+            self._violation(seat, fault.code, Penalty.INFRACTION,
+                            text=f"{seat} went out after a {what} that was never put right; "
+                                 f"the cards are taken back")
+        return True
+
     def _on_pass(self, e: Event) -> None:
-        deal = self._playing(e)
-        if deal is None:
+        acting = self._playing(e)
+        if acting is None:
             return
-        seat: str = e.seat  # type: ignore[assignment]
-        if deal.phase != "play" or seat != deal.turn:
-            expected = deal.turn if deal.phase == "play" else f"the {deal.phase} to finish"
-            if self.settings.out_of_turn_pass == "sit_out_trick" and deal.phase == "play":
-                deal.barred.add(seat)
-                self._emit("violation", seat=seat, code="out_of_turn_pass", side=side_of(seat),
-                           message=f"{seat} passed before {expected} (越序表态, 2022 第八条): "
-                                   f"{seat} may not follow for the rest of this trick (本圈不得跟牌)")
-                return
-            self._violation(seat, "out_of_turn_pass", "warning",
-                            text=f"{seat} passed before {expected}")
+        deal, seat = acting
+        if deal.phase is not PLAY or seat != deal.turn:
+            self._pass_out_of_turn(deal, seat)
             return
         if deal.standing is None:
-            self._emit("confirm_request", seat=seat, code="leader_pass",
+            self._emit("confirm_request", seat=seat, code=Confirm.LEADER_PASS,
                        message=f"{seat} passed while leading: the leader must play (领出牌); "
                                f"pass not counted")
             return
         self._count_action(deal, seat)
-        if deal.phase == "finished":
+        if deal.phase is FINISHED:
             return     # a report penalty reached a foul: the deal is over
         self._s.clocks.stop(seat)
-        deal.passed.add(seat)
-        deal.trick.append({"seat": seat, "pass": True})
+        deal.pass_turn(seat)
         self._next_turn(deal, seat)
 
-    def _next_turn(self, deal: Deal, seat: str) -> None:
-        """After ``seat`` acted: end the trick or hand the turn on (skipping stopped seats)."""
-        while True:
-            last = deal.standing_seat
-            if set(deal.active()) - {last} <= deal.passed:
-                leader = last if deal.counts[last] > 0 else partner(last)  # type: ignore[index,arg-type]
-                jiefeng = leader != last
-                deal.standing, deal.standing_seat = None, None
-                deal.passed.clear()
-                deal.barred.clear()
-                deal.trick.clear()
-                self._emit("trick_end", seat=leader, leader=leader, jiefeng=jiefeng,
-                           message=f"trick won by {last}; {leader} leads"
-                                   + (" (接风: partner of a seat that is out)" if jiefeng else ""))
-                if leader in deal.stopped:
-                    # 七(二): a stopped leader's lead goes, in play order, to the non-offending side
-                    offender = leader
-                    deal.stopped.discard(offender)
-                    leader = deal.next_active(offender)
-                    while side_of(leader) == side_of(offender):
-                        leader = deal.next_active(leader)
-                    self._emit("note", seat=leader, code="stopped",
-                               message=f"{offender}'s lead is stopped (违例 choice); {leader} leads")
-                deal.turn = leader
-                self._turn(leader, "lead", self.settings.play_limit)
-                return
-            nxt = deal.next_active(seat)
-            if (nxt in deal.stopped or nxt in deal.barred) and nxt != last:
-                if nxt in deal.barred:
-                    why = "may not follow this trick after passing out of turn (本圈不得跟牌)"
-                else:
-                    deal.stopped.discard(nxt)
-                    why = "play is stopped (违例 choice)"
-                deal.passed.add(nxt)
-                deal.trick.append({"seat": nxt, "pass": True, "stopped": True})
-                self._emit("note", seat=nxt, code="stopped",
-                           message=f"{nxt}'s {why}: counted as a pass")
-                seat = nxt
-                continue
-            deal.turn = nxt
-            self._turn(nxt, "play", self.settings.play_limit)
+    def _pass_out_of_turn(self, deal: Deal, seat: Seat) -> None:
+        """越序表态: a warning (2023), or under the 2022 rule the seat sits out the trick."""
+        expected = deal.turn if deal.phase is PLAY else f"the {deal.phase} to finish"
+        if self.settings.out_of_turn_pass == "sit_out_trick" and deal.phase is PLAY:
+            deal.bar(seat)
+            self._emit("violation", seat=seat, code=Violation.OUT_OF_TURN_PASS, side=side_of(seat),
+                       message=f"{seat} passed before {expected} (越序表态, 2022 第八条): "
+                               f"{seat} may not follow for the rest of this trick (本圈不得跟牌)")
             return
+        self._violation(seat, Violation.OUT_OF_TURN_PASS, Penalty.WARNING,
+                        text=f"{seat} passed before {expected}")
+
+    def _next_turn(self, deal: Deal, seat: Seat) -> None:
+        """After ``seat`` acted: say who was skipped, whether the trick ended, who acts."""
+        turn = deal.next_turn(seat)
+        for skip in turn.skipped:
+            why = ("may not follow this trick after passing out of turn (本圈不得跟牌)" if skip.barred
+                   else "play is stopped (违例 choice)")
+            self._emit("note", seat=skip.seat, code=Note.STOPPED,
+                       message=f"{skip.seat}'s {why}: counted as a pass")
+        end = turn.trick_end
+        if end is None:
+            self._turn(turn.seat, _PLAY, self.settings.play_limit)
+            return
+        first = end.leader if end.stopped is None else end.stopped
+        self._emit("trick_end", seat=first, leader=first, jiefeng=end.jiefeng,
+                   message=f"trick won by {end.won_by}; {first} leads"
+                           + (" (接风: partner of a seat that is out)" if end.jiefeng else ""))
+        if end.stopped is not None:
+            self._emit("note", seat=end.leader, code=Note.STOPPED,
+                       message=f"{end.stopped}'s lead is stopped (违例 choice); {end.leader} leads")
+        self._turn(end.leader, _LEAD, self.settings.play_limit)
 
     # ------------------------------------------------------------ reports
-    def _count_action(self, deal: Deal, actor: str) -> None:
+    def _count_action(self, deal: Deal, actor: Seat) -> None:
         """A play or pass by ``actor``: reports due from others are now missing, and
         faults left unput-right grow."""
-        for seat in list(deal.reports_due):
-            if seat != actor:
-                count, ev = deal.reports_due.pop(seat)
-                deal.report_faults[seat] = ReportFault("missing_report", [ev, self._event.id])
-                self._violation(seat, "missing_report", "warning",
-                                text=f"{seat} did not report {count} cards left before {actor} acted")
-        for seat, fault in deal.report_faults.items():
-            fault.actions += 1
-            if fault.actions >= 2 and not fault.escalated:
-                fault.escalated = True
-                self._violation(seat, fault.code, "infraction",
-                                text=f"{seat}'s {fault.code.replace('_', ' ')} still not put right "
-                                     f"after more than one play")
+        missing, escalated = deal.count_action(actor, self._eid)
+        for seat, count in missing:
+            self._violation(seat, Violation.MISSING_REPORT, Penalty.WARNING,
+                            text=f"{seat} did not report {count} cards left before {actor} acted")
+        for seat, code in escalated:
+            self._violation(seat, code, Penalty.INFRACTION,
+                            text=f"{seat}'s {code.replace('_', ' ')} still not put right "
+                                 f"after more than one play")
 
     def _on_report(self, e: Event) -> None:
         deal = self._s.deal
-        seat: str = e.seat  # type: ignore[assignment]
-        if deal is None or deal.phase == "finished":
-            self._emit("confirm_request", seat=seat, code="no_deal",
-                       message=f"report by {seat} with no deal in play")
+        if deal is None or deal.phase is FINISHED:
+            self._emit("confirm_request", seat=e.seat, code=Confirm.NO_DEAL,
+                       message=f"report by {e.seat} with no deal in play")
             return
+        seat = e.seat
+        if seat is None:
+            raise _no_seat(e)
         actual, count = deal.counts[seat], e.count
-        due = deal.reports_due.pop(seat, None)
-        fault = deal.report_faults.get(seat)
-        if count == actual and actual > REPORT_LIMIT:
-            return      # a true count that was not due misleads nobody
-        if count == actual:
-            if due is None and fault is None and deal.reported.get(seat) == actual:
-                self._violation(seat, "repeat_report", "warning",
-                                text=f"{seat} reported {count} again")
-                return
-            deal.reported[seat] = count
-            if fault is not None:
-                del deal.report_faults[seat]
-                self._emit("note", seat=seat, code="report_corrected",
-                           message=f"{seat} now reports {count} correctly")
-            return
-        if due is not None or fault is None:
-            deal.report_faults[seat] = ReportFault("wrong_report", [e.id])  # type: ignore[list-item]
-        self._violation(seat, "wrong_report", "warning",
-                        text=f"{seat} reported {count} but holds {actual}")
+        outcome = deal.report(seat, count, self._eid)
+        if outcome is Report.REPEATED:
+            self._violation(seat, Violation.REPEAT_REPORT, Penalty.WARNING,
+                            text=f"{seat} reported {count} again")
+        elif outcome is Report.CORRECTED:
+            self._emit("note", seat=seat, code=Note.REPORT_CORRECTED,
+                       message=f"{seat} now reports {count} correctly")
+        elif outcome is Report.WRONG:
+            self._violation(seat, Violation.WRONG_REPORT, Penalty.WARNING,
+                            text=f"{seat} reported {count} but holds {actual}")
 
     def _on_report_clear(self, e: Event) -> None:
-        if self._s.deal is not None:
-            self._s.deal.reported[e.seat] = None  # type: ignore[index]
+        if self._s.deal is not None and e.seat is not None:
+            self._s.deal.clear_report(e.seat)
 
     # ------------------------------------------------------------ tribute proofs
-    def _proof(self, deal: Deal, seat: str, cards: tuple[Card, ...]) -> bool:
+    def _proof(self, deal: Deal, seat: Seat, cards: tuple[Card, ...]) -> bool:
         """A play that proves the seat's tribute or return was wrong: 犯规 (七(三)3)."""
-        for checks, code, what in ((deal.tribute_checks, "wrong_tribute", "tribute"),
-                                   (deal.return_checks, "wrong_return", "return")):
-            fact = checks.get(seat)
-            if fact is None:
-                continue
-            given, received, ev = fact
-            v = single_value(given, deal.level)
-            pool = list(cards)
-            if received in pool:
-                pool.remove(received)          # the card it was handed may be played freely
-            if code == "wrong_tribute":
-                bad = [c for c in pool if not is_wild(c, deal.level) and single_value(c, deal.level) > v]
-                why = f"higher than the tribute {given.code}"
-            else:
-                bad = [c for c in pool if v > 10 and single_value(c, deal.level) < v]
-                why = f"lower than the return {given.code}, which was above 10"
-            if bad:
-                del checks[seat]
-                self._violation(seat, code, "foul", events=(ev, self._event.id),
-                                text=f"{seat} played {bad[0].code}, {why}: the {what} was wrong "
-                                     f"and play has followed")
-                return True
-        return False
+        proof = deal.prove(seat, cards, self._eid)
+        if proof is None:
+            return False
+        self._violation(seat, proof.code, Penalty.FOUL, events=proof.events,
+                        text=f"{seat} played {proof.card.code}, {proof.why}: the {proof.what} was "
+                             f"wrong and play has followed")
+        return True
 
     # ------------------------------------------------------------ end of deal
-    def _end_deal(self, order: list[str], t: float, ended_by: str = "play") -> None:
+    def _end_deal(self, order: list[Seat], t: float, ended_by: EndedBy = EndedBy.PLAY) -> None:
         s = self._s
         deal = s.deal
         assert deal is not None
-        full = complete_order(order) if ended_by == "play" else list(order)
-        deal.phase = "finished"
+        full = complete_order(order) if ended_by is EndedBy.PLAY else list(order)
+        deal.finish()
         s.clocks.clear()
         row = s.match.record_deal(deal.number, full, deal.t_start, t, ended_by=ended_by,
                                   penalties=deal.penalties)
@@ -866,9 +812,9 @@ class Table:
                    levels=row.levels_after, deal=deal.number, ended_by=row.ended_by,
                    double_down=full[1] == partner(full[0]),
                    message=f"deal {deal.number} over: {' '.join(full)}; "
-                           + (f"{row.winner} wins the extra deal" if row.ended_by == "extra"
+                           + (f"{row.winner} wins the extra deal" if row.ended_by is EndedBy.EXTRA
                               else f"{row.winner} up {row.upgrade}, levels NS "
-                                   f"{row.levels_after['NS']} EW {row.levels_after['EW']}"))
+                                   f"{row.levels_after[Side.NS]} EW {row.levels_after[Side.EW]}"))
         if s.match.result is not None:
             self._match_end(t)
 
@@ -893,59 +839,87 @@ class Table:
 
     def _on_referee(self, e: Event) -> None:
         action = e.get("action")
-        if action == "choice":
-            offender = e.get("seat") or e.get("offender")
-            deal = self._s.deal
-            if offender in PLAY_ORDER and e.get("stop", True) and deal is not None \
-                    and deal.phase == "play":
-                deal.stopped.add(offender)
-                self._emit("note", seat=offender, code="stop_recorded",
-                           message=f"{next_seat(offender)} chose to stop {offender}'s next play")
+        handler = _REFEREE_ACTIONS.get(action) if isinstance(action, str) else None
+        if handler is None:
+            self._emit("confirm_request", code=Confirm.BAD_REFEREE_EVENT,
+                       message=f"unknown referee action {action!r}")
             return
-        if action == "sign":
-            side = e.get("side")
-            if side not in ("NS", "EW"):
-                self._emit("confirm_request", code="bad_referee_event",
-                           message="referee sign needs side (NS/EW)")
-                return
-            self._emit("note", code="signed", side=side, name=e.get("name") or e.get("who"),
-                       message=f"{side} confirmed the score sheet (双方签字确认)")
+        handler(self, e)
+
+    def _choice(self, e: Event) -> None:
+        """违例 choice: the non-offending side stops the offender's next play."""
+        offender = seat_named(e.get("seat") or e.get("offender"))
+        deal = self._s.deal
+        if offender is not None and e.get("stop", True) and deal is not None and deal.phase is PLAY:
+            deal.stop(offender)
+            self._emit("note", seat=offender, code=Note.STOP_RECORDED,
+                       message=f"{next_seat(offender)} chose to stop {offender}'s next play")
+
+    def _sign(self, e: Event) -> None:
+        """A side confirms the score sheet."""
+        side = side_named(e.get("side"))
+        if side is None:
+            self._emit("confirm_request", code=Confirm.BAD_REFEREE_EVENT,
+                       message="referee sign needs side (NS/EW)")
             return
-        if action == "late":
-            side = e.get("side") or (side_of(e.seat) if e.seat else None)
-            minutes = e.get("minutes")
-            if side not in ("NS", "EW") or not isinstance(minutes, (int, float)):
-                self._emit("confirm_request", code="bad_referee_event",
-                           message="referee late needs side (NS/EW) and minutes")
-                return
-            penalty = ("warning" if minutes < LATE_WARNING_MIN else
-                       "foul" if minutes < LATE_FOUL_MIN else "forfeit")
-            seat = e.seat or seats_of(side)[0]
-            self._violation(seat, "late", penalty,
-                            text=f"{side} {minutes:g} minutes late")
+        self._emit("note", code=Note.SIGNED, side=side, name=e.get("name") or e.get("who"),
+                   message=f"{side} confirmed the score sheet (双方签字确认)")
+
+    def _late(self, e: Event) -> None:
+        """Lateness: under 5 minutes a warning, under 10 a foul, else abandonment."""
+        side = side_named(e.get("side") or (side_of(e.seat) if e.seat else None))
+        minutes = e.get("minutes")
+        if side is None or not isinstance(minutes, (int, float)):
+            self._emit("confirm_request", code=Confirm.BAD_REFEREE_EVENT,
+                       message="referee late needs side (NS/EW) and minutes")
             return
-        if action == "penalty":
-            seat = e.seat or (seats_of(e.get("side"))[0] if e.get("side") in ("NS", "EW") else None)
-            penalty, code = e.get("penalty"), e.get("code", "manual")
-            if seat is None or penalty not in PENALTIES:
-                self._emit("confirm_request", code="bad_referee_event",
-                           message="referee penalty needs seat or side and a penalty "
-                                   "(warning, infraction, foul, forfeit)")
-                return
-            self._violation(seat, code, penalty, text=e.get("reason") or f"{seat}: referee's ruling")
+        penalty: Penalty = (Penalty.WARNING if minutes < LATE_WARNING_MIN else
+                   Penalty.FOUL if minutes < LATE_FOUL_MIN else Penalty.FORFEIT)
+        seat = e.seat or seats_of(side)[0]
+        self._violation(seat, Violation.LATE, penalty, text=f"{side} {minutes:g} minutes late")
+
+    def _manual_penalty(self, e: Event) -> None:
+        """A penalty the referee gives by hand (signalling, or any code of their own)."""
+        side = side_named(e.get("side"))
+        seat = e.seat or (seats_of(side)[0] if side is not None else None)
+        penalty, code = e.get("penalty"), e.get("code", "manual")
+        if seat is None or penalty not in PENALTIES:
+            self._emit("confirm_request", code=Confirm.BAD_REFEREE_EVENT,
+                       message="referee penalty needs seat or side and a penalty "
+                               "(warning, infraction, foul, forfeit)")
             return
-        self._emit("confirm_request", code="bad_referee_event",
-                   message=f"unknown referee action {action!r}")
+        self._violation(seat, _VIOLATION_BY_CODE.get(code, code), Penalty(penalty),
+                        text=e.get("reason") or f"{seat}: referee's ruling")
 
 
 # event type -> handler, e.g. 'play' -> Table._on_play
-_HANDLERS = {name[4:]: fn for name, fn in vars(Table).items() if name.startswith("_on_")}
+_HANDLERS: dict[str, Callable[[Table, Event], None]] = {
+    name[4:]: fn for name, fn in vars(Table).items() if name.startswith("_on_")}
+# referee action -> handler (void, correct and confirm are corrections, handled apart)
+_REFEREE_ACTIONS: dict[str, Callable[[Table, Event], None]] = {
+    "choice": Table._choice, "sign": Table._sign, "late": Table._late, "penalty": Table._manual_penalty}
 
 
 @lru_cache(maxsize=1 << 16)
-def _judge(cards: tuple[Card, ...], level: str, previous: Any) -> Any:
+def _judge(cards: tuple[Card, ...], level: str, previous: Combination | None) -> Judgement:
     """:func:`referee.judge` remembered: tables see the same plays over and over."""
     return judge(cards, level, previous)
+
+
+@lru_cache(maxsize=256)
+def _turn_message(seat: Seat, purpose: Purpose, limit: float) -> str:
+    """The message of a ``turn`` decision, made once: nearly every event has one, and
+    formatting an enum member costs several times a plain string's."""
+    return f"{seat} to {purpose} within {limit:g} s"
+
+
+def _no_seat(e: Event) -> EventError:
+    # decoding lets '"seat": null' through (the field is there), but no seat acts
+    return EventError(f"{e.type}: 'seat' must name a seat, got null")
+
+
+def _codes(cards: Iterable[Card]) -> str:
+    return " ".join(c.code for c in cards)
 
 
 def _observed(e: Event) -> dict[str, Any]:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.codes import Confirm
+
 SEATS = ("S", "E", "N", "W")
 ACTIONABLE = ("violation", "confirm_request")
 
@@ -52,7 +54,7 @@ def violation_status(decisions: list[dict], events: list[dict]) -> dict[int, str
         if d["type"] in ACTIONABLE:
             refs = d.get("events") or []
             state = next((acted[r] for r in reversed(refs) if r in acted), "open")
-            if d.get("code") == "stop_choice" and state != "voided":
+            if d.get("code") == Confirm.STOP_CHOICE and state != "voided":
                 # confirming the violation does not make the non-offending side's choice
                 after = max(refs, default=0)
                 chosen = any(i > after for i in choices.get(d.get("offender"), []))
