@@ -72,10 +72,32 @@ def _specs(args: argparse.Namespace):
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from hardware.binding import DeviceBinding, binding_toml
-    from hardware.simulator import ScriptError, SimulatedDevice, apply, parse_action
-
     specs, script = _specs(args)
+    devices = _start_devices(specs, args)
+    try:
+        if args.binding_out:
+            _write_binding(specs, args.table, args.binding_out)
+        for d in devices.values():
+            print(f"{d.device_id} {d.path} (-> {d.pty})", flush=True)
+        print("ready", flush=True)
+        run = _RunTime(args.duration)
+        if script is not None:
+            _play_script(script, devices, run)
+        else:
+            specs_by_id = {s.device: s for s in specs}
+            threading.Thread(target=_keyboard, args=(devices, specs_by_id, run.stopped),
+                             daemon=True).start()
+            run.wait_until(None)
+    finally:
+        for d in devices.values():
+            d.stop()
+    return 0
+
+
+def _start_devices(specs, args: argparse.Namespace) -> dict:
+    """The devices started, by id; none left running if one cannot be made."""
+    from hardware.simulator import SimulatedDevice
+
     devices: dict[str, SimulatedDevice] = {}
     try:
         for s in specs:
@@ -87,60 +109,67 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         for d in devices.values():
             d.stop()
         raise UsageError(f"cannot create the device ports: {exc}") from None
-    try:
-        if args.binding_out:
-            Path(args.binding_out).write_text(binding_toml(
-                [DeviceBinding(s.device, args.table, tuple(s.seats)) for s in specs]),
-                encoding="utf-8")
-        for d in devices.values():
-            print(f"{d.device_id} {d.path} (-> {d.pty})", flush=True)
-        print("ready", flush=True)
-        start = time.monotonic()
-        stop_at = None if args.duration is None else start + args.duration
-        stopped = threading.Event()
+    return devices
 
-        def wait_until(t: float | None) -> bool:
-            """Wait until monotonic ``t`` (or the end); False once it is time to stop."""
-            limit = stop_at if t is None else (t if stop_at is None else min(t, stop_at))
-            stopped.wait(None if limit is None else max(0.0, limit - time.monotonic()))
-            return not stopped.is_set() and (stop_at is None or time.monotonic() < stop_at)
 
-        if script is not None:
-            for step in script.steps:
-                if not wait_until(start + step.t):
-                    break
-                if step.action == "end":
-                    break
-                apply(devices[step.device], step.action, step.args)
-                print(f"{step.t:8.3f} {step.device} {step.action} "
-                      f"{' '.join(map(str, step.args))}".rstrip(), flush=True)
-            else:
-                wait_until(None)
-        else:
-            specs_by_id = {s.device: s for s in specs}
+def _write_binding(specs, table: str, path: str) -> None:
+    from hardware.binding import DeviceBinding, binding_toml
 
-            def keyboard() -> None:
-                for line in sys.stdin:
-                    tokens = line.split()
-                    if not tokens:
-                        continue
-                    if tokens == ["quit"]:
-                        break
-                    try:
-                        dev, action, argv = parse_action(tokens, specs_by_id, "input")
-                        apply(devices[dev], action, argv)
-                        print(f"{dev} {action} {' '.join(map(str, argv))}".rstrip(), flush=True)
-                    except ScriptError as exc:
-                        print(exc, file=sys.stderr, flush=True)
-                else:
-                    print("input closed; devices keep running (Ctrl-C to stop)", file=sys.stderr,
-                          flush=True)
-                    return
-                stopped.set()
+    Path(path).write_text(binding_toml(
+        [DeviceBinding(s.device, table, tuple(s.seats)) for s in specs]), encoding="utf-8")
 
-            threading.Thread(target=keyboard, daemon=True).start()
-            wait_until(None)
-    finally:
-        for d in devices.values():
-            d.stop()
-    return 0
+
+class _RunTime:
+    """The run's clock: it started when made, ends after ``duration`` seconds
+    (None: never) or once ``stopped`` is set."""
+
+    def __init__(self, duration: float | None) -> None:
+        self.start = time.monotonic()
+        self.stop_at = None if duration is None else self.start + duration
+        self.stopped = threading.Event()
+
+    def wait_until(self, t: float | None) -> bool:
+        """Wait until monotonic ``t`` (or the end); False once it is time to stop."""
+        stop_at = self.stop_at
+        limit = stop_at if t is None else (t if stop_at is None else min(t, stop_at))
+        self.stopped.wait(None if limit is None else max(0.0, limit - time.monotonic()))
+        return not self.stopped.is_set() and (stop_at is None or time.monotonic() < stop_at)
+
+
+def _play_script(script, devices: dict, run: _RunTime) -> None:
+    """Each step at its time, printed as it is done; then wait for the end."""
+    from hardware.simulator import apply
+
+    for step in script.steps:
+        if not run.wait_until(run.start + step.t):
+            break
+        if step.action == "end":
+            break
+        apply(devices[step.device], step.action, step.args)
+        print(f"{step.t:8.3f} {step.device} {step.action} "
+              f"{' '.join(map(str, step.args))}".rstrip(), flush=True)
+    else:
+        run.wait_until(None)
+
+
+def _keyboard(devices: dict, specs_by_id: dict, stopped: threading.Event) -> None:
+    """Actions from standard input, one a line, until ``quit`` (which ends the run)."""
+    from hardware.simulator import ScriptError, apply, parse_action
+
+    for line in sys.stdin:
+        tokens = line.split()
+        if not tokens:
+            continue
+        if tokens == ["quit"]:
+            break
+        try:
+            dev, action, argv = parse_action(tokens, specs_by_id, "input")
+            apply(devices[dev], action, argv)
+            print(f"{dev} {action} {' '.join(map(str, argv))}".rstrip(), flush=True)
+        except ScriptError as exc:
+            print(exc, file=sys.stderr, flush=True)
+    else:
+        print("input closed; devices keep running (Ctrl-C to stop)", file=sys.stderr,
+              flush=True)
+        return
+    stopped.set()

@@ -44,8 +44,6 @@ KIND_FIELDS: dict[str, tuple[str, ...]] = {
     "CLEAR": ("seat",),
     "ACK": (),              # host -> device only
 }
-EVENT_KINDS = frozenset({"PASS", "COUNT", "CLEAR"})
-ACKED_KINDS = EVENT_KINDS | {"HELLO"}   # frames the host must acknowledge
 
 DEVICE_ID = re.compile(r"[A-Za-z0-9_-]{1,16}\Z")
 _FIELD_RULES: dict[str, tuple[re.Pattern[str], str]] = {
@@ -123,10 +121,6 @@ class Frame:
     @property
     def seats(self) -> str:
         return self.field("seats")
-
-    @property
-    def needs_ack(self) -> bool:
-        return self.kind in ACKED_KINDS
 
     def ack(self) -> "Frame":
         """The host's acknowledgement of this frame.

@@ -65,6 +65,8 @@ class SimulatedDevice:
             raise ScriptError(f"bad device id {device_id!r} (1-16 of A-Z a-z 0-9 _ -)")
         if not is_seat_set(seats):
             raise ScriptError(f"device {device_id}: bad seats {seats!r} (distinct letters of ESWN)")
+        # Plain stores of the arguments; alike in shape to other constructors
+        # (vision.synth.SceneGenerator), not shared logic.
         self.device_id = device_id
         self.seats = seats
         self.heartbeat = heartbeat
@@ -133,6 +135,8 @@ class SimulatedDevice:
         if self._own_dir:
             shutil.rmtree(self.link_dir, ignore_errors=True)
 
+    # The with-statement shape of PortReader (hardware.reader) too: each
+    # starts and stops its own thread, and their stops share nothing else.
     def __enter__(self) -> "SimulatedDevice":
         return self.start()
 

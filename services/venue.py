@@ -12,7 +12,7 @@ event first and then lets its table judge it.
 ['deal_start', 'turn']
 >>> with Venue(path) as v:                       # a new process: the log is replayed
 ...     v.tables["T02"].deal.turn
-'E'
+<Seat.E: 'E'>
 """
 
 from __future__ import annotations

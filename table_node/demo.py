@@ -256,88 +256,128 @@ def run_demo(workdir: Path | None = None, *, seed: int = 3, speed: float = 8.0,
     workdir = Path(workdir or tempfile.mkdtemp(prefix="guandan-demo-"))
     workdir.mkdir(parents=True, exist_ok=True)
     script = make_script(seed)
-    (workdir / "script.jsonl").write_text("".join(json.dumps(e, ensure_ascii=False) + "\n"
-                                                  for e in script.events), encoding="utf-8")
-    video = workdir / "table.mp4"
-    print(f"demo: scripted match of {len(script.events)} events with "
-          f"{', '.join(sorted(script.injected))}; files in {workdir}", file=out, flush=True)
+    video = _write_script(script, workdir, out)
     from vision.card_art import CardArtError
     try:
         render_video(script, video, decks=decks, progress=ProgressBar("rendering the table video"))
     except CardArtError as exc:
         raise DemoError(f"cannot render the table video: {exc}") from None
 
-    db = workdir / "demo.sqlite"
-    if db.exists():
-        for suffix in ("", "-wal", "-shm"):
-            Path(str(db) + suffix).unlink(missing_ok=True)
+    db = _fresh_log(workdir / "demo.sqlite")
     clock = _VideoClock()
     evidence = workdir / "evidence"
     node = TableNode(TABLE, str(db), script.settings, clock=clock, evidence_dir=str(evidence))
     device = SimulatedDevice("BOX", "ESWN", seed=seed).start()
     url = None
-    found: dict[str, int] = {}
-    found_lock = threading.Lock()     # decisions come from this thread and the devices' pump
-
-    def count(d: dict) -> None:
-        if d["type"] == "violation":
-            with found_lock:
-                found[d["code"]] = found.get(d["code"], 0) + 1
-
-    node.sinks.append(count)
+    found = _Violations()
+    node.sinks.append(found)
     try:
         node.start(tick_every=None)
         binding = Binding(devices={"BOX": DeviceBinding("BOX", TABLE, ("E", "S", "W", "N"),
                                                         ("pass", "count"))})
         node.add_devices(binding, ports=[device.path])
         if dashboard:
-            url = node.serve_dashboard(host, port, dict(_demo_dashboard_config(workdir),
-                                                        EVIDENCE_DIR=str(evidence)))
-            print(f"dashboard: {url}tables/{TABLE}  (log in as 'demo', password 'demo'; "
-                  f"overlay: {url}overlay/{TABLE})", file=out, flush=True)
+            url = _serve_dashboard(node, workdir, evidence, host, port, out)
         if not node.wait_for(lambda n: any(u.startswith("BOX:online") for u in n.uids), 10):
             raise DemoError("the simulated device did not come online")
         first = next(frame for _, frame in open_source(str(video)) if frame is not None)
         geometry = calibrate(first, table=TABLE)
         geometry.save(workdir / "table.json")
         watcher = TableWatcher(geometry, CardDetector())
-        bar = ProgressBar("match")
-        todo = [e for e in script.events if e["type"] not in VISION_TYPES]
-        k = 0
-        last_tick = 0.0
-        wall0 = time.monotonic()
-        for t, frame in open_source(str(video)):
-            clock.t = t
-            while k < len(todo) and todo[k]["t"] <= t:
-                _act(node, device, todo[k])
-                k += 1
-            if frame is not None:
-                try:
-                    for e in watcher.process(t, frame):
-                        node.submit(node.with_evidence(e, frame, geometry))
-                except FrameError as exc:
-                    node.problem(f"demo video: {exc}")
-            if t - last_tick >= 1.0:
-                node.tick()
-                last_tick = t
-            bar(t, script.end, f"t={int(t) // 60}:{int(t) % 60:02d} "
-                               f"violations {sum(found.values())}")
-            if speed > 0:
-                ahead = t / speed - (time.monotonic() - wall0)
-                if ahead > 0:
-                    time.sleep(ahead)       # pacing the demo for the viewer, not a test
-        clock.t = script.end
-        node.tick()
-        print("demo: match over; violations found: "
-              + (", ".join(f"{c} x{n}" for c, n in sorted(found.items())) or "none"), file=out, flush=True)
-        if dashboard and keep_serving:
-            print(f"demo: the dashboard stays at {url} until Ctrl-C", file=out, flush=True)
-            while True:
-                time.sleep(3600)
-        return DemoResult(db, dict(found), url, len(node.live.events(TABLE)))
+
+        def see(t: float, frame) -> None:
+            try:
+                for e in watcher.process(t, frame):
+                    node.submit(node.with_evidence(e, frame, geometry))
+            except FrameError as exc:
+                node.problem(f"demo video: {exc}")
+
+        _play(script, open_source(str(video)), see, node, device, clock, found, speed)
+        _finish(found, url, dashboard and keep_serving, out)
+        return DemoResult(db, dict(found.by_code), url, len(node.live.events(TABLE)))
     finally:
         device.stop()
         node.stop()
+
+
+def _write_script(script: DemoScript, workdir: Path, out) -> Path:
+    """Keep the script beside the run, say what it holds; the path the video goes to."""
+    (workdir / "script.jsonl").write_text("".join(json.dumps(e, ensure_ascii=False) + "\n"
+                                                  for e in script.events), encoding="utf-8")
+    video = workdir / "table.mp4"
+    print(f"demo: scripted match of {len(script.events)} events with "
+          f"{', '.join(sorted(script.injected))}; files in {workdir}", file=out, flush=True)
+    return video
+
+
+def _fresh_log(db: Path) -> Path:
+    """``db`` with the log of an earlier run in the same folder removed."""
+    if db.exists():
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(db) + suffix).unlink(missing_ok=True)
+    return db
+
+
+class _Violations:
+    """A sink for the node's decisions: the violations found, by code."""
+
+    def __init__(self) -> None:
+        self.by_code: dict[str, int] = {}
+        self._lock = threading.Lock()   # decisions come from this thread and the devices' pump
+
+    def __call__(self, d: dict) -> None:
+        if d["type"] == "violation":
+            with self._lock:
+                self.by_code[d["code"]] = self.by_code.get(d["code"], 0) + 1
+
+
+def _serve_dashboard(node, workdir: Path, evidence: Path, host: str, port: int, out) -> str:
+    url = node.serve_dashboard(host, port, dict(_demo_dashboard_config(workdir),
+                                                EVIDENCE_DIR=str(evidence)))
+    print(f"dashboard: {url}tables/{TABLE}  (log in as 'demo', password 'demo'; "
+          f"overlay: {url}overlay/{TABLE})", file=out, flush=True)
+    return url
+
+
+def _play(script: DemoScript, frames, see, node, device, clock: "_VideoClock",
+          found: _Violations, speed: float) -> None:
+    """The match, as the video's ``frames`` go by: each scripted press or entry
+    at its time, each frame to ``see``, a tick each second of table time, and a
+    last tick at the end; ``speed`` times real time (0: no waiting)."""
+    bar = ProgressBar("match")
+    todo = [e for e in script.events if e["type"] not in VISION_TYPES]
+    k = 0
+    last_tick = 0.0
+    wall0 = time.monotonic()
+    for t, frame in frames:
+        clock.t = t
+        while k < len(todo) and todo[k]["t"] <= t:
+            _act(node, device, todo[k])
+            k += 1
+        if frame is not None:
+            see(t, frame)
+        if t - last_tick >= 1.0:
+            node.tick()
+            last_tick = t
+        bar(t, script.end, f"t={int(t) // 60}:{int(t) % 60:02d} "
+                           f"violations {sum(found.by_code.values())}")
+        if speed > 0:
+            ahead = t / speed - (time.monotonic() - wall0)
+            if ahead > 0:
+                time.sleep(ahead)       # pacing the demo for the viewer, not a test
+    clock.t = script.end
+    node.tick()
+
+
+def _finish(found: _Violations, url: str | None, keep_serving: bool, out) -> None:
+    """Say what was found; with ``keep_serving``, keep the dashboard at ``url`` until Ctrl-C."""
+    print("demo: match over; violations found: "
+          + (", ".join(f"{c} x{n}" for c, n in sorted(found.by_code.items())) or "none"),
+          file=out, flush=True)
+    if keep_serving:
+        print(f"demo: the dashboard stays at {url} until Ctrl-C", file=out, flush=True)
+        while True:
+            time.sleep(3600)
 
 
 class _VideoClock:
