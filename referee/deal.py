@@ -117,7 +117,10 @@ class ReportFault:
     """A missing or wrong count report not yet put right (七(一)9, 七(二)4, 七(三)4)."""
     code: Violation           # MISSING_REPORT or WRONG_REPORT
     events: list[int]
-    actions: int = 0          # plays and passes since the fault
+    # plays and passes by each seat since the fault: 七(一)9 "各家出牌（或放弃出牌）不超过一手牌"
+    # is a warning, 七(二)4 "一家出牌（或放弃出牌）超过一手牌" 违例: it escalates when
+    # some seat acts a second time, not at the second action at the table
+    actions: dict[Seat, int] = field(default_factory=dict)
     escalated: bool = False
 
 
@@ -230,7 +233,8 @@ class Deal:
     jokers_shown: dict[Seat, int] = field(default_factory=dict) # big jokers shown for 抗贡
     leader_after_tribute: Seat | None = None
     # facts a later play can prove wrong: seat -> (card given, card received, event id)
-    tribute_checks: dict[Seat, tuple[Card, Card, int]] = field(default_factory=dict)
+    # seat -> (card given, card received back or None before the return, event id)
+    tribute_checks: dict[Seat, tuple[Card, Card | None, int]] = field(default_factory=dict)
     return_checks: dict[Seat, tuple[Card, Card, int]] = field(default_factory=dict)
     # count reports
     reports_due: dict[Seat, tuple[int, int]] = field(default_factory=dict)  # seat -> (count, event id)
@@ -287,6 +291,8 @@ class Deal:
         assigned, move hands, and the return phase opens."""
         self.tributes[seat] = card
         self.tribute_events[seat] = event_id
+        # provable from now on: cards the tributer shows before the return count too
+        self.tribute_checks[seat] = (card, None, event_id)
         if len(self.tributes) < len(self.tributers):
             return None
         self.gives_to = assign_tributes(self.tributes, self.prev_order, self.level)
@@ -320,7 +326,8 @@ class Deal:
         self.returns[seat] = card
         self.counts[seat] -= 1
         self.counts[giver] += 1
-        self.tribute_checks[giver] = (self.tributes[giver], card, self.tribute_events[giver])
+        if giver in self.tribute_checks:     # not yet proven wrong: the returned card may be shown freely
+            self.tribute_checks[giver] = (self.tributes[giver], card, self.tribute_events[giver])
         self.return_checks[seat] = (card, self.tributes[giver], event_id)
         if len(self.returns) < len(self.gives_to):
             return None
@@ -434,7 +441,7 @@ class Deal:
     def count_action(self, actor: Seat, event_id: int) -> Actions:
         """A play or pass by ``actor``: reports due from others are now missing
         (faults from now), and faults left unput-right grow; a fault escalates
-        once it has stood through more than one action."""
+        once some seat has acted twice since it (七(二)4: 一家…超过一手牌)."""
         if not self.reports_due and not self.report_faults:
             return _NO_ACTIONS     # the common case, on every play and pass
         missing: list[tuple[Seat, int]] = []
@@ -445,8 +452,8 @@ class Deal:
                 missing.append((seat, count))
         escalated: list[tuple[Seat, Violation]] = []
         for seat, fault in self.report_faults.items():
-            fault.actions += 1
-            if fault.actions >= 2 and not fault.escalated:
+            acted = fault.actions[actor] = fault.actions.get(actor, 0) + 1
+            if acted >= 2 and not fault.escalated:
                 fault.escalated = True
                 escalated.append((seat, fault.code))
         return Actions(tuple(missing), tuple(escalated))

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from referee.codes import DocumentedEnum
-from referee.scoring import (ABANDONMENT_POINTS, MATCH_POINTS, PAST_A, START_LEVEL,
+from referee.scoring import (ABANDONMENT_POINTS, ACE, MATCH_POINTS, PAST_A, START_LEVEL,
                              deal_upgrade, forfeit_levels, level_difference_points,
                              level_label, levels_gained, raise_level)
 from referee.seating import SIDES, Seat, Side, opponents, side_of
@@ -143,7 +143,10 @@ class Match:
             self._finish(winner, Reason.EXTRA_DEAL, t_end)
             return row
         winner, up = deal_upgrade(order)
-        self.levels[winner] = raise_level(self.levels[winner], up)
+        # the deal was played at the owner's level: a side at A passes it only at its own A
+        played = START_LEVEL if self.owner is None else min(self.levels[self.owner], ACE)
+        self.levels[winner] = raise_level(self.levels[winner], up,
+                                          at_own_level=self.levels[winner] == played)
         self.owner = winner
         row = DealRow(deal, level, list(order), winner, up,
                       {s: level_label(v) for s, v in self.levels.items()}, t_start, t_end,

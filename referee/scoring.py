@@ -17,6 +17,8 @@ passes it only with 上游 and the partner 二游 or 三游.
 14
 >>> next_levels({"NS": 14, "EW": 5}, ["S", "E", "N", "W"])["NS"]   # A, partner 三游: 过A
 15
+>>> next_levels({"NS": 14, "EW": 5}, ["S", "N"], played=5)["NS"]   # 双上 at EW's 5: still A
+14
 
 级差分 (第四章 二, 13 levels / 26 points): each side scores 13 plus its own
 level minus the opponents', clamped to 0..26; past A counts one above A.
@@ -73,19 +75,28 @@ def deal_upgrade(order: Sequence[Seat]) -> tuple[Side, int]:
     return side_of(first), UPGRADE_BY_PARTNER_PLACE[place]
 
 
-def raise_level(level: int, up: int) -> int:
+def raise_level(level: int, up: int, at_own_level: bool = True) -> int:
     """The level after going up ``up`` levels, with the A rule: a side below A
-    stops at A; a side at A passes only with ``up >= 2`` (partner not 下游)."""
+    stops at A; a side at A passes only in a deal played at its own A
+    (``at_own_level``) and with ``up >= 2`` (partner not 下游): 2023 五(七)
+    "A 级必打，获得上游，且对家获得二游或三游，才能打过 A 级"; 2022 第二条13
+    "打A级的一方一家为上游". A side at A that wins at the opponents' level stays at A.
+
+    >>> raise_level(14, 3), raise_level(14, 3, at_own_level=False), raise_level(14, 1)
+    (15, 14, 14)
+    """
     if level >= ACE:
-        return PAST_A if up >= 2 else level
+        return PAST_A if up >= 2 and at_own_level else level
     return min(ACE, level + up)
 
 
-def next_levels(levels: dict[Side, int], order: Sequence[Seat]) -> dict[Side, int]:
-    """Both sides' levels after a deal finished in ``order``."""
+def next_levels(levels: dict[Side, int], order: Sequence[Seat], played: int | None = None) -> dict[Side, int]:
+    """Both sides' levels after a deal played at level ``played`` (default: the
+    winning side's own) finished in ``order``."""
     side, up = deal_upgrade(order)
     out = dict(levels)
-    out[side] = raise_level(levels[side], up)
+    own = played is None or min(levels[side], ACE) == played
+    out[side] = raise_level(levels[side], up, at_own_level=own)
     return out
 
 

@@ -638,6 +638,7 @@ class Table:
         if j.reading is None or not j.legal:
             self._violation(seat, Violation.ILLEGAL_PLAY, Penalty.INFRACTION,
                             text=f"{seat}: {j.reason}; the cards are taken back", judged=j.code)
+            self._seen_taken_back(deal, seat, cards)
             return
         if self._out_with_report_fault(deal, seat, cards):
             return
@@ -676,8 +677,15 @@ class Table:
             self._violation(seat, Violation.OUT_OF_TURN_PLAY, Penalty.INFRACTION,
                             text=f"{seat} played {_codes(cards)} before {expected}; "
                                  f"the cards are taken back")
+            self._seen_taken_back(deal, seat, cards)
             return True
         return False
+
+    def _seen_taken_back(self, deal: Deal, seat: Seat, cards: tuple[Card, ...]) -> None:
+        """Cards taken back were still seen: they prove a wrong tribute or return as
+        a play that counts would (unless the penalty just given ended the deal)."""
+        if deal.phase is not FINISHED:
+            self._proof(deal, seat, cards)
 
     def _out_with_report_fault(self, deal: Deal, seat: Seat, cards: tuple[Card, ...]) -> bool:
         """七(二)4 / 七(三)4: going out after a report fault not put right is penalised
@@ -759,7 +767,7 @@ class Table:
         for seat, code in escalated:
             self._violation(seat, code, Penalty.INFRACTION,
                             text=f"{seat}'s {code.replace('_', ' ')} still not put right "
-                                 f"after more than one play")
+                                 f"when {actor} acted a second time (一家出牌超过一手牌)")
 
     def _on_report(self, e: Event) -> None:
         deal = self._s.deal
@@ -788,9 +796,16 @@ class Table:
 
     # ------------------------------------------------------------ tribute proofs
     def _proof(self, deal: Deal, seat: Seat, cards: tuple[Card, ...]) -> bool:
-        """A play that proves the seat's tribute or return was wrong: 犯规 (七(三)3)."""
+        """Cards that prove the seat's tribute or return was wrong, whether the play
+        counts or is taken back (cards seen are proof): 七(三)3 犯规 once play has
+        begun (the deal ends: True), else 七(一)4 警告 (尚未出牌)."""
         proof = deal.prove(seat, cards, self._eid)
         if proof is None:
+            return False
+        if deal.phase is not PLAY:
+            self._violation(seat, proof.code, Penalty.WARNING, events=proof.events,
+                            text=f"{seat} showed {proof.card.code}, {proof.why}: the {proof.what} was "
+                                 f"wrong, before play began; the wrong card is exchanged")
             return False
         self._violation(seat, proof.code, Penalty.FOUL, events=proof.events,
                         text=f"{seat} played {proof.card.code}, {proof.why}: the {proof.what} was "

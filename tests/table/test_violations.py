@@ -79,11 +79,18 @@ def test_missing_report_within_one_play_is_a_warning():
     assert violations(s.pass_round()) == []
 
 
-def test_report_fault_left_after_more_than_one_play_is_an_infraction():
+def test_report_fault_left_until_a_player_acts_twice_is_an_infraction():
+    """七(一)9 / 七(二)4: a warning while each player has acted (played or passed)
+    at most once since the fault; 违例 when one acts a second time."""
     s = _south_down_to_three()      # 3 left, never reported
-    assert violations(s.pass_("E")) == [("S", "missing_report", "warning")]
-    assert violations(s.pass_("N")) == [("S", "missing_report", "infraction")]
-    assert violations(s.pass_("W")) == []        # one escalation only
+    assert violations(s.play("E", "ST ST HT HT DT DT CT CT")) == [("S", "missing_report", "warning")]
+    assert violations(s.pass_("N")) == []
+    assert violations(s.pass_("W")) == []
+    assert violations(s.pass_("S")) == []        # every seat has acted once: still a warning
+    ds = s.play("E", "SJ SJ HJ HJ DJ DJ CJ CJ")  # E's second action
+    assert violations(ds) == [("S", "missing_report", "infraction")]
+    assert "acted a second time" in ds[0].message
+    assert violations(s.pass_("N")) == []        # one escalation only
     assert s.table.snapshot()["ladder"]["NS"] == {"warning": 1, "infraction": 1, "foul": 0}
 
 
@@ -92,7 +99,7 @@ def test_wrong_report_is_a_warning_and_offender_going_out_as_shangyou_is_a_foul(
     ds = s.report("S", 4)
     assert violations(ds) == [("S", "wrong_report", "warning")]
     assert "报错牌" in ds[0].message
-    s.pass_round()          # E passes (one play: still the warning), N passes: infraction
+    s.pass_round()          # E, N and W pass once each: still the warning
     ds = s.play("S", "S6 H6 D6")
     assert violations(ds) == [("S", "wrong_report", "foul")]
     (end,) = of_type(ds, "deal_end")
@@ -113,15 +120,15 @@ def test_offender_going_out_not_shangyou_after_report_fault_is_an_infraction_tak
     s.pass_round()
     s.play("W", "LJ LJ BJ BJ")
     assert violations(s.report("W", 3)) == [("W", "wrong_report", "warning")]
-    ds = s.pass_round()                  # two plays (passes) without a correction
+    ds = s.pass_round()                  # E and N pass once each: still the warning
+    assert violations(ds) == []
+    ds = s.play("W", "H2 H2")            # out, not 上游: taken back, 违例
     assert violations(ds) == [("W", "wrong_report", "infraction")]
-    ds = s.play("W", "H2 H2")            # out, not 上游: taken back, 违例 (and the 2nd: 犯规)
-    assert violations(ds) == [("W", "wrong_report", "infraction")]
-    assert s.table.deal.order == ["S"]
-    (step,) = of_type(ds, "penalty")
-    assert (step.penalty, step.extra["side"]) == ("foul", "EW")
-    (end,) = of_type(ds, "deal_end")
-    assert end.extra["ended_by"] == "foul" and end.extra["winner"] == "NS"
+    assert s.table.deal.order == ["S"] and s.table.deal.counts["W"] == 2
+    assert s.table.snapshot()["ladder"]["EW"] == {"warning": 1, "infraction": 1, "foul": 0}
+    s.report("W", 2)                     # put right
+    ds = s.play("W", "H2 H2")            # now W goes out, 二游
+    assert violations(ds) == [] and s.table.deal.order == ["S", "W"]
 
 
 def test_repeat_report_is_a_warning():
