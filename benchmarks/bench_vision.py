@@ -34,12 +34,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vision.training.card_art import HELD_OUT_DECKS, load_decks  # noqa: E402
 from vision.reading.detector import CardDetector  # noqa: E402
+from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone, calibrate  # noqa: E402
+from vision.reading.watch import TableWatcher  # noqa: E402
+from vision.training.card_art import HELD_OUT_DECKS, load_decks  # noqa: E402
 from vision.training.synth import CLOTH_HELD_OUT, SceneGenerator, random_play  # noqa: E402
 from vision.training.synth_table import TablePainter  # noqa: E402
-from vision.reading.watch import TableWatcher  # noqa: E402
-from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone, calibrate  # noqa: E402
 
 
 def accuracy(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_MARGIN_MM) -> dict:

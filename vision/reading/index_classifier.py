@@ -46,6 +46,8 @@ def crop(image: np.ndarray, box, margin: float = MARGIN) -> np.ndarray:
 
 
 def to_blob(crops: list[np.ndarray]) -> np.ndarray:
+    """Crops (BGR uint8) as the network takes them: RGB in 0..1, N x 3 x H x W
+    (training feeds it the same way)."""
     x = np.stack(crops).astype(np.float32) / 255.0
     return np.ascontiguousarray(x[:, :, :, ::-1].transpose(0, 3, 1, 2))   # RGB, NCHW
 

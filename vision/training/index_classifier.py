@@ -1,8 +1,11 @@
-"""Making the index classifier (:mod:`vision.reading.index_classifier`):
-its crops and its training, and the command line for both.
+"""Make the index classifier: crops from synthetic scenes, then training.
+
+What runs at a table is :mod:`vision.reading.index_classifier`; this module
+holds its network, its training and the command line that makes its crops
+(:mod:`vision.training.classifier_data`) and trains it.
 
 Crops come from zone pictures at :data:`vision.reading.table.ZONE_PX` (640 px
-wide), where an index is ~35 px tall (:mod:`vision.training.classifier_data`).
+wide), where an index is ~35 px tall.
 Train (needs the ``train`` extra)::
 
     # crops of every labelled index, plus every box the detector finds
