@@ -69,10 +69,10 @@ def test_a_camera_reports_only_the_zones_it_is_given(tmp_path):
     import cv2
     import numpy as np
 
+    from vision.reading.table import calibrate
     from vision.training.card_art import load_decks
     from vision.training.synth import SceneGenerator
     from vision.training.synth_table import TablePainter
-    from vision.reading.table import calibrate
     from tests.vision.conftest import TEST_DECKS
 
     painter = TablePainter(SceneGenerator(load_decks(TEST_DECKS), hand_rate=0.0), np.random.default_rng(41))

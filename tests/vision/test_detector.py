@@ -141,9 +141,9 @@ def test_a_bad_picture_among_zones_is_named(detector, gen, rng):
 def test_a_card_pushed_past_the_zone_line_is_read_from_the_margin(detector):
     """A held-out scene whose last card lies past the zone's edge: unreadable
     in the zone's own picture, read exactly with the cloth around it."""
+    from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone
     from vision.training.card_art import HELD_OUT_DECKS, load_decks
     from vision.training.synth import CLOTH_HELD_OUT, SceneGenerator, random_play
-    from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone
 
     gen = SceneGenerator(load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT, hand_rate=0.0)
     m = Zone.margin_px(ZONE_MARGIN_MM)

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import vision.training.index_art as index_art
-from vision.training.card_art import TRAIN_DECKS, load_deck
 from vision.reading.classes import CARD_NAMES, class_id
+from vision.training.card_art import TRAIN_DECKS, load_deck
 from vision.training.index_art import designed_indices
 from vision.training.index_classifier import main as classifier_main
 from vision.training.synth import SceneGenerator

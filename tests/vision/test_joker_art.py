@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.training.card_art import load_deck
 from vision.reading.classes import class_id
+from vision.training.card_art import load_deck
 from vision.training.classifier_data import NONE, make_crops
 from vision.training.joker_art import big_colour, designed_jokers, little_colour
 from vision.training.synth import joker_play

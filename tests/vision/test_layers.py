@@ -66,6 +66,30 @@ def test_the_check_sees_every_form_of_import(source):
     assert not training_imports(source.replace("training", "reading"))
 
 
+def test_no_import_circle_in_vision():
+    # imports inside functions count: they were how the old circle hid
+    modules = {".".join(p.relative_to(ROOT).with_suffix("").parts): p for p in (ROOT / "vision").rglob("*.py")}
+    modules = {name.removesuffix(".__init__"): p for name, p in modules.items()}
+    edges = {name: {n for _, n in imported_modules(p.read_text(), name if p.name == "__init__.py"
+                                                   else name.rpartition(".")[0]) if n in modules and n != name}
+             for name, p in modules.items()}
+    done, path = set(), []
+
+    def visit(name):
+        if name in path:
+            raise AssertionError("import circle: " + " -> ".join(path[path.index(name):] + [name]))
+        if name in done:
+            return
+        path.append(name)
+        for n in sorted(edges[name]):
+            visit(n)
+        path.pop()
+        done.add(name)
+
+    for name in sorted(modules):
+        visit(name)
+
+
 def test_reading_a_zone_loads_neither_torch_nor_ultralytics():
     code = ("import sys, vision, vision.reading.detector, vision.reading.watch, vision.reading.tracker\n"
             "vision.CardDetector, vision.TableWatcher\n"

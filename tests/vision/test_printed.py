@@ -7,8 +7,8 @@ import numpy as np
 
 from vision.reading.printables import write_marker_sheet
 from vision.reading.printed_cards import CARD_MARKER_MM, CARD_MM, card_picture, find_printed, write_card_sheet
-from vision.training.synth_table import PX_PER_MM, TablePainter
 from vision.reading.table import calibrate
+from vision.training.synth_table import PX_PER_MM, TablePainter
 
 
 def lay(top_frame_painter, frame_top, name, centre_mm, angle):

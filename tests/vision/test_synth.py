@@ -7,8 +7,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from vision.training.card_art import TRAIN_DECKS, HELD_OUT_DECKS, CardArtError, load_deck
 from vision.reading.classes import CARD_NAMES, CLASS_NAMES, HAND_CLASS
+from vision.training.card_art import TRAIN_DECKS, HELD_OUT_DECKS, CardArtError, load_deck
 from vision.training.make_dataset import main as make_dataset
 from vision.training.synth import PLAY_KINDS, random_play
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.training.synth import Scene, SceneGenerator, make_cloth
 from vision.reading.table import (MARKER_MM, TABLE_MM, ZONE_MARGIN_MM, ZONE_PX, TableGeometry, Zone,
-                          default_layout, marker_centres_mm, marker_image)
+                                  default_layout, marker_centres_mm, marker_image)
+from vision.training.synth import Scene, SceneGenerator, make_cloth
 
 # The painted cloth's resolution, a little finer than the camera sees it
 # (2560 x 1920 frames put the 900 mm table on ~1800 px: 2.0 px/mm).
