@@ -1,10 +1,10 @@
 """Card recognition figures on a fresh held-out set: accuracy and frames per second.
 
 The set is generated here, from decks, cloth colours and seeds never used in
-training (``vision.card_art.HELD_OUT_DECKS``, ``vision.synth.CLOTH_HELD_OUT``),
+training (``vision.training.card_art.HELD_OUT_DECKS``, ``vision.training.synth.CLOTH_HELD_OUT``),
 with the camera effects on and no hands.  Each zone picture carries the
 cloth around the zone that the table watcher reads with it
-(``vision.table.ZONE_MARGIN_MM``; ``--margin-mm 0`` for the zone alone, as
+(``vision.reading.table.ZONE_MARGIN_MM``; ``--margin-mm 0`` for the zone alone, as
 before 2026-11-30), so a card pushed past the printed line is in the
 picture.  Printed:
 
@@ -16,7 +16,7 @@ picture.  Printed:
   2 px/mm) with 4 play zones (rectify + detect + classify + pair, and the
   search for printed cards), ONNX Runtime on this CPU: every zone read
   every frame, and a still table (zones whose picture did not change keep
-  their read, as `vision.watch.TableWatcher` does by default).
+  their read, as `vision.reading.watch.TableWatcher` does by default).
 
     python benchmarks/bench_vision.py --plays 300 --frames 30 [--model models/cards-yolo11n.onnx]
 """
@@ -34,12 +34,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vision.card_art import HELD_OUT_DECKS, load_decks  # noqa: E402
-from vision.detector import CardDetector  # noqa: E402
-from vision.synth import CLOTH_HELD_OUT, SceneGenerator, random_play  # noqa: E402
-from vision.synth_table import TablePainter  # noqa: E402
-from vision.watch import TableWatcher  # noqa: E402
-from vision.table import ZONE_MARGIN_MM, ZONE_PX, Zone, calibrate  # noqa: E402
+from vision.reading.detector import CardDetector  # noqa: E402
+from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone, calibrate  # noqa: E402
+from vision.reading.watch import TableWatcher  # noqa: E402
+from vision.training.card_art import HELD_OUT_DECKS, load_decks  # noqa: E402
+from vision.training.synth import CLOTH_HELD_OUT, SceneGenerator, random_play  # noqa: E402
+from vision.training.synth_table import TablePainter  # noqa: E402
 
 
 def accuracy(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_MARGIN_MM) -> dict:

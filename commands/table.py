@@ -91,7 +91,7 @@ def _start_sources(node, cfg) -> None:
     """Cameras and devices; each one missing is reported and the table goes on."""
     for cam in cfg.cameras:
         try:
-            from vision.table import TableGeometry
+            from vision.reading.table import TableGeometry
             geometry = TableGeometry.load(cam.geometry)
         except Exception as exc:   # a geometry file that cannot be used: say so, go on
             node.problem(f"camera {cam.source}: table geometry {cam.geometry}: {exc}; "

@@ -33,7 +33,7 @@ def _first_frame(source: str):
     """A picture file, or the first good frame of a video file or camera."""
     if Path(source).suffix.lower() in (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"):
         return _imread(source)
-    from vision.watch import SourceError, open_source
+    from vision.reading.watch import SourceError, open_source
 
     try:
         for _, frame in open_source(source):
@@ -45,7 +45,7 @@ def _first_frame(source: str):
 
 
 def _detector(args):
-    from vision.detector import CardDetector, DetectorError
+    from vision.reading.detector import CardDetector, DetectorError
 
     try:
         return CardDetector(args.model, conf=args.conf, threads=args.threads)
@@ -54,7 +54,7 @@ def _detector(args):
 
 
 def _geometry(path: str):
-    from vision.table import GeometryError, TableGeometry
+    from vision.reading.table import GeometryError, TableGeometry
 
     try:
         geo = TableGeometry.load(path)
@@ -68,15 +68,15 @@ def _geometry(path: str):
 def cmd_calibrate(args) -> int:
     import cv2
 
-    from vision.table import GeometryError, annotate, calibrate
+    from vision.reading.table import GeometryError, annotate, calibrate
 
     if args.print_markers or args.print_cards:
         if args.print_markers:
-            from vision.printables import write_marker_sheet
+            from vision.reading.printables import write_marker_sheet
 
             print(write_marker_sheet(args.print_markers, args.size_mm))
         if args.print_cards:
-            from vision.printed_cards import write_card_sheet
+            from vision.reading.printed_cards import write_card_sheet
 
             print(write_card_sheet(args.print_cards))
         if not args.source:
@@ -102,9 +102,9 @@ def cmd_recognize(args) -> int:
     image = _imread(args.image)
     det = _detector(args)
     if args.table:
-        from vision.watch import FrameError, TableWatcher
+        from vision.reading.watch import FrameError, TableWatcher
 
-        from vision.table import GeometryError
+        from vision.reading.table import GeometryError
 
         try:
             watcher = TableWatcher(_geometry(args.table), det, margin_mm=args.margin_mm)
@@ -120,11 +120,11 @@ def cmd_recognize(args) -> int:
 
 
 def cmd_watch(args) -> int:
-    from vision.watch import FrameError, SourceError, TableWatcher, open_source
+    from vision.reading.watch import FrameError, SourceError, TableWatcher, open_source
 
     geo = _geometry(args.table)
     zones = args.zones.split(",") if args.zones else None
-    from vision.table import GeometryError
+    from vision.reading.table import GeometryError
 
     try:
         watcher = TableWatcher(geo, _detector(args), zones, args.stable_s, args.stable_frames,
@@ -156,7 +156,7 @@ def _add_model_args(p) -> None:
 
 
 def _add_margin_arg(p) -> None:
-    from vision.table import ZONE_MARGIN_MM
+    from vision.reading.table import ZONE_MARGIN_MM
 
     p.add_argument("--margin-mm", type=float, default=ZONE_MARGIN_MM,
                    help=f"cloth read around each zone, so cards pushed past its line are named "

@@ -18,7 +18,7 @@ class ConfigError(ValueError):
 class CameraConfig:
     source: str
     geometry: Path
-    margin_mm: float = 15.0     # cloth read around each zone (vision.table.ZONE_MARGIN_MM)
+    margin_mm: float = 15.0     # cloth read around each zone (vision.reading.table.ZONE_MARGIN_MM)
     zones: tuple[str, ...] | None = None     # the zones it reads (None: every zone of its geometry)
 
 

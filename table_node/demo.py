@@ -167,9 +167,9 @@ def _zone_changes(script: DemoScript) -> list[Change]:
 def render_video(script: DemoScript, path: Path, decks: tuple[str, ...] = ("anglo",),
                  seed: int = 7, progress=None) -> Path:
     """Write the table video for ``script`` (mp4, :data:`FPS` frames per second)."""
-    from vision.card_art import load_decks
-    from vision.synth import SceneGenerator
-    from vision.synth_table import TablePainter
+    from vision.training.card_art import load_decks
+    from vision.training.synth import SceneGenerator
+    from vision.training.synth_table import TablePainter
 
     painter = TablePainter(SceneGenerator(load_decks(list(decks)), hand_rate=0.0),
                            np.random.default_rng(seed))
@@ -247,9 +247,9 @@ def run_demo(workdir: Path | None = None, *, seed: int = 3, speed: float = 8.0,
     from hardware.binding import Binding, DeviceBinding
     from hardware.simulator import SimulatedDevice
     from table_node.node import TableNode
-    from vision.detector import DEFAULT_MODEL, CardDetector
-    from vision.table import calibrate
-    from vision.watch import FrameError, TableWatcher, open_source
+    from vision.reading.detector import DEFAULT_MODEL, CardDetector
+    from vision.reading.table import calibrate
+    from vision.reading.watch import FrameError, TableWatcher, open_source
 
     if not Path(DEFAULT_MODEL).exists():
         raise DemoError(f"the card model {DEFAULT_MODEL} is missing")
@@ -257,7 +257,7 @@ def run_demo(workdir: Path | None = None, *, seed: int = 3, speed: float = 8.0,
     workdir.mkdir(parents=True, exist_ok=True)
     script = make_script(seed)
     video = _write_script(script, workdir, out)
-    from vision.card_art import CardArtError
+    from vision.training.card_art import CardArtError
     try:
         render_video(script, video, decks=decks, progress=ProgressBar("rendering the table video"))
     except CardArtError as exc:

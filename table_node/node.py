@@ -147,7 +147,7 @@ class TableNode:
         import cv2
         from pathlib import Path
 
-        from vision.table import ZONE_MARGIN_MM
+        from vision.reading.table import ZONE_MARGIN_MM
         folder = Path(self.evidence_dir) / self.table
         folder.mkdir(parents=True, exist_ok=True)
         name = f"{event.t:09.2f}-{zone}.jpg"
@@ -166,11 +166,11 @@ class TableNode:
         """Watch a camera (device index, RTSP URL or video file); plays become events.
         A camera that fails is reported and retried; the table goes on without it.
         ``margin_mm``: cloth read around each zone (default
-        :data:`vision.table.ZONE_MARGIN_MM`); ``zones``: the zones this camera
+        :data:`vision.reading.table.ZONE_MARGIN_MM`); ``zones``: the zones this camera
         reads (default: every zone of ``geometry``)."""
-        from vision.detector import CardDetector
-        from vision.table import ZONE_MARGIN_MM
-        from vision.watch import FrameError, SourceError, TableWatcher, open_source
+        from vision.reading.detector import CardDetector
+        from vision.reading.table import ZONE_MARGIN_MM
+        from vision.reading.watch import FrameError, SourceError, TableWatcher, open_source
         watcher = TableWatcher(geometry, detector or CardDetector(), zones=list(zones) if zones else None,
                                margin_mm=ZONE_MARGIN_MM if margin_mm is None else margin_mm)
         name = f"camera {source}"

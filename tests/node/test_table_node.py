@@ -51,7 +51,7 @@ def test_bad_configs_name_the_key(data, msg):
 
 
 def test_cameras_read_the_zones_with_the_margin_the_config_gives():
-    from vision.table import ZONE_MARGIN_MM
+    from vision.reading.table import ZONE_MARGIN_MM
 
     cfg = parse_config({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "a.json"}]})
     assert [(c.margin_mm, c.zones) for c in cfg.cameras] == [(ZONE_MARGIN_MM, None)]    # one camera: every zone
@@ -69,10 +69,10 @@ def test_a_camera_reports_only_the_zones_it_is_given(tmp_path):
     import cv2
     import numpy as np
 
-    from vision.card_art import load_decks
-    from vision.synth import SceneGenerator
-    from vision.synth_table import TablePainter
-    from vision.table import calibrate
+    from vision.reading.table import calibrate
+    from vision.training.card_art import load_decks
+    from vision.training.synth import SceneGenerator
+    from vision.training.synth_table import TablePainter
     from tests.vision.conftest import TEST_DECKS
 
     painter = TablePainter(SceneGenerator(load_decks(TEST_DECKS), hand_rate=0.0), np.random.default_rng(41))
@@ -185,7 +185,7 @@ def test_ticks_make_the_clock_rules_fire(tmp_path):
 
 
 def test_a_camera_that_cannot_open_is_shown_offline_and_the_table_goes_on(tmp_path):
-    from vision.table import TABLE_MM, TableGeometry, default_layout
+    from vision.reading.table import TABLE_MM, TableGeometry, default_layout
     import numpy as np
 
     geo = TableGeometry(table="T01", size_mm=TABLE_MM, zones=default_layout(TABLE_MM),
@@ -216,7 +216,7 @@ def test_camera_events_carry_the_zone_picture_as_evidence(tmp_path):
     import numpy as np
 
     from referee.events import Event
-    from vision.table import TABLE_MM, ZONE_MARGIN_MM, TableGeometry, default_layout
+    from vision.reading.table import TABLE_MM, ZONE_MARGIN_MM, TableGeometry, default_layout
 
     geo = TableGeometry(table="T01", size_mm=TABLE_MM, zones=default_layout(TABLE_MM),
                         homography=np.diag([1.0, 1.0, 1.0]), image_size=(900, 900))

@@ -7,9 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.card_art import load_decks
-from vision.detector import DEFAULT_MODEL, CardDetector
-from vision.synth import SceneGenerator
+from vision.reading.detector import DEFAULT_MODEL, CardDetector
+from vision.training.card_art import load_decks
+from vision.training.synth import SceneGenerator
 
 # Two training decks of different styles; the held-out ones stay for the benchmark.
 TEST_DECKS = ("anglo", "simplistic")

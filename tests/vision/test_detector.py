@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from commands import main
-from vision.detector import CardDetector, DetectorError
+from vision.reading.detector import CardDetector, DetectorError
 from tests.vision.test_pairing import PLAYS
 
 @pytest.mark.parametrize("name", list(PLAYS))
@@ -32,7 +32,7 @@ def test_heavy_fan_of_identical_pairs(gen, decks, detector):
 
 def test_camera_effects_most_plays_exact(gen, decks, detector):
     """Blur, noise, glare, tilt: at least 80 % of 30 readable plays exact."""
-    from vision.synth import random_play
+    from vision.training.synth import random_play
     ok = total = 0
     for i in range(40):
         rng = np.random.default_rng([31, i])
@@ -50,7 +50,7 @@ def test_empty_zone_reads_empty(gen, detector, rng):
 
 
 def test_hand_is_seen(decks, detector):
-    from vision.synth import SceneGenerator
+    from vision.training.synth import SceneGenerator
     g = SceneGenerator(decks, hand_rate=1.0, empty_rate=0.0)
     seen = sum(detector.read_zone(g.random_scene(np.random.default_rng([5, i])).image).hand for i in range(10))
     assert seen >= 7
@@ -121,8 +121,8 @@ def test_zones_read_together_equal_zones_read_one_by_one(gen, decks, detector):
 
 def test_zones_go_in_as_rectangles_not_padded_squares(detector):
     """The shipped model takes any size: a 640x448 zone is fed at 320x224."""
-    from vision.detector import input_size
-    from vision.table import ZONE_PX
+    from vision.reading.detector import input_size
+    from vision.reading.table import ZONE_PX
 
     assert detector.fixed_size is None and detector.batches
     assert input_size(ZONE_PX, detector.imgsz) == (320, 224)
@@ -136,14 +136,14 @@ def test_a_bad_picture_among_zones_is_named(detector, gen, rng):
         detector.read_zones([good, np.zeros((10, 10), np.uint8)])
 
 
-# -- zones read with the cloth around them (vision.table.ZONE_MARGIN_MM) --------
+# -- zones read with the cloth around them (vision.reading.table.ZONE_MARGIN_MM) --------
 
 def test_a_card_pushed_past_the_zone_line_is_read_from_the_margin(detector):
     """A held-out scene whose last card lies past the zone's edge: unreadable
     in the zone's own picture, read exactly with the cloth around it."""
-    from vision.card_art import HELD_OUT_DECKS, load_decks
-    from vision.synth import CLOTH_HELD_OUT, SceneGenerator, random_play
-    from vision.table import ZONE_MARGIN_MM, ZONE_PX, Zone
+    from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone
+    from vision.training.card_art import HELD_OUT_DECKS, load_decks
+    from vision.training.synth import CLOTH_HELD_OUT, SceneGenerator, random_play
 
     gen = SceneGenerator(load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT, hand_rate=0.0)
     m = Zone.margin_px(ZONE_MARGIN_MM)

@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import vision.index_art as index_art
-from vision.card_art import TRAIN_DECKS, load_deck
-from vision.classes import CARD_NAMES, class_id
-from vision.index_art import designed_indices
-from vision.index_classifier import main as classifier_main
-from vision.synth import SceneGenerator
+import vision.training.index_art as index_art
+from vision.reading.classes import CARD_NAMES, class_id
+from vision.training.card_art import TRAIN_DECKS, load_deck
+from vision.training.index_art import designed_indices
+from vision.training.index_classifier import main as classifier_main
+from vision.training.synth import SceneGenerator
 
 SUITED = [c for c in CARD_NAMES if c not in ("BJ", "LJ")]
 
@@ -148,7 +148,7 @@ def test_the_crops_command_takes_index_designs(tmp_path):
 
 
 def test_body_negatives_add_non_index_crops_on_the_cards_only(tmp_path):
-    from vision.index_classifier import NONE, make_crops
+    from vision.training.classifier_data import NONE, make_crops
 
     make_crops(tmp_path / "plain", 12, seed=4)
     make_crops(tmp_path / "body", 12, seed=4, body_negatives=4)

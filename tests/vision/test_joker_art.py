@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.card_art import load_deck
-from vision.classes import class_id
-from vision.index_classifier import NONE, make_crops
-from vision.joker_art import big_colour, designed_jokers, little_colour
-from vision.synth import joker_play
+from vision.reading.classes import class_id
+from vision.training.card_art import load_deck
+from vision.training.classifier_data import NONE, make_crops
+from vision.training.joker_art import big_colour, designed_jokers, little_colour
+from vision.training.synth import joker_play
 
 
 def _corner_ink(card: np.ndarray, box) -> np.ndarray:
@@ -53,7 +53,7 @@ def test_a_large_corner_mark_runs_past_the_index_box_and_shows_whole_in_both_cor
 def test_every_training_deck_takes_every_design():
     """Decks with wide index boxes too (ornamental's is a quarter of the card):
     a large mark stops short of the middle and the centre picture still fits."""
-    from vision.card_art import TRAIN_DECKS
+    from vision.training.card_art import TRAIN_DECKS
 
     for name in TRAIN_DECKS:
         deck = load_deck(name)
@@ -101,7 +101,7 @@ def test_crops_with_joker_scenes_hold_more_jokers(tmp_path):
 
 
 def test_ink_box_is_the_mark_alone_or_nothing():
-    from vision.index_classifier import ink_box
+    from vision.training.classifier_data import ink_box
 
     img = np.full((80, 60, 3), 245, np.uint8)
     img[12:26, 14:30] = (40, 40, 210)                         # a round-ish red mark

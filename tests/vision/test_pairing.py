@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.classes import CLASS_NAMES, HAND_CLASS
-from vision.detector import IndexDetection, pair_indices
+from vision.reading.classes import CLASS_NAMES, HAND_CLASS
+from vision.reading.pairing import IndexDetection, pair_indices
 
 
 def true_indices(scene):
@@ -145,7 +145,7 @@ def test_a_cut_off_corner_takes_the_name_of_its_cards_other_corner():
 
 
 def test_bottom_band_is_the_far_side_of_the_widest_gap():
-    from vision.detector import bottom_band
+    from vision.reading.pairing import bottom_band
 
     assert bottom_band(np.array([10.0, 50.0, 20.0, 160.0, 150.0]), 30.0).tolist() == [False, False, False, True, True]
     assert not bottom_band(np.array([10.0, 40.0, 20.0]), 30.0).any()      # a lifted card is no band

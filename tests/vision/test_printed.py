@@ -5,10 +5,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.printables import write_marker_sheet
-from vision.printed_cards import CARD_MARKER_MM, CARD_MM, card_picture, find_printed, write_card_sheet
-from vision.synth_table import PX_PER_MM, TablePainter
-from vision.table import calibrate
+from vision.reading.printables import write_marker_sheet
+from vision.reading.printed_cards import CARD_MARKER_MM, CARD_MM, card_picture, find_printed, write_card_sheet
+from vision.reading.table import calibrate
+from vision.training.synth_table import PX_PER_MM, TablePainter
 
 
 def lay(top_frame_painter, frame_top, name, centre_mm, angle):
@@ -36,7 +36,7 @@ def test_printed_cards_are_found_in_their_zones(gen):
 
 
 def test_a_printed_card_pushed_past_the_zone_line_counts_within_the_margin(gen):
-    from vision.table import ZONE_MARGIN_MM
+    from vision.reading.table import ZONE_MARGIN_MM
 
     painter = TablePainter(gen, np.random.default_rng(8))
     zone = painter.layout.zone("S-play")          # S's play zone: its bottom edge is towards S

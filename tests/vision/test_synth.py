@@ -7,10 +7,10 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from vision.card_art import TRAIN_DECKS, HELD_OUT_DECKS, CardArtError, load_deck
-from vision.classes import CARD_NAMES, CLASS_NAMES, HAND_CLASS
-from vision.make_dataset import main as make_dataset
-from vision.synth import PLAY_KINDS, random_play
+from vision.reading.classes import CARD_NAMES, CLASS_NAMES, HAND_CLASS
+from vision.training.card_art import TRAIN_DECKS, HELD_OUT_DECKS, CardArtError, load_deck
+from vision.training.make_dataset import main as make_dataset
+from vision.training.synth import PLAY_KINDS, random_play
 
 
 def test_held_out_decks_are_not_trained_on():
@@ -66,7 +66,7 @@ def test_labels_sit_on_the_card_corners(gen, decks, rng):
 
 
 def test_hand_is_labelled(decks, rng):
-    from vision.synth import SceneGenerator
+    from vision.training.synth import SceneGenerator
     g = SceneGenerator(decks, hand_rate=1.0, empty_rate=0.0)
     scene = g.random_scene(rng)
     assert scene.hand and HAND_CLASS in [c for c, *_ in scene.labels]
@@ -99,7 +99,7 @@ def test_make_dataset_rejects_a_bad_size(tmp_path, capsys):
 
 
 def test_ink_weight_prints_heavier_or_lighter_and_keeps_the_outline(decks):
-    from vision.synth import reweigh_ink
+    from vision.training.synth import reweigh_ink
 
     art = decks[0].cards["S7"]
     ink = {k: int((reweigh_ink(art, k)[:, :, :3].max(axis=2) < 100).sum()) for k in (-2, -1, 0, 1, 2)}
@@ -116,7 +116,7 @@ def test_ink_weight_prints_heavier_or_lighter_and_keeps_the_outline(decks):
 
 
 def test_ink_weight_only_when_asked(decks):
-    from vision.synth import SceneGenerator
+    from vision.training.synth import SceneGenerator
 
     cards = ["S5", "HK", "D9"]
     plain = SceneGenerator(decks, hand_rate=0.0)

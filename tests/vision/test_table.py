@@ -8,9 +8,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.synth_table import PX_PER_MM, TablePainter
-from vision.table import (ZONE_MARGIN_MM, ZONE_PX, GeometryError, TableGeometry, Zone, annotate, calibrate,
-                          default_layout)
+from vision.reading.table import (ZONE_MARGIN_MM, ZONE_PX, GeometryError, TableGeometry, Zone, annotate, calibrate,
+                                  default_layout)
+from vision.training.synth_table import PX_PER_MM, TablePainter
 
 
 @pytest.fixture(scope="module")

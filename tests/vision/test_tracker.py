@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from vision.detector import CardRead, ZoneRead
-from vision.tracker import ZoneTracker
+from vision.reading.detector import CardRead, ZoneRead
+from vision.reading.tracker import ZoneTracker
 
 
 def read(*names, hand=False, conf=0.9):

@@ -7,9 +7,9 @@ import pytest
 
 ultralytics = pytest.importorskip("ultralytics", reason="the train extra (ultralytics) is not installed")
 
-from vision.detector import CardDetector  # noqa: E402
-from vision.make_dataset import main as make_dataset  # noqa: E402
-from vision.train import export, main as train_main  # noqa: E402
+from vision.reading.detector import CardDetector  # noqa: E402
+from vision.training.make_dataset import main as make_dataset  # noqa: E402
+from vision.training.train import export, main as train_main  # noqa: E402
 
 
 def test_one_epoch_on_a_few_images_then_export(tmp_path, gen):
@@ -34,7 +34,8 @@ def test_resume_without_a_run_is_a_clear_error(tmp_path, capsys):
 
 @pytest.mark.parametrize("extra", [[], ["--reshape"]])
 def test_index_classifier_trains_and_exports(tmp_path, gen, decks, extra):
-    from vision.index_classifier import LABELS, IndexClassifier, main as clf_main
+    from vision.reading.index_classifier import LABELS, IndexClassifier
+    from vision.training.index_classifier import main as clf_main
 
     data = tmp_path / "crops"
     assert clf_main([str(data), "--scenes", "6", "--seed", "1"]) == 0
@@ -47,7 +48,7 @@ def test_index_classifier_trains_and_exports(tmp_path, gen, decks, extra):
 
 
 def test_index_classifier_needs_a_validation_file(tmp_path, capsys):
-    from vision.index_classifier import main as clf_main
+    from vision.training.index_classifier import main as clf_main
 
     assert clf_main([str(tmp_path), "--train"]) == 2
     assert "need two or more crops_" in capsys.readouterr().err
@@ -56,7 +57,8 @@ def test_index_classifier_needs_a_validation_file(tmp_path, capsys):
 def test_reshaped_crops_keep_their_size_and_ink_each_their_own_way():
     import torch
 
-    from vision.index_classifier import CROP_H, CROP_W, reshape_batch
+    from vision.reading.index_classifier import CROP_H, CROP_W
+    from vision.training.index_classifier import reshape_batch
 
     x = torch.ones(8, 3, CROP_H, CROP_W)
     x[:, :, 16:32, 10:22] = 0.0                      # the same dark mark on white in every crop

@@ -9,9 +9,9 @@ import cv2
 
 from commands import main
 from referee.events import Event
-from vision.synth_table import TablePainter
-from vision.table import calibrate
-from vision.watch import FrameError, TableWatcher, check_frame, open_source
+from vision.reading.table import calibrate
+from vision.reading.watch import FrameError, TableWatcher, check_frame, open_source
+from vision.training.synth_table import TablePainter
 
 PLAY_ZONES = ["S-play", "E-play", "N-play", "W-play"]
 

@@ -2,9 +2,9 @@
 
 import numpy as np
 
-from vision.detector import CardRead, ZoneRead
-from vision.table import TABLE_MM, TableGeometry, default_layout
-from vision.watch import TableWatcher
+from vision.reading.detector import CardRead, ZoneRead
+from vision.reading.table import TABLE_MM, TableGeometry, default_layout
+from vision.reading.watch import TableWatcher
 
 
 class CountingDetector:
@@ -87,7 +87,7 @@ def test_a_read_that_saw_a_hand_is_not_reused():
 def test_every_zone_goes_to_the_detector_at_the_play_zones_scale():
     """A reminder zone is not blown up to the model's input: its cards stay
     the size the model learnt (blown up, a joker's picture was taken for a hand)."""
-    from vision.table import ZONE_MARGIN_MM, ZONE_PX, Zone
+    from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone
 
     class ScaleRecorder(CountingDetector):
         def read_zones(self, images, scale=None, margin=0):

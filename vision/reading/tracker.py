@@ -8,7 +8,7 @@ what the zone shows has held for :attr:`stable_s` seconds *and* at least
 - ``play`` (play zone) or ``tribute`` (reminder zone, one card: whether it
   is a tribute or a return is the referee's call, from the deal's phase);
 - ``zone_clear`` when the zone has become empty after cards were reported;
-- from printed cards (:mod:`vision.printed_cards`): ``pass`` when a PASS
+- from printed cards (:mod:`vision.reading.printed_cards`): ``pass`` when a PASS
   card is laid, ``report`` with its count when a count card is laid, and
   ``report_clear`` when a count card is taken back.
 
@@ -19,7 +19,7 @@ below its threshold; a play with a third copy of a card (there are two
 decks) has its confidence halved and says so in ``extra["warning"]``.
 Every event names its zone (``extra["zone"]``).
 
->>> from vision.detector import CardRead, ZoneRead
+>>> from vision.reading.detector import CardRead, ZoneRead
 >>> def read(*names): return ZoneRead([CardRead(n, 0.9, (0, 0, 1, 1), ()) for n in names])
 >>> tr = ZoneTracker("S", stable_s=0.2, stable_frames=3)
 >>> [e.type for t in (0.0, 0.1, 0.2) for e in tr.update(t, read("S5", "S5"))]
@@ -33,8 +33,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee.events import Event
-from vision.detector import ZoneRead
-from vision.printed_cards import count_of
+from vision.reading.detector import ZoneRead
+from vision.reading.printed_cards import count_of
 
 
 @dataclass

@@ -3,7 +3,7 @@
 Used by the tests and the benchmark to run the full path (calibrate,
 rectify each zone, detect, track) on pictures whose truth is known.
 
->>> from vision.card_art import load_decks
+>>> from vision.training.card_art import load_decks
 >>> painter = TablePainter(SceneGenerator(load_decks(["anglo"])), np.random.default_rng(3))  # doctest: +SKIP
 >>> frame, truth = painter.frame({"S-play": ["S5", "S5"]})   # doctest: +SKIP
 >>> truth["S-play"].cards                                  # doctest: +SKIP
@@ -15,9 +15,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.synth import Scene, SceneGenerator, make_cloth
-from vision.table import (MARKER_MM, TABLE_MM, ZONE_MARGIN_MM, ZONE_PX, TableGeometry, Zone,
-                          default_layout, marker_centres_mm, marker_image)
+from vision.reading.table import (MARKER_MM, TABLE_MM, ZONE_MARGIN_MM, ZONE_PX, TableGeometry, Zone,
+                                  default_layout, marker_centres_mm, marker_image)
+from vision.training.synth import Scene, SceneGenerator, make_cloth
 
 # The painted cloth's resolution, a little finer than the camera sees it
 # (2560 x 1920 frames put the 900 mm table on ~1800 px: 2.0 px/mm).

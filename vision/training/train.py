@@ -6,12 +6,12 @@ runs with ``YOLO_OFFLINE=1``.
 
 Typical use::
 
-    python -m vision.make_dataset data/cards --train 3000 --val 300
-    nice -n 19 python -m vision.train data/cards/data.yaml --name cards320 --epochs 40
+    python -m vision.training.make_dataset data/cards --train 3000 --val 300
+    nice -n 19 python -m vision.training.train data/cards/data.yaml --name cards320 --epochs 40
     # later, carry on where it stopped (same command with --resume):
-    nice -n 19 python -m vision.train data/cards/data.yaml --name cards320 --resume
+    nice -n 19 python -m vision.training.train data/cards/data.yaml --name cards320 --resume
     # copy the best weights into models/ and export ONNX:
-    python -m vision.train --export runs/cards320/weights/best.pt --to models/
+    python -m vision.training.train --export runs/cards320/weights/best.pt --to models/
 
 Runs go under ``runs/NAME`` (git-ignored).
 """
@@ -71,7 +71,7 @@ def export(weights: Path, to: Path, imgsz: int, basename: str = MODEL_BASENAME) 
     """Copy ``weights`` to ``to/basename.pt`` and export ``to/basename.onnx``.
 
     The ONNX takes any batch and any stride-aligned size (dynamic axes):
-    :class:`vision.detector.CardDetector` feeds a table's zones in one run,
+    :class:`vision.reading.detector.CardDetector` feeds a table's zones in one run,
     each as a rectangle whose long side is ``imgsz``.
     """
     from ultralytics import YOLO
@@ -91,8 +91,8 @@ def export(weights: Path, to: Path, imgsz: int, basename: str = MODEL_BASENAME) 
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__.split("\n")[0])
-    ap.add_argument("data", nargs="?", type=Path, help="data.yaml written by vision.make_dataset")
+    ap = argparse.ArgumentParser(prog="python -m vision.training.train", description=__doc__.split("\n")[0])
+    ap.add_argument("data", nargs="?", type=Path, help="data.yaml written by vision.training.make_dataset")
     ap.add_argument("--name", default="cards320")
     ap.add_argument("--project", type=Path, default=Path("runs"))
     ap.add_argument("--epochs", type=int, default=40)
@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
             print(p)
         return 0
     if not args.resume and (args.data is None or not args.data.exists()):
-        print(f"data file not found: {args.data} (write one with python -m vision.make_dataset)",
+        print(f"data file not found: {args.data} (write one with python -m vision.training.make_dataset)",
               file=sys.stderr)
         return 2
     try:

@@ -1,7 +1,7 @@
 """Print-ready PDFs: the four calibration markers.
 
 The marker sheet holds markers 0-3 (ArUco ``DICT_4X4_50``), each exactly
-:data:`~vision.table.MARKER_MM` mm square with a white margin, and says where
+:data:`~vision.reading.table.MARKER_MM` mm square with a white margin, and says where
 each goes.  Print at 100 % scale (no "fit to page") on matte paper.
 
 >>> write_marker_sheet("/tmp/markers.pdf")                 # doctest: +SKIP
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import cv2
 
-from vision.table import MARKER_INSET_MM, MARKER_MM, TABLE_MM, marker_image
+from vision.reading.table import MARKER_INSET_MM, MARKER_MM, TABLE_MM, marker_image
 
 # where each marker goes, as the camera sees the table with seat S at the bottom
 PLACES = {0: "corner W/N (top-left)", 1: "corner N/E (top-right)",

@@ -5,7 +5,7 @@ indices, the index classifier names them.
 
 Run it as a script::
 
-    python -m vision.make_dataset data/cards --train 3000 --val 300 --seed 1
+    python -m vision.training.make_dataset data/cards --train 3000 --val 300 --seed 1
 
 Splits: ``train`` and ``val`` use the training decks and cloths (val with
 its own seeds); ``test`` (``--test N``) uses the held-out decks and cloths
@@ -21,9 +21,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.card_art import HELD_OUT_DECKS, TRAIN_DECKS, CardArtError, load_decks
-from vision.classes import DETECTOR_NAMES
-from vision.synth import CLOTH_HELD_OUT, CLOTH_TRAIN, SceneGenerator
+from vision.reading.classes import DETECTOR_NAMES
+from vision.training.card_art import HELD_OUT_DECKS, TRAIN_DECKS, CardArtError, load_decks
+from vision.training.synth import CLOTH_HELD_OUT, CLOTH_TRAIN, SceneGenerator, add_scene_options, scene_options
 
 # Seeds of each split are offset so that no two splits share a picture.
 _SPLIT_SEED = {"train": 0, "val": 1_000_003, "test": 2_000_003}
@@ -61,7 +61,7 @@ def write_yaml(out: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m vision.make_dataset", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m vision.training.make_dataset", description=__doc__.split("\n")[0])
     ap.add_argument("out", type=Path, help="folder to write (kept out of git, e.g. data/cards)")
     ap.add_argument("--train", type=int, default=3000)
     ap.add_argument("--val", type=int, default=300)
@@ -71,14 +71,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="picture WIDTHxHEIGHT written, the detector's input (default 320x224); scenes "
                          "are drawn at the zone pictures' size and shrunk to it, as the detector sees them")
     ap.add_argument("--hand-rate", type=float, default=0.3, help="share of scenes with a hand (default 0.3)")
-    ap.add_argument("--joker-scenes", type=float, default=0.0,
-                    help="share of training scenes holding jokers on purpose (e.g. 0.1)")
-    ap.add_argument("--joker-designs", type=float, default=0.0,
-                    help="share of training scenes with jokers that draw them in new designs (e.g. 0.6)")
-    ap.add_argument("--ink-weight", type=float, default=0.0,
-                    help="share of training scenes whose cards are printed heavier or lighter (e.g. 0.5)")
-    ap.add_argument("--index-designs", type=float, default=0.0,
-                    help="share of training scenes printing the indices in a new type face and pip shape (e.g. 0.5)")
+    add_scene_options(ap, "training scenes")
     args = ap.parse_args(argv)
     try:
         w, h = (int(v) for v in args.size.lower().split("x"))
@@ -91,9 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     except CardArtError as exc:
         print(exc, file=sys.stderr)
         return 2
-    gen = SceneGenerator(train_decks, cloth=CLOTH_TRAIN, hand_rate=args.hand_rate,
-                         joker_scenes=args.joker_scenes, joker_designs=args.joker_designs,
-                         ink_weight=args.ink_weight, index_designs=args.index_designs)
+    gen = SceneGenerator(train_decks, cloth=CLOTH_TRAIN, hand_rate=args.hand_rate, **scene_options(args))
     write_split(args.out, "train", args.train, gen, args.seed, (w, h))
     write_split(args.out, "val", args.val, gen, args.seed, (w, h))
     if args.test:

@@ -10,7 +10,7 @@ and now and then a hand or fingers reaching in.
 Labels are boxes around every corner index that is at least
 :data:`VISIBLE_ENOUGH` uncovered, plus one box around a hand.
 
->>> from vision.card_art import load_decks
+>>> from vision.training.card_art import load_decks
 >>> gen = SceneGenerator(load_decks(["anglo"]))            # doctest: +SKIP
 >>> scene = gen.render(["S5", "S5", "H5"], np.random.default_rng(1))   # doctest: +SKIP
 >>> scene.cards, scene.image.shape                         # doctest: +SKIP
@@ -19,16 +19,18 @@ Labels are boxes around every corner index that is at least
 
 from __future__ import annotations
 
+import argparse
 from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
-from vision.card_art import Deck
-from vision.classes import CARD_NAMES, HAND_CLASS, RANKS, SUITS, class_id
-from vision.index_art import designed_indices
-from vision.joker_art import designed_jokers
-from vision.table import ZONE_PX
+from referee.cards import RANK_CHARS as RANKS, SUITS
+from vision.reading.classes import CARD_NAMES, HAND_CLASS, class_id
+from vision.reading.table import ZONE_PX
+from vision.training.card_art import Deck
+from vision.training.index_art import designed_indices
+from vision.training.joker_art import designed_jokers
 
 # A corner index counts as visible (and is labelled) when this much of it shows.
 VISIBLE_ENOUGH = 0.7
@@ -68,7 +70,7 @@ class Scene:
         """Labels in YOLO text format (class cx cy w h, normalised).
 
         ``detector_classes``: class 0 for every corner index and 1 for a
-        hand (:data:`vision.classes.DETECTOR_NAMES`) instead of the 55 classes.
+        hand (:data:`vision.reading.classes.DETECTOR_NAMES`) instead of the 55 classes.
         """
         h, w = self.image.shape[:2]
         out = []
@@ -187,6 +189,43 @@ def make_cloth(rng: np.random.Generator, w: int, h: int,
     return img
 
 
+@dataclass(frozen=True)
+class _Row:
+    """How one scene's row of cards is laid (see :meth:`SceneGenerator.render`)."""
+
+    card_w: float                    # px
+    spacing: float                   # visible share of each card's width
+    angle: float                     # degrees
+    fan: float                       # degrees per card
+    under: bool                      # each new card slid under the last
+    x_start: float                   # px, the row's left end in the zone
+    centre: tuple[float, float]      # px, what the row turns about
+    zone_h: float                    # px, the zone's height (cards' jitter is a share of it)
+
+
+def _index_labels(index_box: tuple[float, float, float, float], cards: list[str], placed: list[tuple],
+                  top: np.ndarray) -> tuple[list, list[int]]:
+    """A label for each laid card's corner index (top-left and turned
+    bottom-right) that shows at least :data:`VISIBLE_ENOUGH` of itself
+    (``top``: which card shows at each pixel), and the card each belongs to."""
+    H, W = top.shape
+    labels, owners = [], []
+    x0, y0, x1, y1 = index_box
+    for k, M, aw, ah in placed:
+        for box in ((x0 * aw, y0 * ah, x1 * aw, y1 * ah),
+                    ((1 - x1) * aw, (1 - y1) * ah, (1 - x0) * aw, (1 - y0) * ah)):
+            pts = np.array([[box[0], box[1]], [box[2], box[1]], [box[2], box[3]], [box[0], box[3]]])
+            q = pts @ M[:, :2].T + M[:, 2]
+            area = max(1.0, cv2.contourArea(q.astype(np.float32)))
+            inside = np.zeros((H, W), np.uint8)
+            cv2.fillConvexPoly(inside, np.round(q).astype(np.int32), 1)
+            if (top[inside > 0] == k).sum() / area < VISIBLE_ENOUGH:
+                continue
+            labels.append((class_id(cards[k]), q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max()))
+            owners.append(k)
+    return labels, owners
+
+
 def _draw_hand(rng: np.random.Generator, img: np.ndarray, top: np.ndarray, margin: int = 0) -> tuple[float, ...]:
     """Fingers or a hand reaching in from an edge of the zone (``margin``
     pixels in from the picture's edge); returns its box."""
@@ -230,6 +269,27 @@ def _draw_hand(rng: np.random.Generator, img: np.ndarray, top: np.ndarray, margi
     return (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
 
 
+def add_scene_options(ap: argparse.ArgumentParser, scenes: str = "scenes") -> None:
+    """Add the :class:`SceneGenerator` options that shape the data to a
+    command line (``--joker-scenes``, ``--joker-designs``, ``--ink-weight``,
+    ``--index-designs``); ``scenes`` says in the help which scenes they shape.
+    :func:`scene_options` reads them back."""
+    ap.add_argument("--joker-scenes", type=float, default=0.0,
+                    help=f"share of {scenes} holding jokers on purpose (e.g. 0.15)")
+    ap.add_argument("--joker-designs", type=float, default=0.0,
+                    help=f"share of {scenes} with jokers that draw them in new designs (e.g. 0.6)")
+    ap.add_argument("--ink-weight", type=float, default=0.0,
+                    help=f"share of {scenes} whose cards are printed heavier or lighter (e.g. 0.5)")
+    ap.add_argument("--index-designs", type=float, default=0.0,
+                    help=f"share of {scenes} printing the indices in a new type face and pip shape (e.g. 0.5)")
+
+
+def scene_options(args: argparse.Namespace) -> dict[str, float]:
+    """The options :func:`add_scene_options` added, as :class:`SceneGenerator` keywords."""
+    return {"joker_scenes": args.joker_scenes, "joker_designs": args.joker_designs,
+            "ink_weight": args.ink_weight, "index_designs": args.index_designs}
+
+
 class SceneGenerator:
     """Renders play-zone scenes from a set of decks and a cloth palette."""
 
@@ -241,11 +301,11 @@ class SceneGenerator:
         """``joker_scenes``: the share of random scenes that hold jokers on
         purpose (:func:`joker_play`); ``joker_designs``: the share of scenes
         with jokers whose jokers are drawn in a new design
-        (:mod:`vision.joker_art`) instead of the deck's; ``ink_weight``: the
+        (:mod:`vision.training.joker_art`) instead of the deck's; ``ink_weight``: the
         share of scenes whose cards are printed heavier or lighter
         (:func:`reweigh_ink`); ``index_designs``: the share of scenes whose
         corner indices are printed in a new type face and pip shape
-        (:mod:`vision.index_art`)."""
+        (:mod:`vision.training.index_art`)."""
         if not decks:
             raise ValueError("SceneGenerator needs at least one deck")
         self.decks = decks
@@ -295,21 +355,48 @@ class SceneGenerator:
         :attr:`Scene.readable` count it).
         """
         effects = (not clean) if effects is None else effects
+        # The steps below draw from rng in this order (the deck, the cloth,
+        # the row, the faces, each card, the hand, the camera): the same
+        # seed must give the same scene, byte for byte.
         deck = deck or self.decks[int(rng.integers(len(self.decks)))]
         w, h = size or self.size
         m = int(margin)
         W, H = w + 2 * m, h + 2 * m               # the picture: the zone and its margin
+        img = self._cloth(rng, w, h, m, background)
+        top = np.full((H, W), -1, np.int32)        # which card shows at each pixel
+        row = self._row(rng, deck, len(cards), w, h, spacing, card_width, clean)
+        faces = self._faces(rng, deck, cards)
+        placed = self._lay(rng, img, top, cards, faces, row, clean, m)
+        hand_box: tuple[float, ...] = ()
+        if hand:
+            hand_box = _draw_hand(rng, img, top, m)
+        labels, owners = _index_labels(deck.index_box, cards, placed, top)
+        if hand_box:
+            labels.append((HAND_CLASS, *hand_box))
+            owners.append(-1)
+        out, labels = self._finish(rng, img, labels, effects)
+        keep = [i for i, l in enumerate(labels) if l[3] - l[1] >= 2 and l[4] - l[2] >= 2]
+        return Scene(image=out, cards=list(cards), labels=[labels[i] for i in keep],
+                     hand=bool(hand_box), deck=deck.name, owners=[owners[i] for i in keep])
+
+    def _cloth(self, rng: np.random.Generator, w: int, h: int, m: int,
+               background: np.ndarray | None) -> np.ndarray:
+        """The picture to lay cards on (float32): ``background``, or new cloth for the zone and its margin."""
+        W, H = w + 2 * m, h + 2 * m
         if background is not None:
             if background.shape[:2] != (H, W):
                 raise ValueError(f"background must be {W}x{H}, got {background.shape[1]}x{background.shape[0]}")
-            img = background.astype(np.float32).copy()
-        else:
-            # cloth drawn for the zone and mirrored out: the same rng draws with or without a margin
-            img = make_cloth(rng, w, h, self.cloth)
-            if m:
-                img = cv2.copyMakeBorder(img, m, m, m, m, cv2.BORDER_REFLECT_101)
-        top = np.full((H, W), -1, np.int32)        # which card shows at each pixel
-        n = len(cards)
+            return background.astype(np.float32).copy()
+        # cloth drawn for the zone and mirrored out: the same rng draws with or without a margin
+        img = make_cloth(rng, w, h, self.cloth)
+        if m:
+            img = cv2.copyMakeBorder(img, m, m, m, m, cv2.BORDER_REFLECT_101)
+        return img
+
+    @staticmethod
+    def _row(rng: np.random.Generator, deck: Deck, n: int, w: int, h: int, spacing: float | None,
+             card_width: float | None, clean: bool) -> _Row:
+        """Where the row of ``n`` cards lies in a ``w`` x ``h`` zone, and how it is laid."""
         cw = (card_width or rng.uniform(0.13, 0.22)) * w
         # players leave every index in view: the tightest fan still shows it
         tight = max(0.17, deck.index_box[2] + 0.03)
@@ -328,10 +415,11 @@ class SceneGenerator:
         x_start = rng.uniform(0.03 * w, max(0.03 * w, 0.97 * w - row_w))
         aspect = 1.45
         y_mid = rng.uniform(0.5 * aspect * cw + 4, max(0.5 * aspect * cw + 4, h - 0.5 * aspect * cw - 4))
-        row_c = (x_start + row_w / 2, y_mid)
-        rad = np.radians(row_angle)
-        placed = []
-        order = list(range(n))[::-1] if under else list(range(n))
+        return _Row(cw, spacing, row_angle, fan, under, x_start, (x_start + row_w / 2, y_mid), h)
+
+    def _faces(self, rng: np.random.Generator, deck: Deck, cards: list[str]) -> dict[str, np.ndarray]:
+        """The artwork of each face: the deck's, or now and then new jokers,
+        new corner indices or heavier or lighter ink (see ``__init__``)."""
         faces = deck.cards
         # (no draw from rng unless asked: scenes from a given seed stay as they were)
         if self.joker_designs > 0 and {"BJ", "LJ"} & set(cards) and rng.random() < self.joker_designs:
@@ -341,15 +429,29 @@ class SceneGenerator:
         if self.ink_weight > 0 and cards and rng.random() < self.ink_weight:
             weight = int(rng.choice([-2, -1, 1, 2]))
             faces = {**faces, **{c: reweigh_ink(faces[c], weight) for c in set(cards)}}
+        return faces
+
+    @staticmethod
+    def _lay(rng: np.random.Generator, img: np.ndarray, top: np.ndarray, cards: list[str],
+             faces: dict[str, np.ndarray], row: _Row, clean: bool, m: int) -> list[tuple]:
+        """Draw the cards into ``img`` (in place) along ``row``, ``m`` px in
+        from the picture's edge, marking in ``top`` which card shows where;
+        returns each card's (position, transform, art width, art height)."""
+        H, W = top.shape
+        n = len(cards)
+        cw, spacing, fan, row_c = row.card_w, row.spacing, row.fan, row.centre
+        rad = np.radians(row.angle)
+        placed = []
+        order = list(range(n))[::-1] if row.under else list(range(n))
         for k in order:
             art = faces[cards[k]]
             ah, aw = art.shape[:2]
             s = cw / aw
-            lx = x_start + cw / 2 + k * cw * spacing - row_c[0]
-            ly = (0 if clean else rng.normal(0, 0.02 * h)) + 0.015 * fan * (k - (n - 1) / 2) ** 2 * cw / 10
+            lx = row.x_start + cw / 2 + k * cw * spacing - row_c[0]
+            ly = (0 if clean else rng.normal(0, 0.02 * row.zone_h)) + 0.015 * fan * (k - (n - 1) / 2) ** 2 * cw / 10
             cx = row_c[0] + lx * np.cos(rad) - ly * np.sin(rad)
             cy = row_c[1] + lx * np.sin(rad) + ly * np.cos(rad)
-            angle = row_angle + fan * (k - (n - 1) / 2) + (0 if clean else rng.normal(0, 1.5))
+            angle = row.angle + fan * (k - (n - 1) / 2) + (0 if clean else rng.normal(0, 1.5))
             flip = (not clean) and rng.random() < 0.25          # laid upside down
             M = cv2.getRotationMatrix2D((aw / 2, ah / 2), -angle + (180 if flip else 0), s)
             M[0, 2] += cx - aw / 2 + m
@@ -363,26 +465,14 @@ class SceneGenerator:
             img[:] = img * (1 - a[:, :, None]) + warped[:, :, :3].astype(np.float32) * a[:, :, None]
             top[a > 0.5] = k
             placed.append((k, M, aw, ah))
-        hand_box: tuple[float, ...] = ()
-        if hand:
-            hand_box = _draw_hand(rng, img, top, m)
-        labels, owners = [], []
-        x0, y0, x1, y1 = deck.index_box
-        for k, M, aw, ah in placed:
-            for box in ((x0 * aw, y0 * ah, x1 * aw, y1 * ah),
-                        ((1 - x1) * aw, (1 - y1) * ah, (1 - x0) * aw, (1 - y0) * ah)):
-                pts = np.array([[box[0], box[1]], [box[2], box[1]], [box[2], box[3]], [box[0], box[3]]])
-                q = pts @ M[:, :2].T + M[:, 2]
-                area = max(1.0, cv2.contourArea(q.astype(np.float32)))
-                inside = np.zeros((H, W), np.uint8)
-                cv2.fillConvexPoly(inside, np.round(q).astype(np.int32), 1)
-                if (top[inside > 0] == k).sum() / area < VISIBLE_ENOUGH:
-                    continue
-                labels.append((class_id(cards[k]), q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max()))
-                owners.append(k)
-        if hand_box:
-            labels.append((HAND_CLASS, *hand_box))
-            owners.append(-1)
+        return placed
+
+    def _finish(self, rng: np.random.Generator, img: np.ndarray, labels: list,
+                effects: bool) -> tuple[np.ndarray, list]:
+        """The picture as the camera gives it (with ``effects``: perspective,
+        light, blur, noise, JPEG) in 8 bits, and the labels moved with it and
+        clipped to it."""
+        H, W = img.shape[:2]
         if effects:
             img, labels = self._camera(rng, img, labels)
         out = np.clip(img, 0, 255).astype(np.uint8)
@@ -391,9 +481,7 @@ class SceneGenerator:
             out = cv2.imdecode(cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])[1], cv2.IMREAD_COLOR)
         labels = [(c, max(0.0, a), max(0.0, b), min(float(W), cc), min(float(H), d))
                   for c, a, b, cc, d in labels]
-        keep = [i for i, l in enumerate(labels) if l[3] - l[1] >= 2 and l[4] - l[2] >= 2]
-        return Scene(image=out, cards=list(cards), labels=[labels[i] for i in keep],
-                     hand=bool(hand_box), deck=deck.name, owners=[owners[i] for i in keep])
+        return out, labels
 
     # -- camera effects ------------------------------------------------------
     def _camera(self, rng, img, labels):

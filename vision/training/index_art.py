@@ -13,7 +13,7 @@ one drawn here).  The card's body
 One call draws one design for a whole deck, as a printer would: every card
 of a scene shares the face and the pip shapes.
 
->>> from vision.card_art import load_deck
+>>> from vision.training.card_art import load_deck
 >>> faces = designed_indices(load_deck("anglo"), ["S5", "HK"], np.random.default_rng(2))   # doctest: +SKIP
 >>> sorted(faces), faces["S5"].shape[2]                                                   # doctest: +SKIP
 (['HK', 'S5'], 4)
@@ -27,8 +27,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.card_art import Deck
-from vision.joker_art import paper_colour
+from vision.training.card_art import Deck
+from vision.training.joker_art import paper_colour
 
 FONT_DIRS = (Path("/usr/share/fonts"),)
 _HERSHEY = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
@@ -199,7 +199,7 @@ def designed_indices(deck: Deck, cards, rng: np.random.Generator) -> dict[str, n
     """``{card: rgba}`` for the rank-and-suit ``cards`` (jokers are skipped):
     ``deck``'s faces with both corner indices replaced by one new design.
 
-    The new index fills the deck's :attr:`~vision.card_art.Deck.index_box`
+    The new index fills the deck's :attr:`~vision.training.card_art.Deck.index_box`
     (top-left, and turned half a turn at the bottom right), so labels made
     from the index box fit it.
     """

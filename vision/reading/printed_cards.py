@@ -12,7 +12,7 @@ the players.  Ids 0-3 are the table corners; the cards use:
 A marker read is exact or absent, so these need no trained model, and a
 card is placed by where its marker's centre falls on the table: in a zone,
 or past its line by no more than the margin the cards are read with
-(:data:`vision.table.ZONE_MARGIN_MM`), the nearest zone.
+(:data:`vision.reading.table.ZONE_MARGIN_MM`), the nearest zone.
 
 >>> PRINTED_IDS[10], PRINTED_IDS[17]
 ('PASS', 'COUNT7')
@@ -28,7 +28,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.table import MARKER_DICT, ZONE_MARGIN_MM, TableGeometry
+from vision.reading.table import MARKER_DICT, ZONE_MARGIN_MM, TableGeometry
 
 PASS_ID = 10
 PRINTED_IDS = {PASS_ID: "PASS", **{10 + n: f"COUNT{n}" for n in range(1, 11)}}

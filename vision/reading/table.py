@@ -53,7 +53,7 @@ REMINDER_ZONE_MM = (140.0, 98.0)
 # shows its index, which the zone's own picture cuts off.  Less than the
 # 20 mm between a play zone and its reminder zone; a card whose centre lies
 # outside the zone proper belongs to a neighbour and is not counted
-# (vision.detector.CardDetector.read_zones).
+# (vision.reading.detector.CardDetector.read_zones).
 ZONE_MARGIN_MM = 15.0
 
 

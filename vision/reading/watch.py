@@ -17,10 +17,10 @@ import cv2
 import numpy as np
 
 from referee.events import Event
-from vision.detector import CardDetector, DetectorError, ZoneRead
-from vision.printed_cards import find_printed
-from vision.table import ZONE_MARGIN_MM, ZONE_PX, GeometryError, TableGeometry, Zone
-from vision.tracker import ZoneTracker
+from vision.reading.detector import CardDetector, DetectorError, ZoneRead
+from vision.reading.printed_cards import find_printed
+from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, GeometryError, TableGeometry, Zone
+from vision.reading.tracker import ZoneTracker
 
 
 class FrameError(ValueError):
@@ -55,7 +55,7 @@ class TableWatcher:
         (most of the time nothing moves on a table; 0 reads every frame).
         ``margin_mm``: how much cloth around each zone is read with it, so
         cards pushed past the printed line are still named
-        (:data:`vision.table.ZONE_MARGIN_MM`)."""
+        (:data:`vision.reading.table.ZONE_MARGIN_MM`)."""
         if geo.homography is None:
             raise GeometryError("table geometry is not calibrated (run guandan-ref calibrate)")
         if not 0 <= margin_mm <= 100:

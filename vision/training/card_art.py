@@ -80,11 +80,6 @@ def default_cache_dir() -> Path:
     return Path.home() / ".cache" / "guandan-referee" / "card-art"
 
 
-def available_decks() -> list[str]:
-    """The standard-index decks installed on this machine."""
-    return [d for d in STANDARD_DECKS if (DECK_DIR / f"{d}.svgz").exists()]
-
-
 def _render_sheet(deck: str, out: Path) -> None:
     src = DECK_DIR / f"{deck}.svgz"
     if not src.exists():

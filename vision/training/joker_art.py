@@ -12,7 +12,7 @@ letter over a pip".
 Each call draws one design (one shape, one centre picture) in both colours,
 on the deck's own card stock, so a joker bomb shows two pairs of one deck.
 
->>> from vision.card_art import load_deck
+>>> from vision.training.card_art import load_deck
 >>> jokers = designed_jokers(load_deck("anglo"), np.random.default_rng(2))    # doctest: +SKIP
 >>> sorted(jokers), jokers["BJ"].shape[2]                                      # doctest: +SKIP
 (['BJ', 'LJ'], 4)
@@ -23,7 +23,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.card_art import Deck
+from vision.training.card_art import Deck
 
 MAX_REACH = 0.4     # share of the card's width a corner mark may reach across
 SHAPES = ("text", "text", "star", "ring_star", "wheel", "crown")
@@ -161,7 +161,7 @@ def _blank(deck: Deck) -> tuple[np.ndarray, tuple[int, int, int]]:
 def designed_jokers(deck: Deck, rng: np.random.Generator) -> dict[str, np.ndarray]:
     """``{"BJ": rgba, "LJ": rgba}``: one new design on ``deck``'s card stock.
 
-    The corner mark fills the deck's :attr:`~vision.card_art.Deck.index_box`
+    The corner mark fills the deck's :attr:`~vision.training.card_art.Deck.index_box`
     (top-left, and turned half a turn at the bottom right), so labels made
     from the index box fit it; a bigger version of the mark is the picture.
     A third of the shapes are drawn larger, from the corner over the index

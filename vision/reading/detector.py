@@ -1,0 +1,267 @@
+"""Read the cards in one play-zone picture with the exported ONNX model.
+
+No PyTorch here: ONNX Runtime runs the detector, which finds corner indices
+(rank and suit printed in a card's corner), and the index classifier
+(:mod:`vision.reading.index_classifier`), which names them.  Indices are then
+grouped into physical cards *by geometry* (:mod:`vision.reading.pairing`):
+a pair of ``S5`` counts as two.  Cards come out left to right.
+
+>>> det = CardDetector()                                  # doctest: +SKIP
+>>> read = det.read_zone(cv2.imread("zone.jpg"))          # doctest: +SKIP
+>>> [c.name for c in read.cards], read.hand               # doctest: +SKIP
+(['S5', 'S5', 'H5'], False)
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.reading.classes import DETECTOR_NAMES
+from vision.reading.index_classifier import DEFAULT_MODEL as CLF_MODEL, IndexClassifier
+from vision.reading.pairing import CardRead, IndexDetection, one_per_index, pair_indices
+from vision.reading.runtime import cpu_session
+
+DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "cards-yolo11n.onnx"
+
+
+class DetectorError(RuntimeError):
+    """The model is missing or unusable, or the picture is not a picture."""
+
+
+@dataclass
+class ZoneRead:
+    """What one zone picture shows: cards left to right, and whether a hand is in it."""
+
+    cards: list[CardRead] = field(default_factory=list)
+    hand: bool = False
+    hand_confidence: float = 0.0
+    printed: tuple[str, ...] = ()     # printed PASS / COUNTn cards (vision.reading.printed_cards)
+
+    @property
+    def names(self) -> list[str]:
+        return [c.name for c in self.cards]
+
+    @property
+    def confidence(self) -> float:
+        """The weakest card's confidence (1.0 for an empty zone)."""
+        return min((c.confidence for c in self.cards), default=1.0)
+
+    def to_dict(self) -> dict:
+        out = {"cards": [c.to_dict() for c in self.cards], "hand": self.hand,
+               "confidence": round(self.confidence, 4)}
+        if self.printed:
+            out["printed"] = list(self.printed)
+        return out
+
+
+def letterbox(image: np.ndarray, size: int | tuple[int, int]) -> tuple[np.ndarray, float, tuple[float, float]]:
+    """Scale to fit ``size`` (a square side, or ``(width, height)``), pad with grey (as ultralytics does)."""
+    h, w = image.shape[:2]
+    sw, sh = (size, size) if isinstance(size, int) else size
+    r = min(sh / h, sw / w)
+    nw, nh = int(round(w * r)), int(round(h * r))
+    # shrinking: area averaging, as a coarser camera would see it (no aliasing)
+    interp = cv2.INTER_AREA if r < 1 else cv2.INTER_LINEAR
+    img = cv2.resize(image, (nw, nh), interpolation=interp) if (nw, nh) != (w, h) else image
+    px, py = (sw - nw) / 2, (sh - nh) / 2
+    top, left = int(round(py - 0.1)), int(round(px - 0.1))
+    img = cv2.copyMakeBorder(img, top, sh - nh - top, left, sw - nw - left,
+                             cv2.BORDER_CONSTANT, value=(114, 114, 114))
+    return img, r, (left, top)
+
+
+def input_size(image_wh: tuple[int, int], imgsz: int, stride: int = 32,
+               scale: float | None = None) -> tuple[int, int]:
+    """The smallest stride-aligned ``(width, height)`` holding the picture
+    scaled so its long side is ``imgsz`` (or scaled by ``scale``): a 640x448
+    zone goes in as 320x224, not padded to a 320 square (a third less work
+    for the same pixels).
+
+    >>> input_size((640, 448), 320)
+    (320, 224)
+    >>> input_size((294, 206), 320, scale=0.5)     # a reminder zone, as a play zone is scaled
+    (160, 128)
+    """
+    w, h = image_wh
+    r = scale or imgsz / max(w, h)
+    return (int(np.ceil(round(w * r) / stride) * stride), int(np.ceil(round(h * r) / stride) * stride))
+
+
+def _trained_size(session) -> int:
+    """The long side a dynamic-size model was exported at (ultralytics' metadata), else 320."""
+    meta = session.get_modelmeta().custom_metadata_map.get("imgsz", "")
+    sizes = [int(v) for v in meta.strip("[]() ").replace(",", " ").split() if v.isdigit()]
+    return max(sizes) if sizes else 320
+
+
+class CardDetector:
+    """The ONNX corner-index detector plus the pairing step.
+
+    ``threads`` caps ONNX Runtime's threads (a table node shares its CPU).
+    """
+
+    def __init__(self, model: str | Path | None = None, imgsz: int | None = None,
+                 conf: float | None = None, iou: float = 0.3, hand_conf: float = 0.3, threads: int = 2,
+                 classifier: str | Path | bool | None = None, index_conf: float = 0.25):
+        path = Path(model or os.environ.get("GUANDAN_CARD_MODEL") or DEFAULT_MODEL)
+        if not path.exists():
+            raise DetectorError(f"card model not found: {path}")
+        try:
+            self.session = cpu_session(path, threads)
+        except Exception as exc:   # onnxruntime raises its own types for corrupt files
+            raise DetectorError(f"cannot load card model {path}: {exc}") from None
+        inp = self.session.get_inputs()[0]
+        rows = self.session.get_outputs()[0].shape[1]      # 4 box values + one score per class
+        if isinstance(rows, int) and rows - 4 != len(DETECTOR_NAMES):
+            classes = rows - 4
+            raise DetectorError(f"card model {path} has {classes} classes, expected "
+                                f"{len(DETECTOR_NAMES)} ({', '.join(DETECTOR_NAMES)}): train it with vision.training.make_dataset data")
+        self.input_name = inp.name
+        # A model exported with dynamic axes (vision.training.train) takes any batch and
+        # any stride-aligned size: zones go in as rectangles, several at once.
+        # An older fixed-size model takes one square at a time.
+        fixed = all(isinstance(v, int) for v in inp.shape[2:])
+        self.fixed_size = (int(inp.shape[3]), int(inp.shape[2])) if fixed else None
+        self.batches = not isinstance(inp.shape[0], int)
+        self.imgsz = imgsz or (max(self.fixed_size) if fixed else _trained_size(self.session))
+        self.iou, self.hand_conf = iou, hand_conf
+        self.model_path = path
+        # Second stage (vision.reading.index_classifier): names each box the detector
+        # finds.  classifier=False: boxes only (find_boxes), e.g. to make data.
+        self.classifier = None
+        if classifier is not False:
+            clf_path = Path(classifier or os.environ.get("GUANDAN_INDEX_MODEL") or CLF_MODEL)
+            if not clf_path.exists():
+                raise DetectorError(f"index classifier not found: {clf_path}")
+            try:
+                self.classifier = IndexClassifier(clf_path, threads=threads)
+            except Exception as exc:
+                raise DetectorError(f"cannot load index classifier {clf_path}: {exc}") from None
+        # the detector only has to find indices, so its threshold is low;
+        # the classifier's (index_conf) decides what an index shows
+        self.conf = 0.1 if conf is None else conf
+        self.index_conf = index_conf
+
+    def find_boxes(self, image: np.ndarray) -> list[IndexDetection]:
+        """Where the corner indices (named ``INDEX``) and hands (``HAND``) are.
+
+        The detector has two classes (:data:`vision.reading.classes.DETECTOR_NAMES`);
+        naming an index is the classifier's job.
+        """
+        return self.find_boxes_many([image])[0]
+
+    def find_boxes_many(self, images: list[np.ndarray], scale: float | None = None) -> list[list[IndexDetection]]:
+        """:meth:`find_boxes` for several pictures, in one model run where the
+        model takes batches and the pictures share a size (a table's zones do).
+
+        ``scale``: shrink every picture by this factor instead of fitting each
+        to the model's input (zones rectified at one px/mm keep their cards
+        one size, whatever the zone's size; dynamic-size models only).
+        """
+        for image in images:
+            if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 or image.size == 0:
+                raise DetectorError("expected a BGR colour picture (H x W x 3)")
+        boxed = [letterbox(im, self.fixed_size or input_size((im.shape[1], im.shape[0]), self.imgsz, scale=scale))
+                 for im in images]
+        groups: dict[tuple, list[int]] = {}
+        for k, (img, _, _) in enumerate(boxed):
+            groups.setdefault(img.shape if self.batches else (k,), []).append(k)
+        preds: list = [None] * len(images)
+        for members in groups.values():
+            blob = cv2.dnn.blobFromImages([boxed[k][0] for k in members], 1 / 255.0, swapRB=True)
+            out = self.session.run(None, {self.input_name: blob})[0]
+            for k, pred in zip(members, out):
+                preds[k] = pred.T                                   # (anchors, 4 + classes)
+        return [self._boxes(pred, r, pad, im.shape[:2])
+                for pred, (_, r, pad), im in zip(preds, boxed, images)]
+
+    def _boxes(self, pred: np.ndarray, r: float, pad: tuple[float, float],
+               shape: tuple[int, int]) -> list[IndexDetection]:
+        """The model's raw rows for one picture -> boxes in that picture's pixels."""
+        left, top = pad
+        card, hand = pred[:, 4], pred[:, 5]
+        is_hand = hand > card
+        score = np.maximum(card, hand)
+        lowest = min(self.conf, self.hand_conf)
+        keep = score >= lowest
+        pred, is_hand, score = pred[keep], is_hand[keep], score[keep]
+        if len(pred) == 0:
+            return []
+        xywh = pred[:, :4].copy()
+        xywh[:, 0] -= xywh[:, 2] / 2
+        xywh[:, 1] -= xywh[:, 3] / 2
+        idx = cv2.dnn.NMSBoxesBatched(xywh.tolist(), score.tolist(), is_hand.astype(int).tolist(),
+                                      lowest, self.iou)
+        h, w = shape
+        found = []
+        for k in np.array(idx).reshape(-1):
+            if score[k] < (self.hand_conf if is_hand[k] else self.conf):
+                continue
+            x, y, bw, bh = xywh[k]
+            box = ((x - left) / r, (y - top) / r, (x + bw - left) / r, (y + bh - top) / r)
+            box = (max(0.0, box[0]), max(0.0, box[1]), min(float(w), box[2]), min(float(h), box[3]))
+            found.append(IndexDetection("HAND" if is_hand[k] else "INDEX", float(score[k]),
+                                        tuple(float(v) for v in box)))
+        return found
+
+    def detect_indices(self, image: np.ndarray) -> list[IndexDetection]:
+        """All corner indices, each named by the classifier, and hands."""
+        if self.classifier is None:
+            raise DetectorError("no index classifier loaded: this detector only finds boxes")
+        return self._name_indices_many([image], [self.find_boxes(image)])[0]
+
+    def _name_indices_many(self, images: list[np.ndarray],
+                           founds: list[list[IndexDetection]]) -> list[list[IndexDetection]]:
+        """Let the classifier name every index box (all pictures' crops in one
+        run); drop the ones it calls NONE."""
+        boxes = [[d for d in found if d.name != "HAND"] for found in founds]
+        # every picture's crops in one classifier run
+        ranked = self.classifier.ranked_many([(im, [d.box for d in b]) for im, b in zip(images, boxes)])
+        out = []
+        for found, b, rk in zip(founds, boxes, ranked):
+            named = []
+            for d, r in zip(b, rk):
+                label, p = r[0]
+                if label != "NONE" and p >= self.index_conf:
+                    named.append(IndexDetection(label, p, d.box, tuple(r[1:])))
+            out.append(one_per_index(named) + [d for d in found if d.name == "HAND"])
+        return out
+
+    def read_zone(self, image: np.ndarray) -> ZoneRead:
+        """The cards in one zone picture, left to right, and whether a hand covers it."""
+        return self.read_zones([image])[0]
+
+    def read_zones(self, images: list[np.ndarray], scale: float | None = None,
+                   margin: int = 0) -> list[ZoneRead]:
+        """:meth:`read_zone` for several zone pictures at once (one detector
+        run and one classifier run for all of them: faster than one by one).
+        ``scale``: see :meth:`find_boxes_many`.  ``margin``: each picture
+        shows this many pixels of cloth around its zone
+        (:meth:`vision.reading.table.TableGeometry.rectify`); cards whose centre lies
+        there, and hands that do not reach into the zone, belong to
+        neighbours and are left out."""
+        if self.classifier is None:
+            raise DetectorError("no index classifier loaded: this detector only finds boxes")
+        if not images:
+            return []
+        reads = []
+        for im, dets in zip(images, self._name_indices_many(images, self.find_boxes_many(images, scale))):
+            h, w = im.shape[:2]
+            zone = (margin, margin, w - margin, h - margin)
+            hands = [d for d in dets if d.name == "HAND" and _overlaps(d.box, zone)]
+            cards = pair_indices([d for d in dets if d.name != "HAND"])
+            if margin > 0:    # (without one, a card cut off at the edge may have its centre outside)
+                cards = [c for c in cards if zone[0] <= c.centre[0] <= zone[2] and zone[1] <= c.centre[1] <= zone[3]]
+            reads.append(ZoneRead(cards=cards, hand=bool(hands),
+                                  hand_confidence=max((d.confidence for d in hands), default=0.0)))
+        return reads
+
+
+def _overlaps(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    """Whether two (x0, y0, x1, y1) boxes share any area."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]

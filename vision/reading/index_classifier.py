@@ -1,0 +1,91 @@
+"""Second stage, at run time: a small CNN names a corner index from its crop.
+
+The YOLO detector only says where the corner indices are (two classes,
+index and hand).  This classifier looks at the crop around one detected
+index, resized to :data:`CROP_W` x :data:`CROP_H`, and names its card face
+(or ``NONE``: not an index at all, which throws out false detections).
+
+Crops come from zone pictures at :data:`vision.reading.table.ZONE_PX` (640 px
+wide), where an index is ~35 px tall.  :class:`IndexClassifier` runs the
+exported ONNX on ONNX Runtime; making its data and training it is
+:mod:`vision.training.index_classifier`.
+
+>>> clf = IndexClassifier()                                        # doctest: +SKIP
+>>> clf.classify(zone_image, [(10, 12, 22, 38)])                    # doctest: +SKIP
+[('S5', 0.998)]
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.reading.classes import CARD_NAMES
+from vision.reading.runtime import cpu_session
+
+CROP_W, CROP_H = 32, 48
+LABELS = CARD_NAMES + ("NONE",)
+NONE = len(CARD_NAMES)
+DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "index-classifier.onnx"
+MARGIN = 0.15          # crops take this share of the box's size around it
+
+
+def crop(image: np.ndarray, box, margin: float = MARGIN) -> np.ndarray:
+    """The box with a margin, resized to the classifier's input (BGR uint8)."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    x0, x1 = x0 - margin * w, x1 + margin * w
+    y0, y1 = y0 - margin * h, y1 + margin * h
+    src = np.float32([[x0, y0], [x1, y0], [x0, y1]])
+    dst = np.float32([[0, 0], [CROP_W, 0], [0, CROP_H]])
+    M = cv2.getAffineTransform(src, dst)
+    return cv2.warpAffine(image, M, (CROP_W, CROP_H), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+
+
+def to_blob(crops: list[np.ndarray]) -> np.ndarray:
+    """Crops (BGR uint8) as the network takes them: RGB in 0..1, N x 3 x H x W
+    (training feeds it the same way)."""
+    x = np.stack(crops).astype(np.float32) / 255.0
+    return np.ascontiguousarray(x[:, :, :, ::-1].transpose(0, 3, 1, 2))   # RGB, NCHW
+
+
+class IndexClassifier:
+    """The exported classifier on ONNX Runtime."""
+
+    def __init__(self, model: str | Path | None = None, threads: int = 2):
+        path = Path(model or os.environ.get("GUANDAN_INDEX_MODEL") or DEFAULT_MODEL)
+        if not path.exists():
+            raise FileNotFoundError(f"index classifier not found: {path}")
+        self.session = cpu_session(path, threads)
+        self.input_name = self.session.get_inputs()[0].name
+        self.model_path = path
+
+    def _probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
+        """Each crop's probability of each label in :data:`LABELS` (N x 55)."""
+        if not crops:
+            return np.zeros((0, len(LABELS)), np.float32)
+        logits = self.session.run(None, {self.input_name: to_blob(crops)})[0]
+        e = np.exp(logits - logits.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True)
+
+    def ranked_many(self, pictures: list[tuple[np.ndarray, list]], top: int = 4) -> list[list[list[tuple[str, float]]]]:
+        """:meth:`ranked` for several (image, boxes) at once, in one model run."""
+        p = self._probabilities([crop(image, b) for image, boxes in pictures for b in boxes])
+        order = np.argsort(-p, axis=1)[:, :top]
+        flat = [[(LABELS[int(k)], float(p[n, k])) for k in row] for n, row in enumerate(order)]
+        out, at = [], 0
+        for _, boxes in pictures:
+            out.append(flat[at:at + len(boxes)])
+            at += len(boxes)
+        return out
+
+    def classify(self, image: np.ndarray, boxes) -> list[tuple[str, float]]:
+        """(label, probability) for each box; label ``NONE`` for a non-index."""
+        return [r[0] for r in self.ranked(image, boxes, top=1)]
+
+    def ranked(self, image: np.ndarray, boxes, top: int = 4) -> list[list[tuple[str, float]]]:
+        """The ``top`` likeliest (label, probability) for each box, best first."""
+        return self.ranked_many([(image, list(boxes))], top)[0]

@@ -1,0 +1,295 @@
+"""Group corner indices into physical cards, by geometry, left to right.
+
+A card shows its top-left index and, when nothing covers it, the turned
+bottom-right one, about a card's diagonal away and of the same class.  Two
+indices of the same class anywhere else are two cards, so a pair of ``S5``
+counts as two.  The detector (:mod:`vision.reading.detector`) finds the
+indices and the classifier names them; this module only looks at where
+they lie and what they are called.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+# Geometry of a corner-index pair, measured on the decks (in the row's frame):
+# from the top-left index centre to the bottom-right one, dy is 1.4 to 4
+# index heights and dx/dy about 0.78.
+PAIR_RATIO = 0.78
+PAIR_RATIO_TOL = 0.55
+PAIR_DY_MAX = 5.5
+BOTTOM_MIN = 1.2       # an index this far below the top band is a bottom-right one
+MAX_ROW_ANGLE = 20     # degrees
+SAME_INDEX = 0.6       # boxes closer than this share of an index's size are one index
+LEFTOVER_TURN = 35    # degrees: how far a leftover same-name corner pair may turn
+RESCUE_TOL = 0.5       # index heights: a corner pair named two ways must sit this true
+RESCUE_FLOOR = 1e-3    # a name outside a corner's short list still counts this much (a cut-off corner lists no good one)
+
+
+@dataclass(frozen=True)
+class IndexDetection:
+    """One detected corner index (or a hand): class name, confidence, box in pixels.
+
+    ``alternatives``: the classifier's likeliest names with their
+    probabilities, best first (empty when nothing else was considered).
+    """
+
+    name: str
+    confidence: float
+    box: tuple[float, float, float, float]
+    alternatives: tuple[tuple[str, float], ...] = ()
+
+    def probability(self, name: str) -> float:
+        """How likely this index shows ``name`` (its confidence if it is its name)."""
+        if name == self.name:
+            return self.confidence
+        return next((p for n, p in self.alternatives if n == name), 0.0)
+
+    @property
+    def center(self) -> tuple[float, float]:
+        return ((self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2)
+
+    @property
+    def width(self) -> float:
+        return self.box[2] - self.box[0]
+
+    @property
+    def height(self) -> float:
+        return self.box[3] - self.box[1]
+
+
+@dataclass(frozen=True)
+class CardRead:
+    """One physical card: its face, confidence, and the indices that show it.
+
+    ``centre``: where the card's middle lies in the picture, from its two
+    indices or, with one showing, from the row's typical corner-to-corner
+    offset (which zone a card lies in is decided by it).
+    """
+
+    name: str
+    confidence: float
+    box: tuple[float, float, float, float]
+    indices: tuple[IndexDetection, ...]
+    centre: tuple[float, float] | None = None
+
+    def to_dict(self) -> dict:
+        return {"card": self.name, "confidence": round(self.confidence, 4),
+                "box": [round(v, 1) for v in self.box], "indices": len(self.indices)}
+
+
+def row_angle(centres: np.ndarray, ih: float) -> float:
+    """The row's slope (radians): the angle that makes the tightest bands.
+
+    Top-left indices of a row of cards lie along one line; turned
+    bottom-right ones lie along a parallel line a card's height lower.
+    Angles within ±:data:`MAX_ROW_ANGLE` degrees are tried; at each, the
+    heights across the row split into bands (:func:`bottom_band`) and the
+    angle whose bands are narrowest (least spread about their means) wins,
+    a tilt paying a small price per degree.  (Counting bands of a fixed
+    width instead was fooled by cards laid a little higher or lower.)
+
+    >>> xs = np.arange(0, 500, 50.0)
+    >>> round(float(np.degrees(row_angle(np.stack([xs, 100 + np.tan(np.radians(8)) * xs], 1), 30.0))))
+    8
+    """
+    if len(centres) < 2:
+        return 0.0
+    best: tuple | None = None
+    for deg in np.arange(-MAX_ROW_ANGLE, MAX_ROW_ANGLE + 0.5, 1.0):
+        t = np.radians(deg)
+        v = -centres[:, 0] * np.sin(t) + centres[:, 1] * np.cos(t)
+        low = bottom_band(v, ih)
+        spread = sum(float(((v[m] - v[m].mean()) ** 2).sum()) for m in (low, ~low) if m.any())
+        score = spread / (ih * ih) + 0.02 * abs(deg)
+        if best is None or score < best[0]:
+            best = (score, float(t))
+    return best[1]
+
+
+def one_per_index(indices: list[IndexDetection]) -> list[IndexDetection]:
+    """Drop boxes that sit on an index another, surer box already covers.
+
+    The detector sometimes boxes one index twice, a little apart; both
+    crops then read as an index.  Two indices of different cards are at
+    least an index's width apart (players leave every index in view), so
+    boxes closer than :data:`SAME_INDEX` of a width are one index.
+
+    >>> a = IndexDetection("CT", 0.95, (398, 163, 416, 198))
+    >>> b = IndexDetection("CT", 0.51, (386, 157, 408, 195))
+    >>> c = IndexDetection("CT", 0.90, (420, 163, 438, 198))      # the next card's
+    >>> [d.confidence for d in one_per_index([b, a, c])]
+    [0.95, 0.9]
+    """
+    kept: list[IndexDetection] = []
+    for d in sorted(indices, key=lambda d: -d.confidence):
+        x, y = d.center
+        if all(abs(x - k.center[0]) >= SAME_INDEX * max(d.width, k.width)
+               or abs(y - k.center[1]) >= SAME_INDEX * max(d.height, k.height) for k in kept):
+            kept.append(d)
+    return kept
+
+
+def bottom_band(v: np.ndarray, ih: float) -> np.ndarray:
+    """Which indices are bottom-right ones, from their heights ``v`` across the row.
+
+    The row's top-left indices form one band and the bottom-right ones
+    another, a card's height lower: the split is the widest gap between
+    heights, when it is at least :data:`BOTTOM_MIN` index heights.  (Measured
+    from the highest index instead, one card lifted a little above the rest
+    turned the others' top indices into bottom ones.)
+
+    >>> bottom_band(np.array([160., 180., 205., 190., 330.]), 35.0).tolist()
+    [False, False, False, False, True]
+    >>> bottom_band(np.array([160., 180., 205.]), 35.0).tolist()
+    [False, False, False]
+    """
+    if len(v) < 2:
+        return np.zeros(len(v), bool)
+    s = np.sort(v)
+    gaps = np.diff(s)
+    k = int(np.argmax(gaps))
+    if gaps[k] < BOTTOM_MIN * ih:
+        return np.zeros(len(v), bool)
+    return v > (s[k] + s[k + 1]) / 2
+
+
+def _corner_pair_error(offset: np.ndarray, ih: float) -> float | None:
+    """How far (in dx/dy) an offset from a top-left index to a bottom-right one
+    is from a card's usual shape; None when it cannot be one card's corners."""
+    dx, dy = offset
+    if not (BOTTOM_MIN * ih <= dy <= PAIR_DY_MAX * ih) or dx <= 0:
+        return None
+    err = abs(dx / dy - PAIR_RATIO)
+    return err if err <= PAIR_RATIO_TOL else None
+
+
+def _rescue_pairs(indices, local, bottom, ih, groups, used, names) -> list[tuple[int, int]]:
+    """Pair the indices left over when the classifier named a card's two
+    corners differently: a top-left and a bottom-right index that sit, to
+    within :data:`RESCUE_TOL` index heights, where the nearest matched card's
+    corners sit relative to each other are one card.  Its name is the one
+    both corners find likeliest together, a name missing from a corner's
+    short list counting :data:`RESCUE_FLOOR` (a corner cut off by the
+    picture's edge lists nothing like its card's name, the other corner
+    decides).  Updates ``used`` and ``names``.
+    """
+    tops = [i for i in np.nonzero(~bottom)[0] if i not in used]
+    bots = [j for j in np.nonzero(bottom)[0] if j not in used]
+    if not tops or not bots:
+        return []
+    cand = []
+    if groups:
+        g_top = np.array([local[i] for i, _ in groups])
+        g_off = np.array([local[j] - local[i] for i, j in groups])
+        for i in tops:
+            off = g_off[int(np.argmin(np.abs(g_top[:, 0] - local[i][0])))]   # the nearest card's, fan and all
+            for j in bots:
+                err = float(np.linalg.norm(local[j] - local[i] - off)) / ih
+                if err <= RESCUE_TOL:
+                    cand.append((err, int(i), int(j)))
+    else:
+        # no card to measure against: a corner pair in the usual shape, and
+        # neither corner has another partner to choose from
+        fits = {(int(i), int(j)) for i in tops for j in bots if _corner_pair_error(local[j] - local[i], ih) is not None}
+        for i, j in fits:
+            if sum(1 for a, _ in fits if a == i) == 1 and sum(1 for _, b in fits if b == j) == 1:
+                cand.append((0.0, i, j))
+    cand.sort()
+    out = []
+    for _, i, j in cand:
+        if i in used or j in used:
+            continue
+        a, b = indices[i], indices[j]
+        options = {a.name, b.name} | {n for n, _ in a.alternatives} | {n for n, _ in b.alternatives}
+        best = max(options, key=lambda n: max(RESCUE_FLOOR, a.probability(n)) * max(RESCUE_FLOOR, b.probability(n)))
+        used.update((i, j))
+        names[i] = names[j] = best
+        out.append((i, j))
+    return out
+
+
+def _leftover_pairs(indices, local, bottom, ih, used) -> list[tuple[int, int]]:
+    """Pair a leftover top-left and bottom-right index of the same name when
+    each is the other's only possible partner, the card turned up to
+    :data:`LEFTOVER_TURN` degrees from the usual shape (the end of a fan).
+    Every card's top-left index shows, so an unpaired bottom-right one of the
+    same name is that card's far corner, not another card.  Updates ``used``.
+    """
+    tops = [int(i) for i in np.nonzero(~bottom)[0] if i not in used]
+    bots = [int(j) for j in np.nonzero(bottom)[0] if j not in used]
+    usual = np.degrees(np.arctan(PAIR_RATIO))
+    fits = set()
+    for i in tops:
+        for j in bots:
+            dx, dy = local[j] - local[i]
+            if indices[i].name == indices[j].name and BOTTOM_MIN * ih <= dy <= PAIR_DY_MAX * ih \
+                    and abs(np.degrees(np.arctan2(dx, dy)) - usual) <= LEFTOVER_TURN:
+                fits.add((i, j))
+    out = [(i, j) for i, j in sorted(fits)
+           if sum(1 for a, _ in fits if a == i) == 1 and sum(1 for _, b in fits if b == j) == 1]
+    for i, j in out:
+        used.update((i, j))
+    return out
+
+
+def pair_indices(indices: list[IndexDetection]) -> list[CardRead]:
+    """Group corner indices into physical cards and order them left to right.
+
+    >>> a = IndexDetection("S5", 0.9, (10, 10, 20, 30))    # an S5, half covered by
+    >>> c = IndexDetection("S5", 0.9, (40, 10, 50, 30))    # a second S5, on top,
+    >>> b = IndexDetection("S5", 0.8, (87, 70, 97, 90))    # whose bottom corner shows
+    >>> [(r.name, len(r.indices)) for r in pair_indices([a, b, c])]
+    [('S5', 1), ('S5', 2)]
+    """
+    if not indices:
+        return []
+    ih = float(np.median([d.height for d in indices]))
+    centres = np.array([d.center for d in indices], float)
+    t = row_angle(centres, ih)
+    rot = np.array([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]])   # into the row's frame
+    local = centres @ rot.T
+    bottom = bottom_band(local[:, 1], ih)
+    cand = []
+    for i in np.nonzero(~bottom)[0]:
+        for j in np.nonzero(bottom)[0]:
+            if indices[i].name != indices[j].name:
+                continue
+            err = _corner_pair_error(local[j] - local[i], ih)
+            if err is not None:
+                cand.append((err, int(i), int(j)))
+    cand.sort()
+    used: set[int] = set()
+    groups: list[tuple[int, ...]] = []
+    for _, i, j in cand:
+        if i in used or j in used:
+            continue
+        used.update((i, j))
+        groups.append((i, j))
+    names = {k: d.name for k, d in enumerate(indices)}
+    groups += _rescue_pairs(indices, local, bottom, ih, groups, used, names)
+    groups += _leftover_pairs(indices, local, bottom, ih, used)
+    # typical offset (row frame) from a top-left index to its card's centre
+    if groups:
+        half = np.median(np.array([local[j] - local[i] for i, j in groups]), axis=0) / 2
+    else:
+        dy = 2.8 * ih
+        half = np.array([PAIR_RATIO * dy, dy]) / 2
+    groups += [(k,) for k in range(len(indices)) if k not in used]
+    cards = []
+    for g in groups:
+        dets = [indices[k] for k in g]
+        if len(g) == 2:
+            centre = (local[g[0]] + local[g[1]]) / 2
+        else:
+            centre = local[g[0]] + (-half if bottom[g[0]] else half)
+        boxes = np.array([d.box for d in dets])
+        box = (float(boxes[:, 0].min()), float(boxes[:, 1].min()),
+               float(boxes[:, 2].max()), float(boxes[:, 3].max()))
+        conf = max(d.confidence for d in dets)
+        middle = tuple(float(v) for v in centre @ rot)        # back to the picture's frame
+        cards.append((float(centre[0]), CardRead(names[g[0]], conf, box, tuple(dets), middle)))
+    cards.sort(key=lambda c: c[0])
+    return [c for _, c in cards]

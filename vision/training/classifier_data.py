@@ -1,0 +1,187 @@
+"""The index classifier's training data: crops of corner indices and of
+what is not one, cut from synthetic scenes (:mod:`vision.training.synth`).
+
+Each crop is what :func:`vision.reading.index_classifier.crop` hands the
+classifier at run time; the label is the card's class number
+(:data:`vision.reading.classes.CARD_NAMES`) or :data:`NONE`.  Every scene
+draws from its own generator (seeded by the run's seed and its number), so
+the same seed gives the same crops byte for byte.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from vision.reading.classes import CARD_NAMES
+from vision.reading.index_classifier import NONE, crop
+
+JOKERS = (CARD_NAMES.index("BJ"), CARD_NAMES.index("LJ"))
+
+
+def ink_box(image: np.ndarray, box, tighter: float = 0.85) -> tuple[float, float, float, float] | None:
+    """The box around the ink inside ``box`` (whatever is far from the card
+    stock, the brightest colour there), or None when that is not clearly
+    tighter (both sides over ``tighter`` of the box's).
+
+    A joker's corner mark is often a round picture, shorter than a rank
+    index: a detector may box just the mark, and the classifier must still
+    read it as a joker.
+
+    >>> img = np.full((60, 40, 3), 250, np.uint8); img[10:22, 10:22] = (30, 30, 200)
+    >>> ink_box(img, (8, 8, 24, 40))
+    (10.0, 10.0, 22.0, 22.0)
+    """
+    h, w = image.shape[:2]
+    x0, y0 = max(0, int(box[0])), max(0, int(box[1]))
+    x1, y1 = min(w, int(np.ceil(box[2]))), min(h, int(np.ceil(box[3])))
+    patch = image[y0:y1, x0:x1].astype(np.int16)
+    if patch.size == 0:
+        return None
+    grey = patch.sum(axis=2)
+    paper = np.median(patch[grey >= np.percentile(grey, 75)], axis=0)
+    ys, xs = np.nonzero(np.abs(patch - paper).max(axis=2) > 60)
+    if len(xs) < 4:
+        return None
+    ib = (float(x0 + xs.min()), float(y0 + ys.min()), float(x0 + xs.max() + 1), float(y0 + ys.max() + 1))
+    if ib[2] - ib[0] > tighter * (x1 - x0) and ib[3] - ib[1] > tighter * (y1 - y0):
+        return None
+    return ib
+
+
+def _jittered(box, sx: float, sy: float, rng: np.random.Generator) -> tuple[float, float, float, float]:
+    """``box`` with each edge moved at random (sd ``sx`` across, ``sy`` down), as a detector's box is off."""
+    j = rng.normal(0, 1, 4) * np.array([sx, sy, sx, sy])
+    return box[0] + j[0], box[1] + j[1], box[2] + j[2], box[3] + j[3]
+
+
+def _intersections(box, boxes: np.ndarray) -> np.ndarray:
+    """The area ``box`` shares with each of ``boxes`` (N x 4)."""
+    ix = np.clip(np.minimum(box[2], boxes[:, 2]) - np.maximum(box[0], boxes[:, 0]), 0, None)
+    iy = np.clip(np.minimum(box[3], boxes[:, 3]) - np.maximum(box[1], boxes[:, 1]), 0, None)
+    return ix * iy
+
+
+def _iou(box, boxes: np.ndarray) -> np.ndarray:
+    """Intersection over union of one box with each of ``boxes`` (N x 4)."""
+    if len(boxes) == 0:
+        return np.zeros(0)
+    inter = _intersections(box, boxes)
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    return inter / (area + (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]) - inter)
+
+
+def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
+               joker_scenes: float = 0.0, joker_designs: float = 0.0, ink_weight: float = 0.0,
+               tight_jokers: bool = False, index_designs: float = 0.0, body_negatives: int = 0) -> None:
+    """Crops of every labelled index (boxes jittered like a detector's) plus
+    non-index crops of cloth, card faces and hands; saved as one .npz.
+
+    With ``detector`` (an ONNX card detector), every box it finds is cropped
+    too: named after the index it covers, or ``NONE`` when it covers none
+    (its false alarms on pips and faces are the negatives that matter).
+    ``tight_jokers``: a joker's index is also cropped tight around its ink
+    (:func:`ink_box`).  ``body_negatives``: this many more non-index crops a
+    scene, drawn within the row of cards (pips and pictures of unseen decks
+    must not read as jokers).
+    ``joker_scenes``, ``joker_designs``, ``ink_weight`` and ``index_designs``:
+    see :class:`vision.training.synth.SceneGenerator` (jokers are rare in
+    ordinary plays, and a dozen decks' jokers teach a dozen pictures rather
+    than the big/little colour rule).
+    """
+    from vision.training.card_art import TRAIN_DECKS, load_decks
+    from vision.training.synth import SceneGenerator
+
+    gen = SceneGenerator(load_decks(TRAIN_DECKS), joker_scenes=joker_scenes, joker_designs=joker_designs,
+                         ink_weight=ink_weight, index_designs=index_designs)
+    finder = None
+    if detector is not None:
+        from vision.reading.detector import CardDetector
+
+        finder = CardDetector(detector, classifier=False, threads=1)
+    xs, ys = [], []
+    for i in range(scenes):
+        rng = np.random.default_rng([seed, 77, i])
+        scene = gen.random_scene(rng)
+        for x, y in _scene_crops(scene, rng, finder, tight_jokers, body_negatives):
+            xs.append(x)
+            ys.append(y)
+        if (i + 1) % 500 == 0:
+            print(f"{i + 1}/{scenes} scenes, {len(xs)} crops", flush=True)
+    out.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(out / f"crops_{seed}.npz", x=np.stack(xs), y=np.array(ys, np.int64))
+    print(f"{len(xs)} crops -> {out / f'crops_{seed}.npz'}")
+
+
+def _scene_crops(scene, rng: np.random.Generator, finder, tight_jokers: bool,
+                 body_negatives: int) -> list[tuple[np.ndarray, int]]:
+    """One scene's (crop, label) pairs: its labelled indices, the detector's
+    boxes, then the negatives (in this order: the draws from ``rng`` follow it)."""
+    img = scene.image
+    cards = [(c, (x0, y0, x1, y1)) for c, x0, y0, x1, y1 in scene.labels if c < NONE]   # hands left out
+    boxes = np.array([b for _, b in cards]).reshape(-1, 4)
+    # with a detector's boxes too, one jittered crop an index is enough
+    out = _index_crops(img, cards, rng, 1 if finder else 2, tight_jokers)
+    if finder is not None:
+        out += _detector_crops(finder, img, boxes, [c for c, _ in cards])
+    sizes = [(b[2] - b[0], b[3] - b[1]) for _, b in cards]
+    out += [(x, NONE) for x in _negative_crops(img, boxes, sizes, rng, body_negatives)]
+    return out
+
+
+def _index_crops(img: np.ndarray, cards, rng: np.random.Generator, per_index: int,
+                 tight_jokers: bool) -> list[tuple[np.ndarray, int]]:
+    """``per_index`` crops of each labelled index, its box jittered (sd 10 %);
+    with ``tight_jokers``, a joker's also cropped around its mark alone."""
+    out = []
+    for c, (x0, y0, x1, y1) in cards:
+        bw, bh = x1 - x0, y1 - y0
+        for _ in range(per_index):
+            out.append((crop(img, _jittered((x0, y0, x1, y1), 0.1 * bw, 0.1 * bh, rng)), c))
+        if tight_jokers and c in JOKERS:
+            ib = ink_box(img, (x0, y0, x1, y1))
+            if ib is not None:          # the mark alone, as a detector may box it
+                out.append((crop(img, _jittered(ib, 0.05 * bw, 0.05 * bh, rng)), c))
+    return out
+
+
+def _detector_crops(finder, img: np.ndarray, boxes: np.ndarray, classes: list[int]) -> list[tuple[np.ndarray, int]]:
+    """A crop of every index box the detector finds: named after the labelled
+    index it covers (IoU 0.5 or more), ``NONE`` when it covers none (under
+    0.2); boxes in between are left out."""
+    out = []
+    for d in finder.find_boxes(img):
+        if d.name == "HAND":
+            continue
+        ious = _iou(np.array(d.box), boxes)
+        best = int(ious.argmax()) if len(ious) else -1
+        if best >= 0 and ious[best] >= 0.5:
+            out.append((crop(img, d.box), classes[best]))
+        elif best < 0 or ious[best] < 0.2:
+            out.append((crop(img, d.box), NONE))
+    return out
+
+
+def _negative_crops(img: np.ndarray, boxes: np.ndarray, sizes: list, rng: np.random.Generator,
+                    body_negatives: int) -> list[np.ndarray]:
+    """Random boxes of an index's size that miss every index: three anywhere
+    (mostly cloth) and ``body_negatives`` on the cards' bodies (pips, pictures)."""
+    h, w = img.shape[:2]
+    bw, bh = np.median(sizes, axis=0) if sizes else (0.037 * w, 0.083 * h)
+    areas = [((0.0, 0.0, float(w), float(h)), 3)]
+    if body_negatives and len(boxes):     # the row's extent: the indices' span and an index's size around it
+        areas.append(((max(0.0, boxes[:, 0].min() - bw), max(0.0, boxes[:, 1].min() - bh),
+                       min(float(w), boxes[:, 2].max() + bw), min(float(h), boxes[:, 3].max() + bh)),
+                      body_negatives))
+    out = []
+    for (ax0, ay0, ax1, ay1), count in areas:
+        for _ in range(count):
+            sc = rng.uniform(0.7, 1.4)
+            x0 = rng.uniform(ax0, max(ax0, ax1 - bw * sc))
+            y0 = rng.uniform(ay0, max(ay0, ay1 - bh * sc))
+            b = np.array([x0, y0, x0 + bw * sc, y0 + bh * sc])
+            if len(boxes) and (_intersections(b, boxes) / ((b[2] - b[0]) * (b[3] - b[1]))).max() > 0.25:
+                continue
+            out.append(crop(img, b))
+    return out

@@ -1,0 +1,177 @@
+"""Make the index classifier: crops from synthetic scenes, then training.
+
+What runs at a table is :mod:`vision.reading.index_classifier`; this module
+holds its network, its training and the command line that makes its crops
+(:mod:`vision.training.classifier_data`) and trains it.
+
+Crops come from zone pictures at :data:`vision.reading.table.ZONE_PX` (640 px
+wide), where an index is ~35 px tall.
+Train (needs the ``train`` extra)::
+
+    # crops of every labelled index, plus every box the detector finds
+    python -m vision.training.index_classifier data/crops640 --scenes 3000 --seed 1 --detector models/cards-yolo11n.onnx
+    python -m vision.training.index_classifier data/crops640 --scenes 500 --seed 9 --detector models/cards-yolo11n.onnx
+    python -m vision.training.index_classifier data/crops640 --train --epochs 10 --to models/
+    # more epochs later, from the shipped weights:
+    python -m vision.training.index_classifier data/crops640 --train --epochs 4 --init models/index-classifier.pt --max-lr 1e-3
+
+The last ``crops_*.npz`` (by name) is the validation set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from vision.reading.index_classifier import CROP_H, CROP_W, LABELS, to_blob
+from vision.training.classifier_data import make_crops
+from vision.training.synth import add_scene_options, scene_options
+
+
+def build_model():
+    import torch.nn as nn
+
+    def block(cin, cout):
+        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+    return nn.Sequential(
+        *block(3, 32), *block(32, 32), nn.MaxPool2d(2),           # 24 x 16
+        *block(32, 64), *block(64, 64), nn.MaxPool2d(2),          # 12 x 8
+        *block(64, 128), *block(128, 128), nn.MaxPool2d(2),       # 6 x 4
+        nn.Flatten(), nn.Dropout(0.2), nn.Linear(128 * 6 * 4, 256), nn.ReLU(inplace=True),
+        nn.Linear(256, len(LABELS)),
+    )
+
+
+def reshape_batch(xb, turn: float = 0.12, shear: float = 0.15, scale: float = 0.1, shift: float = 0.06):
+    """Each crop of a training batch (N x 3 x H x W, 0..1) turned, sheared,
+    scaled and shifted a little, each its own way.
+
+    Unseen decks draw their indices in other fonts, slanted, narrower or
+    wider; the crops of ~20 decks alone taught those decks' shapes.  The
+    limits are fractions of the crop (``shift``), radians (``turn``) and
+    plain factors.
+    """
+    import torch
+    import torch.nn.functional as F
+
+    n = len(xb)
+
+    def u(lim):
+        return torch.empty(n).uniform_(-lim, lim)
+
+    a, s = u(turn), 1 + u(scale)
+    theta = torch.stack([torch.stack([s * torch.cos(a), -s * torch.sin(a) + u(shear), u(shift)], 1),
+                         torch.stack([s * torch.sin(a), s * torch.cos(a), u(shift)], 1)], 1)
+    grid = F.affine_grid(theta, list(xb.shape), align_corners=False)
+    return F.grid_sample(xb, grid, padding_mode="border", align_corners=False)
+
+
+def train(data_dir: Path, epochs: int, to: Path, batch: int = 256, threads: int = 2,
+          init: Path | None = None, max_lr: float = 3e-3, reshape: bool = False) -> Path:
+    """Train on every crops_*.npz in ``data_dir`` (the last file held out for validation).
+
+    ``init`` continues from saved weights (an ``index-classifier.pt``);
+    ``reshape``: each batch's crops also turned, sheared and scaled a little
+    (:func:`reshape_batch`).
+    """
+    import torch
+    import torch.nn.functional as F
+
+    torch.manual_seed(0)
+    torch.set_num_threads(threads)
+    files = sorted(data_dir.glob("crops_*.npz"))
+    if len(files) < 2:
+        raise FileNotFoundError(f"need two or more crops_*.npz in {data_dir} (the last is validation)")
+    tr = [np.load(f) for f in files[:-1]]
+    x = np.concatenate([d["x"] for d in tr])
+    y = np.concatenate([d["y"] for d in tr])
+    va = np.load(files[-1])
+    xt = torch.from_numpy(to_blob(list(x)))
+    yt = torch.from_numpy(y)
+    xv, yv = torch.from_numpy(to_blob(list(va["x"]))), torch.from_numpy(va["y"])
+    model = build_model()
+    if init is not None:
+        model.load_state_dict(torch.load(init, map_location="cpu"))
+    opt = torch.optim.AdamW(model.parameters(), lr=max_lr, weight_decay=1e-4)
+    steps = epochs * ((len(xt) + batch - 1) // batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=max_lr, total_steps=steps)
+    best_acc, onnx_path = -1.0, to / "index-classifier.onnx"
+    for ep in range(epochs):
+        model.train()
+        perm = torch.randperm(len(xt))
+        for k in range(0, len(xt), batch):
+            idx = perm[k:k + batch]
+            xb = xt[idx]
+            # light photometric jitter per batch: gain and offset
+            xb = (xb * torch.empty(len(xb), 1, 1, 1).uniform_(0.7, 1.3)
+                  + torch.empty(len(xb), 3, 1, 1).uniform_(-0.08, 0.08)).clamp(0, 1)
+            if reshape:
+                xb = reshape_batch(xb)
+            loss = F.cross_entropy(model(xb), yt[idx], label_smoothing=0.05)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+        model.eval()
+        with torch.no_grad():
+            pred = torch.cat([model(xv[k:k + 1024]).argmax(1) for k in range(0, len(xv), 1024)])
+        acc = float((pred == yv).float().mean())
+        print(f"epoch {ep + 1}/{epochs} loss {loss.item():.3f} val accuracy {acc:.4f}", flush=True)
+        if acc > best_acc:      # saved as it improves: an interrupted run keeps its best
+            best_acc = acc
+            onnx_path = _save(model, to)
+    print(f"best val accuracy {best_acc:.4f} -> {onnx_path}")
+    return onnx_path
+
+
+def _save(model, to: Path) -> Path:
+    """Write ``to/index-classifier.pt`` and the ONNX export beside it."""
+    import torch
+
+    to.mkdir(parents=True, exist_ok=True)
+    torch.save(model.state_dict(), to / "index-classifier.pt")
+    onnx_path = to / "index-classifier.onnx"
+    torch.onnx.export(model, torch.zeros(1, 3, CROP_H, CROP_W), str(onnx_path), input_names=["crops"],
+                      output_names=["logits"], dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
+                      opset_version=17, dynamo=False)
+    model.train()
+    return onnx_path
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m vision.training.index_classifier", description=__doc__.split("\n")[0])
+    ap.add_argument("data", type=Path, help="folder of crops_*.npz (kept out of git, e.g. data/crops)")
+    ap.add_argument("--scenes", type=int, default=0, help="make crops from this many scenes")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--detector", type=Path, help="also crop every box this ONNX detector finds")
+    add_scene_options(ap)
+    ap.add_argument("--body-negatives", type=int, default=0,
+                    help="non-index crops a scene drawn on the cards' bodies (e.g. 4)")
+    ap.add_argument("--tight-jokers", action="store_true",
+                    help="also crop each joker index tight around its mark, as a detector may box it")
+    ap.add_argument("--train", action="store_true")
+    ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--to", type=Path, default=Path("models"))
+    ap.add_argument("--init", type=Path, help="continue from these weights (index-classifier.pt)")
+    ap.add_argument("--max-lr", type=float, default=3e-3)
+    ap.add_argument("--reshape", action="store_true",
+                    help="turn, shear and scale each training crop a little (fonts of unseen decks)")
+    args = ap.parse_args(argv)
+    if args.scenes:
+        make_crops(args.data, args.scenes, args.seed, args.detector, tight_jokers=args.tight_jokers,
+                   body_negatives=args.body_negatives, **scene_options(args))
+    if args.train:
+        try:
+            train(args.data, args.epochs, args.to, init=args.init, max_lr=args.max_lr, reshape=args.reshape)
+        except FileNotFoundError as exc:
+            print(exc, file=sys.stderr)
+            return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
