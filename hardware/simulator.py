@@ -66,7 +66,7 @@ class SimulatedDevice:
         if not is_seat_set(seats):
             raise ScriptError(f"device {device_id}: bad seats {seats!r} (distinct letters of ESWN)")
         # Plain stores of the arguments; alike in shape to other constructors
-        # (vision.synth.SceneGenerator), not shared logic.
+        # (vision.training.synth.SceneGenerator), not shared logic.
         self.device_id = device_id
         self.seats = seats
         self.heartbeat = heartbeat

@@ -3,7 +3,7 @@
 A :class:`Card` is one of the 54 faces of a Guandan deck. Two decks are in
 play, so every face exists twice; a collection with a third copy is an error.
 
-Notation (DESIGN.md): suit ``S H D C`` (or ``♠ ♥ ♦ ♣``) then rank
+Notation (docs/events.md): suit ``S H D C`` (or ``♠ ♥ ♦ ♣``) then rank
 ``2-9 T J Q K A`` (``10`` also accepted); ``BJ`` is the big joker (大王),
 ``LJ`` the little joker (小王).
 

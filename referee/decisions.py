@@ -1,6 +1,6 @@
 """Decisions: what the referee says, one small value per statement.
 
-Shapes follow DESIGN.md: ``t`` (event time in seconds), ``table``, ``type``
+Shapes follow docs/events.md: ``t`` (event time in seconds), ``table``, ``type``
 and, as they apply, ``seat``, ``code``, ``penalty``, ``events`` (ids of the
 events it came from) and ``message``; type-specific fields go in ``extra``.
 

@@ -1,6 +1,6 @@
 """Events: what sources (vision, devices, a referee's hand, a replay) observed.
 
-The shape follows DESIGN.md: one flat JSON object per event, ``t`` in seconds.
+The shape follows docs/events.md: one flat JSON object per event, ``t`` in seconds.
 An :class:`Event` is a small immutable value; :meth:`Event.from_dict` checks a
 decoded JSON object and raises :class:`EventError` naming the bad field.
 

@@ -3,7 +3,7 @@
 Play goes counter-clockwise, S -> E -> N -> W -> S (:data:`PLAY_ORDER`); each
 seat's 下家 (next seat) plays after it. Partners sit opposite: S-N and E-W. A
 side is named by its two seats, ``"NS"`` or ``"EW"``. Seats are listed (in
-forms, messages, DESIGN.md) in the order E S W N: the order of :class:`Seat`
+forms, messages, docs/events.md) in the order E S W N: the order of :class:`Seat`
 itself, :data:`SEATS`.
 
 >>> next_seat(Seat.S), prev_seat(Seat.S), partner(Seat.E), side_of(Seat.N)

@@ -82,7 +82,7 @@ FAULTS = ("overtime", "illegal_play", "missing_report", "wrong_tribute")
 def simulate_match(seed: int = 0, settings: Settings | None = None, table: str = "T01",
                    t0: float = 0.0, max_deals: int = 60, faults: tuple[str, ...] = (),
                    injected: dict[str, int] | None = None) -> list[dict[str, Any]]:
-    """Events (dicts, DESIGN.md shapes) of one whole match under ``settings``.
+    """Events (dicts, the shapes of docs/events.md) of one whole match under ``settings``.
 
     ``faults`` (from :data:`FAULTS`) are each committed once, at the first
     chance: an N-S player runs past the limit and the countdown
