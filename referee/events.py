@@ -50,6 +50,48 @@ _SEAT_BY_NAME: dict[Any, Seat] = {s.value: s for s in SEATS}
 _SOURCE_SET = frozenset(SOURCES)
 _CORE = frozenset(("type", "t", "table", "seat", "cards", "card", "count",
                    "source", "confidence", "id", "uid"))
+_INF = float("inf")
+# Bounds on what a source may send: a hand holds at most 28 cards (27 and a
+# tribute), names and reasons are short; anything larger is a broken or hostile source.
+MAX_CARDS = 28
+MAX_TEXT = 200
+MAX_EXTRA_TEXT = 2000
+MAX_EXTRA_ITEMS = 64
+MAX_EXTRA_DEPTH = 4
+
+
+def _check_value(etype: object, name: str, value: Any, depth: int = 0) -> None:
+    """An extra field's value: finite numbers, short strings without NUL, small
+    containers (the log, JSON and PostgreSQL must all hold it as it is)."""
+    if isinstance(value, float):
+        if not -_INF < value < _INF:
+            raise EventError(f"{etype}: field {name!r} must be a finite number, got {value!r}")
+    elif isinstance(value, str):      # str-valued enums (a Seat) included
+        if len(value) > MAX_EXTRA_TEXT or "\x00" in value:
+            raise EventError(f"{etype}: field {name!r} must be text of at most {MAX_EXTRA_TEXT} "
+                             f"characters without NUL")
+    elif isinstance(value, (list, tuple, Mapping)):
+        if depth >= MAX_EXTRA_DEPTH or len(value) > MAX_EXTRA_ITEMS:
+            raise EventError(f"{etype}: field {name!r} is nested too deep or too long")
+        if isinstance(value, Mapping):
+            for k, v in value.items():
+                if not isinstance(k, str):
+                    raise EventError(f"{etype}: field {name!r} has a key that is not text")
+                _check_value(etype, f"{name}.{k}", v, depth + 1)
+        else:
+            for v in value:
+                _check_value(etype, name, v, depth + 1)
+    elif value is not None and not isinstance(value, int):    # bool is an int
+        raise EventError(f"{etype}: field {name!r} must be JSON data, got {type(value).__name__}")
+
+
+def _text(etype: object, name: str, value: Any) -> None:
+    if value.__class__ is not str or not 0 < len(value) <= MAX_TEXT or "\x00" in value:
+        raise EventError(f"{etype}: {name!r} must be text of 1-{MAX_TEXT} characters, got {value!r:.60}")
+
+
+def _reject_constant(name: str) -> Any:
+    raise EventError(f"not valid JSON: {name} is not a number")
 
 
 # The tuple underneath Event. Built with collections.namedtuple because the field
@@ -116,6 +158,8 @@ class Event(_EventTuple):
         t = d.get("t")
         if t.__class__ is not float and t.__class__ is not int:
             raise EventError(f"{etype}: field 't' must be a number of seconds, got {t!r}")
+        if not 0 <= t < _INF:     # NaN fails every comparison
+            raise EventError(f"{etype}: field 't' must be a finite number of seconds >= 0, got {t!r}")
         for name in required:
             if name not in d:
                 raise EventError(f"{etype}: missing field {name!r}")
@@ -133,30 +177,44 @@ class Event(_EventTuple):
         if cards is not None:
             if cards.__class__ is str:
                 cards = cards.split()
-            if not isinstance(cards, (list, tuple)) or any(c.__class__ is not str for c in cards):
-                raise EventError(f"{etype}: 'cards' must be a list of card codes")
+            if not isinstance(cards, (list, tuple)) or len(cards) > MAX_CARDS \
+                    or any(c.__class__ is not str or len(c) > 3 for c in cards):
+                raise EventError(f"{etype}: 'cards' must be a list of at most {MAX_CARDS} card codes")
             cards = tuple(cards)
+        card = d.get("card")
+        if card is not None and (card.__class__ is not str or len(card) > 3):
+            raise EventError(f"{etype}: 'card' must be a card code, got {card!r:.60}")
         count = d.get("count")
-        if count is not None and count.__class__ is not int:
-            raise EventError(f"{etype}: 'count' must be an integer")
+        if count is not None and (count.__class__ is not int or not 0 <= count <= MAX_CARDS):
+            raise EventError(f"{etype}: 'count' must be a whole number of cards 0-{MAX_CARDS}, got {count!r}")
         conf = d.get("confidence")
         if conf is not None:
-            if conf.__class__ is not float and conf.__class__ is not int:
-                raise EventError(f"{etype}: 'confidence' must be a number")
+            if conf.__class__ is not float and conf.__class__ is not int or not 0 <= conf <= 1:
+                raise EventError(f"{etype}: 'confidence' must be a number 0-1, got {conf!r}")
             conf = float(conf)
+        ident, uid = d.get("id"), d.get("uid")
+        if ident is not None and (ident.__class__ is not int or ident < 1):
+            raise EventError(f"{etype}: 'id' must be a log position >= 1, got {ident!r}")
+        if uid is not None:
+            _text(etype, "uid", uid)
         extra = _NO_EXTRA
         for k in d:
             if k not in _CORE:
                 extra = {k: v for k, v in d.items() if k not in _CORE}
+                for name, value in extra.items():
+                    _check_value(etype, name, value)
                 break
         table = d.get("table", "T01")
-        return cls(etype, float(t), table if table.__class__ is str else str(table), seat, cards,
-                   d.get("card"), count, source, conf, d.get("id"), d.get("uid"), extra)
+        if table.__class__ is not str:
+            table = str(table)
+        _text(etype, "table", table)
+        return cls(etype, float(t), table, seat, cards, card, count, source, conf, ident, uid, extra)
 
     @classmethod
     def from_json(cls, line: str) -> "Event":
         try:
-            d = json.loads(line)
+            # NaN and Infinity are not JSON, though Python's decoder takes them by default
+            d = json.loads(line, parse_constant=_reject_constant)
         except json.JSONDecodeError as exc:
             raise EventError(f"not valid JSON: {exc.msg} at column {exc.colno}") from None
         return cls.from_dict(d)

@@ -108,3 +108,44 @@ def test_what_the_code_refuses_the_schema_refuses(bad):
     with pytest.raises(EventError):
         Event.from_dict(bad)
     assert _errors(EVENT, bad) != []
+
+
+# Refused at the edge although JSON Schema cannot say it (JSON has no NaN) or
+# the schema leaves the field open: every one must be an EventError naming the field.
+EDGE_BAD = [
+    ({"t": float("nan"), "type": "tick"}, "'t'"),
+    ({"t": float("inf"), "type": "tick"}, "'t'"),
+    ({"t": -1, "type": "tick"}, "'t'"),
+    ({"t": 1, "type": "referee", "action": "late", "side": "EW", "minutes": float("nan")}, "'minutes'"),
+    ({"t": 1, "type": "referee", "action": "sign", "side": "NS", "name": "x" * 5000}, "'name'"),
+    ({"t": 1, "type": "referee", "action": "sign", "side": "NS", "name": "Li\x00"}, "'name'"),
+    ({"t": 1, "type": "referee", "action": "sign", "side": "NS", "name": {"a": {"b": {"c": {"d": {}}}}}},
+     "'name"),
+    ({"t": 1, "type": "report", "seat": "S", "count": 999}, "'count'"),
+    ({"t": 1, "type": "play", "seat": "S", "cards": ["S3"] * 29}, "'cards'"),
+    ({"t": 1, "type": "play", "seat": "S", "cards": ["S3"], "confidence": 1.5}, "'confidence'"),
+    ({"t": 1, "type": "tribute", "seat": "S", "card": 0}, "'card'"),
+    ({"t": 1, "type": "tick", "table": ""}, "'table'"),
+    ({"t": 1, "type": "tick", "uid": "u" * 300}, "'uid'"),
+    ({"t": 1, "type": "tick", "id": 0}, "'id'"),
+]
+
+
+@pytest.mark.parametrize("bad,field", EDGE_BAD, ids=[str(i) for i in range(len(EDGE_BAD))])
+def test_edge_refuses_non_finite_oversized_and_out_of_range_values(bad, field):
+    with pytest.raises(EventError, match=field):
+        Event.from_dict(bad)
+
+
+@pytest.mark.parametrize("line", ['{"t": NaN, "type": "tick"}', '{"t": Infinity, "type": "tick"}',
+                                  '{"t": 1, "type": "referee", "action": "late", "side": "EW", '
+                                  '"minutes": -Infinity}'])
+def test_json_lines_with_nan_or_infinity_are_refused(line):
+    with pytest.raises(EventError, match="not a number"):
+        Event.from_json(line)
+
+
+def test_a_good_event_with_every_bounded_field_at_its_limit_is_accepted():
+    e = Event.from_dict({"t": 0, "type": "play", "seat": "S", "cards": ["S3"] * 28, "confidence": 1,
+                         "uid": "u" * 200, "table": "T" * 200, "zone": "S-play"})
+    assert len(e.cards) == 28 and e.confidence == 1.0

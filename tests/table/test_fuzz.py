@@ -4,7 +4,7 @@ never a traceback, and replaying it gives the same decisions again."""
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.events import Event
+from referee.events import Event, EventError
 from referee.table import Table
 
 SEATS = st.sampled_from(["E", "S", "W", "N"])
@@ -57,7 +57,10 @@ def test_any_event_sequence_is_refereed_without_crashing(seq):
     log = []
     for d, dt in seq:
         t += dt
-        log.append(Event.from_dict({"t": t, **d}))
+        try:
+            log.append(Event.from_dict({"t": t, **d}))
+        except EventError:
+            continue     # refused at the edge with a message (a card that is not text, ...)
     first = [x.to_json() for x in Table("T01").replay(log)]
     second = [x.to_json() for x in Table("T01").replay(log)]
     assert first == second
