@@ -85,9 +85,15 @@ class _State:
 class Table:
     """One table's referee. Feed it events in log order; it returns decisions."""
 
-    def __init__(self, table_id: str = "T01", settings: Settings | None = None) -> None:
+    def __init__(self, table_id: str = "T01", settings: Settings | None = None,
+                 log_settings: bool = True) -> None:
+        """``settings`` judge the log until a ``settings`` event in it says otherwise
+        (the log carries its match's settings, so every reader judges it alike);
+        ``log_settings=False`` ignores those events (a referee's explicit override)."""
         self.table_id = table_id
-        self.settings = settings or Settings()
+        self.initial_settings = self.settings = settings or Settings()
+        self.log_settings = log_settings
+        self.teams: dict[str, str] = {}
         self.log: list[Event] = []
         self.decisions: list[Decision] = []        # the record for the log as corrected
         self._confirmed: set[Any] = set()          # low-confidence events the referee confirmed
@@ -146,7 +152,8 @@ class Table:
                 "score_sheet": s.match.score_sheet(),
                 "clocks": sorted((tm.seat, tm.purpose, tm.started, tm.stage)
                                  for tm in s.clocks.running()),
-                "offline": sorted(s.offline)}
+                "offline": sorted(s.offline), "settings": self.settings.to_dict(),
+                "teams": dict(self.teams)}
 
     # ------------------------------------------------------------ corrections
     def _correct(self, event: Event) -> list[Decision]:
@@ -231,6 +238,7 @@ class Table:
 
     def _rebuild(self) -> None:
         voided, corrected, self._confirmed, waived = self._overrides()
+        self.settings, self.teams = self.initial_settings, {}
         self._s = _State(self.settings)
         self._s.waived = waived
         self.decisions = []
@@ -855,6 +863,26 @@ class Table:
             self._match_end(t)
 
     # ------------------------------------------------------------ other events
+    def _on_settings(self, e: Event) -> None:
+        """The match's settings from this event on (checked when the event was read)."""
+        if not self.log_settings:
+            self._emit("note", code=Note.SETTINGS, message="settings in the log ignored: the "
+                       "referee's own settings judge this log", ignored=True)
+            return
+        new = Settings.from_dict(e.get("settings"))
+        teams = e.get("teams")
+        if isinstance(teams, Mapping):
+            self.teams = {str(k): str(v) for k, v in teams.items()}
+        self.settings = new
+        self._s.match.settings = new
+        self._s.clocks.countdown = new.countdown
+        names = " v ".join(f"{side} {self.teams[side]}" for side in SIDES if side in self.teams)
+        self._emit("note", code=Note.SETTINGS, settings=new.to_dict(), teams=dict(self.teams),
+                   message=f"match settings: {new.describe_format()}, tie {new.tie}, limits "
+                           f"{new.tribute_limit:g}/{new.return_limit:g}/{new.first_lead_limit:g}/"
+                           f"{new.play_limit:g} s, countdown {new.countdown:g} s"
+                           + (f"; {names}" if names else ""))
+
     def _on_tick(self, e: Event) -> None:
         pass
 
