@@ -129,7 +129,8 @@ def set_lang(code):
     if code not in LANGS:
         abort(404, description=f"no language {code!r} (zh, en)")
     resp = make_response(redirect(safe_next(request.args.get("next"))))
-    resp.set_cookie("lang", code, max_age=365 * 86400, samesite="Lax", secure=request.is_secure)
+    resp.set_cookie("lang", code, max_age=365 * 86400, samesite="Lax",
+                    secure=request.is_secure or bool(current_app.config["SESSION_COOKIE_SECURE"]))
     return resp
 
 
