@@ -25,13 +25,17 @@ _STRIPPED = str.maketrans("", "", "\t\n\r")
 
 
 def safe_next(target: str | None, default: str = "/") -> str:
-    """``target`` if it is a path on this site, else ``default``.
+    r"""``target`` if it is a path on this site, else ``default``.
 
     Judged after the normalisation a browser applies: tabs and newlines
-    removed, leading/trailing control characters and spaces trimmed,
-    backslashes read as slashes (browsers treat ``/\\host`` as ``//host``).
+    removed, leading/trailing control characters and spaces trimmed; and any
+    backslash refused (browsers read it as a slash: ``/\host`` is ``//host``).
     Only a path that starts with exactly one ``/`` and has no scheme or host
-    passes; the normalised form is what is returned."""
+    passes; the normalised form is what is returned.
+
+    >>> safe_next("/tables/T01"), safe_next("/\t/evil.example"), safe_next("/\\evil.example")
+    ('/tables/T01', '/', '/')
+    """
     if not target:
         return default
     cleaned = target.translate(_STRIPPED).strip("".join(map(chr, range(0x21))))

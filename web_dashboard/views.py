@@ -202,7 +202,19 @@ CLOSED_AFTER_MATCH = ("penalty", "change_penalty", "event", "choice")
 def action_events(form, table: str, t: float, who: str,
                   record: tuple[dict, list[dict], list[dict]] | None = None) -> list[dict]:
     """The referee events a dashboard form stands for (all carry ``who``).
-    ``record``: the table's (snapshot, decisions, events), which some actions check."""
+    ``record``: the table's (snapshot, decisions, events), which some actions check;
+    with it, a correction must name an event of the table's log."""
+    out = _action_events(form, table, t, who, record)
+    if record is not None:
+        known = {e.get("id") for e in record[2]}
+        for d in out:
+            if d.get("action") in ("confirm", "void", "correct") and d["ref"] not in known:
+                raise ActionError(f"'ref': no event {d['ref']} in table {table}'s log")
+    return out
+
+
+def _action_events(form, table: str, t: float, who: str,
+                   record: tuple[dict, list[dict], list[dict]] | None) -> list[dict]:
     action = form.get("action", "")
     snapshot, decisions, events = record or ({}, [], [])
     if action in CLOSED_AFTER_MATCH and (snapshot.get("score_sheet") or {}).get("result"):

@@ -563,3 +563,15 @@ def test_no_page_has_inline_script(app, live, match_events):
         html = c.get(path).get_data(as_text=True)
         assert not INLINE_SCRIPT.search(html), path
         assert not re.search(r"<[^>]+\son[a-z]+=", html), path     # no inline event handlers
+
+
+@pytest.mark.parametrize("action", ["confirm", "void", "correct"])
+def test_a_correction_must_name_an_event_of_the_log(app, live, match_events, action):
+    for e in match_events[:3]:
+        live.submit(e)
+    c = app.test_client()
+    login(c, "li", "pw-li")
+    before = _record(live)
+    r = _act(c, "T01", action=action, ref="99", kind="pass")
+    assert r.status_code == 400 and "no event 99" in r.get_json()["error"]
+    assert _record(live) == before

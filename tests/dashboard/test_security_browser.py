@@ -73,12 +73,12 @@ def test_live_page_keeps_updating_after_a_bad_value_is_refused(server, browser, 
     # the page still follows the table: a new event arrives without a reload
     version = live.version("T01")
     live.submit(match_events[3])
-    page.wait_for_selector(f"body[data-version='{version + 1}']", timeout=5000)
+    page.wait_for_selector(f"body[data-version='{version + 1}']")
     # and after a reload too
     page.reload()
     page.wait_for_selector("#live-flag:not(.down)")
     live.submit(match_events[4])
-    page.wait_for_selector(f"body[data-version='{version + 2}']", timeout=5000)
+    page.wait_for_selector(f"body[data-version='{version + 2}']")
     assert errors == []
 
 
