@@ -408,6 +408,8 @@ class Table:
         when = t if t is not None else self._event.t
         if deal is not None and deal.phase is not FINISHED:
             self._end_deal(order, when, ended_by=EndedBy.FOUL)
+        elif s.match.result is not None:
+            return      # the match is over: a foul scores no further deal
         else:
             number = (deal.number + 1) if deal else len(s.match.rows) + 1
             s.match.start(when)
@@ -952,8 +954,19 @@ class Table:
                        message="referee penalty needs seat or side and a penalty "
                                "(warning, infraction, foul, forfeit)")
             return
+        # a changed penalty (``changes``: the event whose penalty it replaces) keeps
+        # the original evidence: the decision names those events, this one last
+        events: tuple[int, ...] | None = None
+        extra: dict[str, Any] = {}
+        evidence, changes = e.get("evidence"), e.get("changes")
+        if isinstance(evidence, list) and e.id is not None:
+            ids = tuple(i for i in evidence if type(i) is int and 1 <= i < e.id)
+            events = (*ids, e.id)
+        if type(changes) is int:
+            extra["changes"] = changes
         self._violation(seat, _VIOLATION_BY_CODE.get(code, code), Penalty(penalty),
-                        text=e.get("reason") or f"{seat}: referee's ruling", ruled=True)
+                        text=e.get("reason") or f"{seat}: referee's ruling", events=events,
+                        ruled=True, **extra)
 
 
 # event type -> handler, e.g. 'play' -> Table._on_play

@@ -19,6 +19,11 @@ Settings (``config`` keys, or a TOML file named by ``GUANDAN_DASHBOARD_CONFIG``)
 ``STANDINGS_SYSTEM``  ``swiss`` (default) or ``round_robin``
 ``DEFAULT_LANG``    ``zh`` (default) or ``en``
 ``SECRET_KEY``      session signing key (a random one per process by default)
+
+Security (docs/dashboard-security.md): ``MAX_CONTENT_LENGTH`` (64 KiB),
+``LOGIN_MAX_FAILURES`` / ``LOGIN_WINDOW`` (5 per 900 s), ``TLS`` (Secure
+cookies), ``PROXY_FIX`` (proxies to trust), ``OVERLAY_FRAME_ANCESTORS``
+(``*``), ``DEV_MODE`` (the only way to get ``DEBUG``; loopback only).
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ from typing import TYPE_CHECKING, Any
 
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
+
+from web_dashboard.security import DashboardFlask
 
 if TYPE_CHECKING:
     from services.live import LiveVenue
@@ -50,6 +57,16 @@ DEFAULTS: dict[str, Any] = dict(
     DEFAULT_LANG="zh",
     SSE_KEEPALIVE=15.0,
     WTF_CSRF_TIME_LIMIT=None,
+    # security (docs/dashboard-security.md)
+    MAX_CONTENT_LENGTH=64 * 1024,
+    LOGIN_MAX_FAILURES=5,
+    LOGIN_WINDOW=900.0,
+    TLS=False,
+    PROXY_FIX=0,
+    OVERLAY_FRAME_ANCESTORS="*",
+    DEV_MODE=False,
+    SESSION_COOKIE_SAMESITE="Lax",
+    SESSION_COOKIE_HTTPONLY=True,
 )
 
 
@@ -58,12 +75,13 @@ def create_app(config: dict[str, Any] | None = None, live: LiveVenue | None = No
     (the demo and ``guandan-ref table`` share theirs with the event sources)."""
     # imported here, not above: `guandan-ref users` imports web_dashboard.auth
     # and should not load the pages (and the PDF library)
-    from web_dashboard import auth, i18n, sheets, stream, views
+    from web_dashboard import auth, i18n, security, sheets, stream, views
 
-    app = Flask(__name__, instance_relative_config=True)
+    app = DashboardFlask(__name__, instance_relative_config=True)
     configure(app, config)
     if live is not None:
         app.extensions["guandan_venue"] = live
+    security.init_app(app)
     csrf.init_app(app)
     for module in (auth, views, stream, sheets, i18n):
         module.init_app(app)
@@ -81,3 +99,11 @@ def configure(app: Flask, config: dict[str, Any] | None) -> None:
             app.config.update({k.upper(): v for k, v in tomllib.load(f).items()})
     if config:
         app.config.update(config)
+    # The debugger runs code for whoever reaches it: DEBUG from a config file or
+    # dict counts only in an explicit DEV_MODE (and DashboardFlask.run then
+    # serves it on loopback only)
+    if not app.config["DEV_MODE"]:
+        app.config["DEBUG"] = False
+        app.debug = False
+    if app.config["TLS"]:
+        app.config["SESSION_COOKIE_SECURE"] = True

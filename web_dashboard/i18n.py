@@ -9,7 +9,6 @@ the app's ``DEFAULT_LANG`` (Chinese).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Flask, g, request
@@ -26,6 +25,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {  # key: (zh, en)
     "username": ("用户名", "User name"),
     "password": ("密码", "Password"),
     "bad_login": ("用户名或密码错误", "Wrong user name or password"),
+    "too_many_logins": ("登录失败次数过多，请稍后再试", "Too many failed logins; try again later"),
     "level": ("级数", "Level"),
     "levels": ("双方级数", "Levels"),
     "deal": ("副", "Deal"),
@@ -134,7 +134,7 @@ def catalogue(lang: str) -> dict[str, str]:
 
 def init_app(app: Flask) -> None:
     """Choose each request's language; give the templates ``_``, ``lang`` and
-    ``i18n_json``."""
+    ``i18n_catalogue``."""
 
     @app.before_request
     def _lang() -> None:
@@ -144,5 +144,6 @@ def init_app(app: Flask) -> None:
     @app.context_processor
     def _helpers() -> dict[str, Any]:
         lang = g.get("lang", "zh")
+        # i18n_catalogue goes into a JSON data block (tojson makes it HTML-safe)
         return {"_": lambda key: translate(key, lang), "lang": lang,
-                "i18n_json": json.dumps(catalogue(lang), ensure_ascii=False)}
+                "i18n_catalogue": catalogue(lang)}

@@ -2,11 +2,16 @@
 
 reportlab's built-in CID font STSong-Light renders Chinese without any font
 file, so nothing is downloaded or shipped.
+
+reportlab's Paragraph reads its text as markup (``<img>``, ``<a href>``, ...):
+every text from the log or the settings is escaped and shortened by
+:func:`text` before it goes in, as the HTML pages escape it.
 """
 
 from __future__ import annotations
 
 import io
+from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
@@ -24,6 +29,17 @@ REASON_CN = {"past_a": "过A", "deals": "副数到", "time": "时间到", "extra
              "forfeit": "判负", "abandonment": "弃权"}
 
 
+MAX_TEXT = 100     # a name, a team, a code: longer is cut (the log may hold old, long ones)
+
+
+def text(value: object, limit: int = MAX_TEXT) -> str:
+    """``value`` as plain text for a Paragraph: shortened, then markup-escaped."""
+    s = "" if value is None else str(value)
+    if len(s) > limit:
+        s = s[:limit - 1] + "…"
+    return escape(s)
+
+
 def score_sheet_pdf(table: str, sheet: dict, signatures: dict[str, str], teams: dict | None = None) -> bytes:
     """Render one match's sheet (``Match.score_sheet()`` shape) to PDF bytes."""
     teams = teams or {}
@@ -33,15 +49,15 @@ def score_sheet_pdf(table: str, sheet: dict, signatures: dict[str, str], teams: 
                             title=f"掼蛋比赛记录表 {table}", author="guandan-referee")
     h1 = ParagraphStyle("h1", fontName=FONT, fontSize=16, leading=22, alignment=1)
     body = ParagraphStyle("body", fontName=FONT, fontSize=10, leading=14)
-    ns, ew = teams.get("NS", "南北"), teams.get("EW", "东西")
-    story = [Paragraph(f"竞技掼蛋比赛记录表　桌号 {table}", h1), Spacer(1, 4 * mm),
-             Paragraph(f"赛制：{sheet.get('format', '')}　南北方：{ns}　东西方：{ew}", body),
+    ns, ew = text(teams.get("NS", "南北")), text(teams.get("EW", "东西"))
+    story = [Paragraph(f"竞技掼蛋比赛记录表　桌号 {text(table)}", h1), Spacer(1, 4 * mm),
+             Paragraph(f"赛制：{text(sheet.get('format', ''))}　南北方：{ns}　东西方：{ew}", body),
              Spacer(1, 4 * mm)]
     head = ["副", "级数", "出完顺序", "上游方", "升级", "南北级数", "东西级数", "处罚"]
     rows = [head]
     for r in sheet.get("rows", []):
         pens = "；".join(f"{p.get('side', '')} {PENALTY_CN.get(p.get('penalty'), p.get('penalty'))}"
-                        for p in r.get("penalties", []))
+                        for p in r.get("penalties", []))[:200]
         rows.append([str(r["deal"]), r["level"], " ".join(r.get("order", [])),
                      {"NS": "南北", "EW": "东西"}.get(r.get("winner"), "—"), f"+{r['upgrade']}",
                      r["levels_after"].get("NS", ""), r["levels_after"].get("EW", ""), pens])
@@ -61,14 +77,14 @@ def score_sheet_pdf(table: str, sheet: dict, signatures: dict[str, str], teams: 
         winner = {"NS": f"南北（{ns}）", "EW": f"东西（{ew}）"}.get(result.get("winner"), "平局")
         pts, lp = result.get("points", {}), result.get("level_points", {})
         story.append(Paragraph(
-            f"结果：{winner}　方式：{REASON_CN.get(result.get('reason'), result.get('reason'))}　"
+            f"结果：{winner}　方式：{text(REASON_CN.get(result.get('reason'), result.get('reason')))}　"
             f"积分 南北 {pts.get('NS', '')} : 东西 {pts.get('EW', '')}　"
             f"级差分 南北 {lp.get('NS', '')} : 东西 {lp.get('EW', '')}", body))
     else:
         story.append(Paragraph("结果：比赛进行中", body))
     story.append(Spacer(1, 10 * mm))
     story.append(Paragraph(
-        f"南北方确认：{signatures.get('NS', '＿＿＿＿＿＿')}　　"
-        f"东西方确认：{signatures.get('EW', '＿＿＿＿＿＿')}　　裁判员：＿＿＿＿＿＿", body))
+        f"南北方确认：{text(signatures.get('NS', '＿＿＿＿＿＿'))}　　"
+        f"东西方确认：{text(signatures.get('EW', '＿＿＿＿＿＿'))}　　裁判员：＿＿＿＿＿＿", body))
     doc.build(story)
     return buf.getvalue()

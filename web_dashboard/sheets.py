@@ -6,7 +6,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, render_templ
 
 from referee.standings import MatchResult, standings
 from web_dashboard.pdf import score_sheet_pdf
-from web_dashboard.views import require_table, live
+from web_dashboard.views import MAX_NAME, require_table, live
 
 bp = Blueprint("sheets", __name__)
 
@@ -21,7 +21,8 @@ def signatures(table: str) -> dict[str, str]:
     out = {}
     for e in live().events(table):
         if e.get("type") == "referee" and e.get("action") == "sign" and e.get("side") in ("NS", "EW"):
-            out[e["side"]] = e.get("name") or e.get("who") or e["side"]
+            # shortened: a log written before names were limited may hold a huge one
+            out[e["side"]] = str(e.get("name") or e.get("who") or e["side"])[:MAX_NAME]
     return out
 
 

@@ -53,7 +53,12 @@ def violation_status(decisions: list[dict], events: list[dict]) -> dict[int, str
     for d in decisions:
         if d["type"] in ACTIONABLE:
             refs = d.get("events") or []
-            state = next((acted[r] for r in reversed(refs) if r in acted), "open")
+            if d.get("changes") is not None:
+                # a changed penalty is the referee's own ruling on the original
+                # evidence (voided as the change was made): only its own event counts
+                state = acted.get(refs[-1], "confirmed") if refs else "confirmed"
+            else:
+                state = next((acted[r] for r in reversed(refs) if r in acted), "open")
             if d.get("code") == Confirm.STOP_CHOICE and state != "voided":
                 # confirming the violation does not make the non-offending side's choice
                 after = max(refs, default=0)

@@ -11,18 +11,21 @@ from flask import (Blueprint, Flask, abort, current_app, jsonify, make_response,
 from flask_login import current_user
 
 from referee.cards import CardError, level_name, level_rank, parse_card, parse_cards
-from referee.events import SEATS, EventError
+from referee.codes import Violation
+from referee.events import MAX_CARDS, SEATS, Event, EventError
 from referee.penalties import PENALTIES
 from referee.settings import Settings
 from services.live import LiveVenue
 from services.venue import Venue
 from web_dashboard.auth import login_required, table_access
 from web_dashboard.i18n import LANGS
-from web_dashboard.view_model import overview_row, table_view
+from web_dashboard.security import safe_next
+from web_dashboard.view_model import overview_row, table_view, violation_status
 
 bp = Blueprint("views", __name__)
 
 MANUAL_CODES = ("late", "signalling", "manual")
+VIOLATION_CODES = tuple(v.value for v in Violation)
 
 
 def init_app(app: Flask) -> None:
@@ -125,11 +128,9 @@ def overlay(table):
 def set_lang(code):
     if code not in LANGS:
         abort(404, description=f"no language {code!r} (zh, en)")
-    nxt = request.args.get("next", "/")
-    if not nxt.startswith("/") or nxt.startswith("//"):
-        nxt = "/"
-    resp = make_response(redirect(nxt))
-    resp.set_cookie("lang", code, max_age=365 * 86400, samesite="Lax")
+    resp = make_response(redirect(safe_next(request.args.get("next"))))
+    resp.set_cookie("lang", code, max_age=365 * 86400, samesite="Lax",
+                    secure=request.is_secure or bool(current_app.config["SESSION_COOKIE_SECURE"]))
     return resp
 
 
@@ -137,11 +138,24 @@ class ActionError(ValueError):
     """A referee's form that cannot become an event: the message says why."""
 
 
-def _int(form, name: str) -> int:
+# What the form knows and Event.from_dict does not (it checks that numbers are
+# finite, texts short, cards well formed): the ranges that make sense here.
+MAX_MINUTES = 600         # lateness beyond ten hours is a typing error
+MAX_NAME = 100            # a signature on the score sheet
+MAX_NOTE = 200            # a penalty's reason
+MAX_REF = 2 ** 31 - 1     # an event number (the log's positions)
+MAX_DEAL = 1000
+
+
+def _int(form, name: str, what: str = "an event number", lo: int = 1, hi: int = MAX_REF) -> int:
+    raw = form.get(name, "")
     try:
-        return int(form.get(name, ""))
+        value = int(raw) if len(raw) <= 20 else None
     except ValueError:
-        raise ActionError(f"'{name}' must be an event number") from None
+        value = None
+    if value is None or not lo <= value <= hi:
+        raise ActionError(f"'{name}' must be {what} ({lo}-{hi})")
+    return value
 
 
 def _seat(form, name: str = "seat") -> str:
@@ -151,9 +165,61 @@ def _seat(form, name: str = "seat") -> str:
     return seat
 
 
-def action_events(form, table: str, t: float, who: str) -> list[dict]:
-    """The referee events a dashboard form stands for (all carry ``who``)."""
+def _text(form, name: str, default: str, limit: int) -> str:
+    value = form.get(name, "").strip() or default
+    if len(value) > limit or any(ord(c) < 0x20 or c == "\x7f" for c in value):
+        raise ActionError(f"'{name}' must be 1-{limit} characters of text on one line")
+    return value
+
+
+def _penalty(form) -> str:
+    penalty = form.get("penalty", "")
+    if penalty not in PENALTIES:
+        raise ActionError(f"'penalty' must be one of {', '.join(PENALTIES)}")
+    return penalty
+
+
+def _open_violation(ref: int, decisions: list[dict], events: list[dict]) -> dict:
+    """The violation whose last piece of evidence is event ``ref``, if its
+    penalty still stands (open or confirmed, not voided)."""
+    found = [d for d in decisions if d["type"] == "violation" and d.get("seat")
+             and (d.get("events") or [None])[-1] == ref]
+    if not found:
+        raise ActionError(f"event {ref} is not the evidence of a violation: only a violation's "
+                          "penalty can be changed")
+    target = found[-1]
+    if violation_status(decisions, events).get(target["n"]) == "voided" or not target.get("penalty"):
+        raise ActionError(f"the penalty of the violation from event {ref} was voided; "
+                          "nothing to change")
+    return target
+
+
+# actions that give penalties or make play: none once the match has a result
+# (a foul then would score a deal that was never played)
+CLOSED_AFTER_MATCH = ("penalty", "change_penalty", "event", "choice")
+
+
+def action_events(form, table: str, t: float, who: str,
+                  record: tuple[dict, list[dict], list[dict]] | None = None) -> list[dict]:
+    """The referee events a dashboard form stands for (all carry ``who``).
+    ``record``: the table's (snapshot, decisions, events), which some actions check;
+    with it, a correction must name an event of the table's log."""
+    out = _action_events(form, table, t, who, record)
+    if record is not None:
+        known = {e.get("id") for e in record[2]}
+        for d in out:
+            if d.get("action") in ("confirm", "void", "correct") and d["ref"] not in known:
+                raise ActionError(f"'ref': no event {d['ref']} in table {table}'s log")
+    return out
+
+
+def _action_events(form, table: str, t: float, who: str,
+                   record: tuple[dict, list[dict], list[dict]] | None) -> list[dict]:
     action = form.get("action", "")
+    snapshot, decisions, events = record or ({}, [], [])
+    if action in CLOSED_AFTER_MATCH and (snapshot.get("score_sheet") or {}).get("result"):
+        raise ActionError("the match is over: no more penalties or plays can be entered "
+                          "(void or correct an event to restate the record)")
     base = {"type": "referee", "table": table, "t": t, "source": "manual", "who": who}
     if action == "confirm":
         return [dict(base, action="confirm", ref=_int(form, "ref"))]
@@ -163,29 +229,35 @@ def action_events(form, table: str, t: float, who: str) -> list[dict]:
             raise ActionError("'what' must be penalty or event")
         return [dict(base, action="void", ref=_int(form, "ref"), what=what)]
     if action == "change_penalty":
-        penalty = form.get("penalty", "")
-        if penalty not in PENALTIES:
-            raise ActionError(f"'penalty' must be one of {', '.join(PENALTIES)}")
         ref = _int(form, "ref")
+        penalty = _penalty(form)
+        target = _open_violation(ref, decisions, events)
+        code = form.get("code") or target["code"]
+        if code not in VIOLATION_CODES:
+            raise ActionError(f"'code' must be a violation code ({', '.join(VIOLATION_CODES)})")
+        if form.get("seat") and form["seat"] != target["seat"]:
+            raise ActionError(f"'seat' must be the offender of the violation ({target['seat']})")
+        # the new penalty keeps the original evidence and names what it replaces
         return [dict(base, action="void", ref=ref, what="penalty"),
-                dict(base, action="penalty", seat=_seat(form), penalty=penalty,
-                     code=form.get("code") or "manual",
+                dict(base, action="penalty", seat=target["seat"], penalty=penalty, code=code,
+                     changes=ref, evidence=list(target["events"]),
                      reason=f"penalty for event {ref} changed to {penalty} by {who}")]
     if action == "penalty":
         code = form.get("code", "manual")
         if code not in MANUAL_CODES:
             raise ActionError(f"'code' must be one of {', '.join(MANUAL_CODES)}")
         if code == "late":
+            minutes = form.get("minutes", "")
             try:
-                minutes = float(form.get("minutes", ""))
+                value = float(minutes) if len(minutes) <= 20 else None
             except ValueError:
-                raise ActionError("'minutes' must be a number") from None
-            return [dict(base, action="late", seat=_seat(form), minutes=minutes)]
-        penalty = form.get("penalty", "")
-        if penalty not in PENALTIES:
-            raise ActionError(f"'penalty' must be one of {', '.join(PENALTIES)}")
-        return [dict(base, action="penalty", seat=_seat(form), penalty=penalty, code=code,
-                     reason=form.get("note") or f"{code} ({who})")]
+                value = None
+            # NaN fails the comparison too; Event.from_dict refuses non-finite values as well
+            if value is None or not 0 <= value <= MAX_MINUTES:
+                raise ActionError(f"'minutes' must be a number of minutes 0-{MAX_MINUTES}")
+            return [dict(base, action="late", seat=_seat(form), minutes=value)]
+        return [dict(base, action="penalty", seat=_seat(form), penalty=_penalty(form), code=code,
+                     reason=_text(form, "note", f"{code} ({who})", MAX_NOTE))]
     if action == "correct":
         ref = _int(form, "ref")
         kind = form.get("kind", "play")
@@ -194,7 +266,7 @@ def action_events(form, table: str, t: float, who: str) -> list[dict]:
         if kind != "play":
             raise ActionError("'kind' must be play or pass")
         try:
-            cards = [c.code for c in parse_cards(form.get("cards", ""))]
+            cards = [c.code for c in parse_cards(form.get("cards", "")[:200])]
         except CardError as exc:
             raise ActionError(str(exc)) from None
         if not cards:
@@ -209,8 +281,8 @@ def action_events(form, table: str, t: float, who: str) -> list[dict]:
         side = form.get("side", "")
         if side not in ("NS", "EW"):
             raise ActionError("'side' must be NS or EW")
-        return [dict(base, action="sign", side=side, name=form.get("name") or who)]
-    raise ActionError(f"unknown action {action!r}")
+        return [dict(base, action="sign", side=side, name=_text(form, "name", who, MAX_NAME))]
+    raise ActionError(f"unknown action {action[:40]!r}")
 
 
 MANUAL_EVENTS = ("deal_start", "play", "pass", "report", "tribute", "return", "anti_tribute")
@@ -222,13 +294,12 @@ def _manual_event(form, base: dict) -> dict:
     etype = form.get("type", "")
     if etype not in MANUAL_EVENTS:
         raise ActionError(f"'type' must be one of {', '.join(MANUAL_EVENTS)}")
+    if len(form.get("cards", "")) > 200:
+        raise ActionError("'cards' is too long for a hand")
     event = {k: v for k, v in base.items() if k != "who"}
     event.update(type=etype, who=base["who"])
     if etype == "deal_start":
-        try:
-            deal = int(form.get("deal", ""))
-        except ValueError:
-            raise ActionError("'deal' must be the deal's number") from None
+        deal = _int(form, "deal", "the deal's number", 1, MAX_DEAL)
         try:
             level = level_name(level_rank(form.get("level", "")))
         except CardError as exc:
@@ -249,10 +320,7 @@ def _manual_event(form, base: dict) -> dict:
     except CardError as exc:
         raise ActionError(str(exc)) from None
     if etype == "report":
-        try:
-            event["count"] = int(form.get("count", ""))
-        except ValueError:
-            raise ActionError("'count' must be the number of cards left") from None
+        event["count"] = _int(form, "count", "the number of cards left", 0, MAX_CARDS)
     return event
 
 
@@ -261,15 +329,20 @@ def _manual_event(form, base: dict) -> dict:
 def act(table):
     lv = live()
     t = lv.now(table)
+    snapshot, decisions, events, _ = lv.read(table)
     try:
-        events = action_events(request.form, table, t, current_user.name)
-        decisions = []
-        for e in events:
-            decisions.extend(lv.submit(e))
+        dicts = action_events(request.form, table, t, current_user.name,
+                              (snapshot, decisions, events))
+        # every event of the action is checked before any is stored: a refused
+        # request changes nothing
+        checked = [Event.from_dict(d) for d in dicts]
     except (ActionError, EventError) as exc:
         if request.accept_mimetypes.best == "application/json":
             return jsonify(error=str(exc)), 400
         abort(400, description=str(exc))
+    decisions = []
+    for e in checked:
+        decisions.extend(lv.submit(e))
     if request.accept_mimetypes.best == "application/json":
         return jsonify(decisions=decisions)
     return redirect(url_for("views.table_page", table=table))

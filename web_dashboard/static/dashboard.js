@@ -226,4 +226,14 @@
   }
 
   window.GD = { tablePage, overviewPage, overlayPage, cardEl };
+
+  // The pages hold their data in <script type="application/json"> blocks
+  // (the Content-Security-Policy allows no inline script): read it and start.
+  function data(id) {
+    const node = document.getElementById(id);
+    return node ? JSON.parse(node.textContent) : null;
+  }
+  window.I18N = data("i18n") || {};
+  const page = data("page-data");
+  if (page && Object.prototype.hasOwnProperty.call(window.GD, page.page)) window.GD[page.page](...page.args);
 })();
