@@ -93,7 +93,10 @@ def _setup_logging(args: argparse.Namespace) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:   # --help, --version, a bad argument: its status, also when called in-process
+        return exc.code if isinstance(exc.code, int) else EXIT_BAD_INPUT
     _setup_logging(args)
     try:
         return int(args.func(args) or 0)

@@ -95,7 +95,7 @@ def existing_file(text: str) -> str:
     """A path to a file that exists and can be read."""
     p = Path(text)
     if not p.exists():
-        raise argparse.ArgumentTypeError(f"{text}: no such file")
+        raise argparse.ArgumentTypeError(f"{text} does not exist")
     if p.is_dir():
         raise argparse.ArgumentTypeError(f"{text} is a folder, not a file")
     if not os.access(p, os.R_OK):

@@ -108,11 +108,16 @@ def _toml_entry(e: dict) -> str:
 def _read_password(args) -> str:
     if args.password:
         password = args.password
-    else:
+    elif sys.stdin.isatty():
         try:
             password = getpass.getpass(f"password for {args.name}: ")
         except EOFError:
-            raise UsageError("no password given: run it on a terminal, or give --password") from None
+            raise UsageError("no password given: type it, or give --password") from None
+    else:   # piped in (`echo ... | guandan-ref users add NAME`): the first line
+        password = sys.stdin.readline().rstrip("\r\n")
+        if not password:
+            raise UsageError("no password given: pipe it in on one line, run on a terminal, "
+                             "or give --password")
     if len(password) < 4:
         raise UsageError("the password must have at least 4 characters")
     return password

@@ -109,4 +109,4 @@ def test_recognize_reports_every_zone_of_a_table_frame(gen, tmp_path, capsys):
         assert not read["hand"]
     # a margin that makes no sense is refused, clearly
     assert main(["recognize", str(picture), "--table", str(geo_path), "--margin-mm", "-1"]) == 2
-    assert "zone margin must be 0 to 100 mm" in capsys.readouterr().err
+    assert "--margin-mm: -1 is not a margin in mm from 0 to 100" in capsys.readouterr().err
