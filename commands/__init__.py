@@ -88,6 +88,9 @@ def _setup_logging(args: argparse.Namespace) -> None:
         # OpenCV's C++ code prints to stderr by itself (a missing camera: a few
         # lines at every retry); our messages say it once. Read at cv2's import.
         os.environ.setdefault("OPENCV_LOG_LEVEL", "SILENT")
+        cv2 = sys.modules.get("cv2")    # already imported by a command's parser
+        if cv2 is not None and os.environ["OPENCV_LOG_LEVEL"] == "SILENT":
+            cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
         logging.getLogger("werkzeug").setLevel(logging.WARNING)
 
 
