@@ -111,6 +111,13 @@ def main(argv: list[str] | None = None) -> int:
         # /dev/null so that the flush at exit does not fail again
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as exc:
+        # a file or device the system refused (a full disk, /proc, a permission)
+        # where no command-specific check caught it: still one line, exit 2
+        logging.getLogger(__name__).info("details", exc_info=True)
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"guandan-ref {args.command}: {where}{exc.strerror or exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

@@ -62,3 +62,23 @@ def test_a_missing_camera_is_said_once_and_opencv_keeps_quiet(tmp_path):
     assert len(camera_lines) == 1, err                       # once, not printed and logged
     assert camera_lines[0].startswith("guandan-ref table: T01: camera 97")
     assert not any("WARN" in line or "VIDEOIO" in line or "ERROR:" in line for line in err), err
+
+
+def test_the_demo_says_at_once_that_its_port_is_busy_and_takes_a_free_one(monkeypatch, capsys):
+    from commands import main
+    from table_node import demo
+
+    asked = {}
+
+    def fake_demo(workdir, **kw):      # stands for the minutes of rendering and playing
+        asked.update(kw)
+        return demo.DemoResult(workdir or "log", {}, None, 0)
+    monkeypatch.setattr(demo, "run_demo", fake_demo)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        busy = s.getsockname()[1]
+        assert main(["demo", "--port", str(busy), "--exit"]) == 0
+    assert asked["port"] == 0 and asked["cache"] is True
+    err = capsys.readouterr().err
+    assert f"port {busy} cannot be used" in err and "takes a free port" in err
