@@ -320,15 +320,20 @@ def cached_video_path(script: DemoScript, seed: int, decks: tuple[str, ...]) -> 
     """Where the video of ``script`` is kept: named by version and seed, and by a
     hash of everything the frames are drawn from (so a changed script or
     renderer never reuses an old video)."""
-    from commands import version
+    from importlib.metadata import PackageNotFoundError, version as dist_version
+
     from vision.training import card_art, synth, synth_table
+    try:
+        version = dist_version("guandan-referee")
+    except PackageNotFoundError:     # a checkout never installed: the hash still tells code apart
+        version = "unknown"
     painter = hashlib.sha256(b"".join(Path(m.__file__).read_bytes()
                                       for m in (card_art, synth, synth_table, sys.modules[__name__])))
     key = json.dumps({"changes": [(c.t, c.zone, c.cards) for c in script.changes],
                       "end": script.end, "fps": FPS, "decks": list(decks), "render_seed": RENDER_SEED,
                       "painter": painter.hexdigest()}, sort_keys=True)
     digest = hashlib.sha256(key.encode()).hexdigest()[:12]
-    return cache_dir() / f"demo-{version()}-{seed}-{digest}.mp4"
+    return cache_dir() / f"demo-{version}-{seed}-{digest}.mp4"
 
 
 def _replace_when_complete(make, final: Path) -> None:
