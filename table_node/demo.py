@@ -373,7 +373,15 @@ def _video(script: DemoScript, video: Path, seed: int, decks: tuple[str, ...], c
     if kept is None:
         _replace_when_complete(render, video)
         return
-    _replace_when_complete(lambda tmp: shutil.copyfile(kept, tmp), video)
+    _replace_when_complete(lambda tmp: _link_or_copy(kept, tmp), video)
+
+
+def _link_or_copy(src: Path, dst: Path) -> None:
+    """A hard link where the file system allows (the video is ~50 MB), else a copy."""
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copyfile(src, dst)
 
 
 def _write_script(script: DemoScript, workdir: Path, out) -> Path:
