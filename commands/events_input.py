@@ -27,27 +27,64 @@ def add_events_command(subparsers, name: str, run: Callable[[argparse.Namespace]
     return p
 
 
+SETTINGS_FLAGS = ("format", "tie", "countdown", "min_confidence", "out_of_turn_pass")
+
+
 def add_settings_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--format", default="game", metavar="FORMAT",
+    """The referee settings flags. A log that carries its match's settings (a
+    ``settings`` event) is judged by those; a flag that disagrees with them is an
+    error naming the difference, unless ``--override-settings``."""
+    p.add_argument("--format", default=None, metavar="FORMAT",
                    help="match format: game (first past A), deals:N, time:MINUTES, "
                         "time_deals:MINUTES,N (default game)")
-    p.add_argument("--tie", choices=("draw", "extra_deal"), default="draw",
+    p.add_argument("--tie", choices=("draw", "extra_deal"), default=None,
                    help="equal levels at the end: a draw, or one extra deal (default draw)")
-    p.add_argument("--countdown", type=seconds(0, 600), default=10.0, metavar="SECONDS",
+    p.add_argument("--countdown", type=seconds(0, 600), default=None, metavar="SECONDS",
                    help="读秒 length after a limit runs out (default 10)")
-    p.add_argument("--min-confidence", type=probability, default=0.8, metavar="P",
+    p.add_argument("--min-confidence", type=probability, default=None, metavar="P",
                    help="vision events below this confidence are asked about (default 0.8)")
-    p.add_argument("--out-of-turn-pass", choices=("warning", "sit_out_trick"), default="warning",
+    p.add_argument("--out-of-turn-pass", choices=("warning", "sit_out_trick"), default=None,
                    help="越序表态: a warning (2023 rules, default) or sit out the trick (2022 rules)")
+    p.add_argument("--override-settings", action="store_true",
+                   help="judge with these flags even where the log carries other settings")
 
 
 def settings_from_args(args: argparse.Namespace) -> Settings:
+    defaults = Settings()
     try:
-        return Settings.parse_format(args.format, tie=args.tie, countdown=args.countdown,
-                                     min_confidence=args.min_confidence,
-                                     out_of_turn_pass=args.out_of_turn_pass)
+        return Settings.parse_format(
+            args.format or "game",
+            tie=args.tie or defaults.tie,
+            countdown=defaults.countdown if args.countdown is None else args.countdown,
+            min_confidence=defaults.min_confidence if args.min_confidence is None else args.min_confidence,
+            out_of_turn_pass=args.out_of_turn_pass or defaults.out_of_turn_pass)
     except SettingsError as exc:
         raise UsageError(str(exc)) from None
+
+
+def explicit_settings(args: argparse.Namespace) -> bool:
+    """True when the command line names any referee setting."""
+    return any(getattr(args, name) is not None for name in SETTINGS_FLAGS)
+
+
+class SettingsGuard:
+    """Checks a log's ``settings`` events against settings given on the command line."""
+
+    def __init__(self, args: argparse.Namespace, settings: Settings) -> None:
+        self.settings = settings
+        self.strict = explicit_settings(args) and not args.override_settings
+
+    def check(self, logged: Settings, where: str) -> None:
+        """Raise :class:`UsageError` naming each difference (when flags were given)."""
+        diff = self.settings.differences(logged) if self.strict else []
+        if diff:
+            raise UsageError(f"{where}: the log carries other match settings than the command line "
+                             f"({'; '.join(f'{d} in the log' for d in diff)}): leave out the flags "
+                             f"to judge by the log, or add --override-settings")
+
+    def check_event(self, event: Event, where: str) -> None:
+        if event.type == "settings":
+            self.check(Settings.from_dict(event.get("settings")), where)
 
 
 def read_events(stream: IO[str], name: str, errors: list[str]) -> Iterator[tuple[int, Event]]:

@@ -15,20 +15,24 @@ import sys
 
 from commands import EXIT_BAD_INPUT, EXIT_OK, UsageError
 from commands.args import writable_dir
-from commands.events_input import add_events_command, open_input, read_events, settings_from_args
+from commands.events_input import (SettingsGuard, add_events_command, open_input, read_events,
+                                   settings_from_args)
 from referee.table import Table
 
 
 def run(args: argparse.Namespace) -> int:
     settings = settings_from_args(args)
+    guard = SettingsGuard(args, settings)
     tables: dict[str, Table] = {}
     errors: list[str] = []
     out = sys.stdout
     with open_input(args.file) as stream:
-        for _, event in read_events(stream, args.file, errors):
+        for lineno, event in read_events(stream, args.file, errors):
+            guard.check_event(event, f"{args.file}:{lineno}")
             table = tables.get(event.table)
             if table is None:
-                table = tables[event.table] = Table(event.table, settings)
+                table = tables[event.table] = Table(event.table, settings,
+                                                    log_settings=not args.override_settings)
             for d in table.feed(event):
                 out.write(d.to_json() + "\n")
     for name, table in sorted(tables.items()):

@@ -86,6 +86,7 @@ class Note(DocumentedEnum):
     STOP_RECORDED = "stop_recorded", "The referee recorded the choice to stop an offender's next play."
     REPORT_CORRECTED = "report_corrected", "A seat with a report fault now reports its count correctly."
     SIGNED = "signed", "A side confirmed the score sheet (双方签字确认)."
+    SETTINGS = "settings", "The match's settings (format, limits, rule variants, teams) from here on."
 
 
 class Confirm(DocumentedEnum):
@@ -111,3 +112,5 @@ class Confirm(DocumentedEnum):
     TOO_MANY_COPIES = "too_many_copies", "A card seen more often this deal than two decks hold."
     MORE_CARDS_THAN_HELD = "more_cards_than_held", "A play of more cards than the seat holds."
     LEADER_PASS = "leader_pass", "A pass by the seat that must lead; not counted."
+    HELD_VIOLATION = "held_violation", ("A violation found while a camera read of this deal awaits "
+                                        "confirmation: no penalty unless the read is confirmed.")

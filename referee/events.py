@@ -19,7 +19,8 @@ import json
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from referee.seating import SEATS, Seat
+from referee.seating import SEATS, SIDES, Seat
+from referee.settings import Settings, SettingsError
 
 __all__ = ["SEATS", "SOURCES", "EVENT_FIELDS", "EventError", "Event"]
 SOURCES = ("vision", "device", "manual", "replay")
@@ -38,6 +39,7 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     "tick": (),                            # time moves on, nothing else happened
     "device_status": ("device", "online"), # a device came online / went silent
     "referee": ("action",),                # void, penalty, correct, choice, ...
+    "settings": ("settings",),             # the match's settings from here on; optional: teams
 }
 
 
@@ -88,6 +90,22 @@ def _check_value(etype: object, name: str, value: Any, depth: int = 0) -> None:
 def _text(etype: object, name: str, value: Any) -> None:
     if value.__class__ is not str or not 0 < len(value) <= MAX_TEXT or "\x00" in value:
         raise EventError(f"{etype}: {name!r} must be text of 1-{MAX_TEXT} characters, got {value!r:.60}")
+
+
+def _check_settings(d: Mapping[str, Any]) -> None:
+    """A ``settings`` event: known settings with valid values, teams named per side."""
+    values = d.get("settings")
+    if not isinstance(values, Mapping):
+        raise EventError("settings: 'settings' must be an object of match settings")
+    try:
+        Settings.from_dict(values)
+    except (SettingsError, TypeError) as exc:
+        raise EventError(f"settings: {exc}") from None
+    teams = d.get("teams")
+    if teams is not None and (not isinstance(teams, Mapping) or any(k not in SIDES for k in teams)):
+        raise EventError("settings: 'teams' must name teams by side, e.g. {\"NS\": \"...\", \"EW\": \"...\"}")
+    for name in (teams or {}).values():
+        _text("settings", "team", name)
 
 
 def _reject_constant(name: str) -> Any:
@@ -147,8 +165,13 @@ class Event(_EventTuple):
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "Event":
-        # On the replay path: exact type tests (bool is not a number here) and
-        # one pass over the keys keep it cheap.
+        """The event a decoded JSON object describes, every field checked; raises
+        :class:`EventError` naming the first bad one.
+
+        Longer than 60 lines on purpose: it runs once per event on the replay
+        path, where a helper call per core field costs about a tenth of the
+        throughput; exact type tests (``bool`` is not a number here) and one pass
+        over the keys keep it cheap. Rare fields are checked by helpers."""
         if not isinstance(d, Mapping):
             raise EventError("an event must be a JSON object")
         etype = d.get("type")
@@ -204,6 +227,8 @@ class Event(_EventTuple):
                 for name, value in extra.items():
                     _check_value(etype, name, value)
                 break
+        if etype == "settings":
+            _check_settings(d)
         table = d.get("table", "T01")
         if table.__class__ is not str:
             table = str(table)

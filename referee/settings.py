@@ -53,9 +53,10 @@ class Settings:
     def __post_init__(self) -> None:
         for name in ("tribute_limit", "return_limit", "first_lead_limit", "play_limit", "countdown"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-                raise SettingsError(f"{name} must be a number of seconds >= 0, got {value!r}")
-        if not 0.0 <= self.min_confidence <= 1.0:
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 3600:
+                raise SettingsError(f"{name} must be a number of seconds 0-3600, got {value!r}")
+        if isinstance(self.min_confidence, bool) or not isinstance(self.min_confidence, (int, float)) \
+                or not 0.0 <= self.min_confidence <= 1.0:
             raise SettingsError(f"min_confidence must lie in 0..1, got {self.min_confidence!r}")
         if self.match_format not in MATCH_FORMATS:
             raise SettingsError(f"match_format must be one of {', '.join(MATCH_FORMATS)}, "
@@ -67,11 +68,12 @@ class Settings:
                                 f"got {self.out_of_turn_pass!r}")
         needs_deals = self.match_format in ("deals", "time_deals")
         needs_minutes = self.match_format in ("time", "time_deals")
-        if needs_deals and (not isinstance(self.deals, int) or self.deals < 1):
-            raise SettingsError(f"match_format {self.match_format!r} needs deals >= 1, got {self.deals!r}")
-        if needs_minutes and (not isinstance(self.minutes, (int, float)) or self.minutes <= 0):
-            raise SettingsError(f"match_format {self.match_format!r} needs minutes > 0, "
-                                f"got {self.minutes!r}")
+        if needs_deals and (isinstance(self.deals, bool) or not isinstance(self.deals, int)
+                            or not 1 <= self.deals <= 1000):
+            raise SettingsError(f"match_format {self.match_format!r} needs deals 1-1000, got {self.deals!r}")
+        if needs_minutes and (not isinstance(self.minutes, (int, float)) or not 0 < self.minutes <= 24 * 60):
+            raise SettingsError(f"match_format {self.match_format!r} needs minutes > 0 "
+                                f"(at most a day), got {self.minutes!r}")
 
     def describe_format(self) -> str:
         """The match format in words."""
@@ -87,6 +89,15 @@ class Settings:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    def differences(self, other: "Settings") -> list[str]:
+        """The settings that differ, as ``name: mine != other's``.
+
+        >>> Settings(countdown=10).differences(Settings(countdown=5))
+        ['countdown: 10 != 5']
+        """
+        a, b = self.to_dict(), other.to_dict()
+        return [f"{k}: {a[k]!r} != {b[k]!r}" for k in a if a[k] != b[k]]
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "Settings":

@@ -65,7 +65,7 @@ class _State:
     """Everything a fold over the log builds; replaced wholesale on a rebuild."""
 
     __slots__ = ("match", "ladder", "deal", "clocks", "prev_order", "no_tribute_side",
-                 "offline", "t", "waived")
+                 "offline", "t", "waived", "pending_reads")
 
     def __init__(self, settings: Settings) -> None:
         self.match = Match(settings)
@@ -77,14 +77,23 @@ class _State:
         self.offline: set[str] = set()
         self.t = 0.0
         self.waived: set[Any] = set()              # events whose penalties the referee voided
+        # low-confidence camera reads of the deal in play, neither confirmed nor corrected:
+        # the state may be wrong (a play not counted), so violations are held, not penalised
+        self.pending_reads: list[int] = []
 
 
 class Table:
     """One table's referee. Feed it events in log order; it returns decisions."""
 
-    def __init__(self, table_id: str = "T01", settings: Settings | None = None) -> None:
+    def __init__(self, table_id: str = "T01", settings: Settings | None = None,
+                 log_settings: bool = True) -> None:
+        """``settings`` judge the log until a ``settings`` event in it says otherwise
+        (the log carries its match's settings, so every reader judges it alike);
+        ``log_settings=False`` ignores those events (a referee's explicit override)."""
         self.table_id = table_id
-        self.settings = settings or Settings()
+        self.initial_settings = self.settings = settings or Settings()
+        self.log_settings = log_settings
+        self.teams: dict[str, str] = {}
         self.log: list[Event] = []
         self.decisions: list[Decision] = []        # the record for the log as corrected
         self._confirmed: set[Any] = set()          # low-confidence events the referee confirmed
@@ -143,7 +152,8 @@ class Table:
                 "score_sheet": s.match.score_sheet(),
                 "clocks": sorted((tm.seat, tm.purpose, tm.started, tm.stage)
                                  for tm in s.clocks.running()),
-                "offline": sorted(s.offline)}
+                "offline": sorted(s.offline), "settings": self.settings.to_dict(),
+                "teams": dict(self.teams)}
 
     # ------------------------------------------------------------ corrections
     def _correct(self, event: Event) -> list[Decision]:
@@ -228,6 +238,7 @@ class Table:
 
     def _rebuild(self) -> None:
         voided, corrected, self._confirmed, waived = self._overrides()
+        self.settings, self.teams = self.initial_settings, {}
         self._s = _State(self.settings)
         self._s.waived = waived
         self.decisions = []
@@ -259,6 +270,8 @@ class Table:
                        message=f"{e.type} by {e.seat or '?'} seen with confidence {e.confidence:.2f}: "
                                f"confirm or correct it (not counted until confirmed)",
                        observed=_observed(e))
+            if s.deal is not None and s.deal.phase is not FINISHED:
+                s.pending_reads.append(self._eid)
             return self._out
         handler = _HANDLERS.get(e.type)
         if handler is not None:
@@ -317,10 +330,25 @@ class Table:
     # ------------------------------------------------------------ penalties
     def _violation(self, seat: Seat, code: Violation | str, penalty: Penalty, *, text: str,
                    t: float | None = None, events: tuple[int, ...] | None = None,
-                   **extra: Any) -> None:
+                   ruled: bool = False, **extra: Any) -> None:
         """Emit a violation and climb the ladder for the seat's side. ``code`` is a
-        :class:`Violation`, or the referee's own code for a penalty entered by hand."""
+        :class:`Violation`, or the referee's own code for a penalty entered by hand.
+
+        While a camera read of the deal awaits confirmation the state it left may
+        be wrong (a play not counted puts the turn, the counts and the clock off),
+        so a violation found then is held as a request to confirm: the penalty
+        follows only when the read is confirmed or corrected and the log is
+        judged again. A referee's own ruling (``ruled``) is never held."""
         e = self._event
+        pending = self._s.pending_reads
+        if pending and not ruled:
+            reads = ", ".join(f"#{n}" for n in pending)
+            self._emit("confirm_request", seat=seat, code=Confirm.HELD_VIOLATION, t=t, events=events,
+                       message=f"{text} ({_cn(code)}): held, no penalty yet; it may rest on the camera "
+                               f"read {reads} awaiting confirmation: confirm or correct it",
+                       held={"code": str(code), "penalty": str(penalty), "side": str(side_of(seat))},
+                       reads=list(pending), **extra)
+            return
         waived = e.id in self._s.waived
         side = side_of(seat)
         message = f"{text} ({_cn(code)}): {penalty.cn} {penalty}"
@@ -444,6 +472,7 @@ class Table:
                                f"judging at {level}")
         deal = Deal(number=number, level=level, t_start=e.t)
         s.deal = deal
+        s.pending_reads = []      # a read of the last deal no longer bears on this one
         s.clocks.clear()
         named = e.get("leader")
         leader = seat_named(named)
@@ -834,6 +863,26 @@ class Table:
             self._match_end(t)
 
     # ------------------------------------------------------------ other events
+    def _on_settings(self, e: Event) -> None:
+        """The match's settings from this event on (checked when the event was read)."""
+        if not self.log_settings:
+            self._emit("note", code=Note.SETTINGS, message="settings in the log ignored: the "
+                       "referee's own settings judge this log", ignored=True)
+            return
+        new = Settings.from_dict(e.get("settings"))
+        teams = e.get("teams")
+        if isinstance(teams, Mapping):
+            self.teams = {str(k): str(v) for k, v in teams.items()}
+        self.settings = new
+        self._s.match.settings = new
+        self._s.clocks.countdown = new.countdown
+        names = " v ".join(f"{side} {self.teams[side]}" for side in SIDES if side in self.teams)
+        self._emit("note", code=Note.SETTINGS, settings=new.to_dict(), teams=dict(self.teams),
+                   message=f"match settings: {new.describe_format()}, tie {new.tie}, limits "
+                           f"{new.tribute_limit:g}/{new.return_limit:g}/{new.first_lead_limit:g}/"
+                           f"{new.play_limit:g} s, countdown {new.countdown:g} s"
+                           + (f"; {names}" if names else ""))
+
     def _on_tick(self, e: Event) -> None:
         pass
 
@@ -891,7 +940,7 @@ class Table:
         penalty: Penalty = (Penalty.WARNING if minutes < LATE_WARNING_MIN else
                    Penalty.FOUL if minutes < LATE_FOUL_MIN else Penalty.FORFEIT)
         seat = e.seat or seats_of(side)[0]
-        self._violation(seat, Violation.LATE, penalty, text=f"{side} {minutes:g} minutes late")
+        self._violation(seat, Violation.LATE, penalty, text=f"{side} {minutes:g} minutes late", ruled=True)
 
     def _manual_penalty(self, e: Event) -> None:
         """A penalty the referee gives by hand (signalling, or any code of their own)."""
@@ -904,7 +953,7 @@ class Table:
                                "(warning, infraction, foul, forfeit)")
             return
         self._violation(seat, _VIOLATION_BY_CODE.get(code, code), Penalty(penalty),
-                        text=e.get("reason") or f"{seat}: referee's ruling")
+                        text=e.get("reason") or f"{seat}: referee's ruling", ruled=True)
 
 
 # event type -> handler, e.g. 'play' -> Table._on_play

@@ -35,8 +35,9 @@ class Venue(Closing):
     atomically)."""
 
     def __init__(self, store: str | os.PathLike[str] | EventLog,
-                 settings: Settings | None = None) -> None:
+                 settings: Settings | None = None, log_settings: bool = True) -> None:
         self.settings = settings or Settings()
+        self.log_settings = log_settings     # False: ignore the logs' own settings events
         self.store: EventLog = EventStore(store) if isinstance(store, (str, os.PathLike)) else store
         # asked once, not per event: isinstance against a Protocol takes tens of µs
         self._record_decisions: Callable[[Event, Sequence[Decision]], None] | None = (
@@ -48,14 +49,18 @@ class Venue(Closing):
     def table(self, name: str) -> Table:
         tb = self.tables.get(name)
         if tb is None:
-            tb = self.tables[name] = Table(name, self.settings)
+            tb = self.tables[name] = Table(name, self.settings, self.log_settings)
         return tb
 
     def ingest(self, event: Event) -> list[Decision]:
         """Store ``event`` (skipped as a duplicate if its uid is stored) and judge it."""
+        return self.ingest_new(event) or []
+
+    def ingest_new(self, event: Event) -> list[Decision] | None:
+        """As :meth:`ingest`, but None when ``event`` was a duplicate and skipped."""
         stored = self.store.append(event)
         if stored is None:
-            return []
+            return None
         decisions = self.table(stored.table).feed(stored)
         if self._record_decisions is not None:
             self._record_decisions(stored, decisions)

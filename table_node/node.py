@@ -37,6 +37,7 @@ class TableNode:
         self.live = LiveVenue(Venue(db, self.settings), [table], clock=clock)
         self.sinks: list[Callable[[dict], None]] = []
         self.problems: list[str] = []                  # source problems, shown to the operator
+        self._record_settings()
         self._inbox: queue.Queue[Event | dict | None] = queue.Queue()
         self._threads: list[threading.Thread] = []
         self._stop = threading.Event()
@@ -45,6 +46,21 @@ class TableNode:
         self.received = 0                              # events taken from sources
         self.uids: set[str] = set()                    # uids of the events judged from sources
         self._received_cond = threading.Condition()
+
+    def _record_settings(self) -> None:
+        """The log carries the match's settings, so every reader of it (the
+        dashboard, replay, the venue central) judges it alike: a new log starts
+        with them; a log whose settings differ from this node's gets the new ones
+        as a referee's change, said to the operator."""
+        referee = self.live.venue.table(self.table)
+        if referee.log and referee.settings == self.settings:
+            return
+        if referee.log:
+            self.problem(f"{self.table}: the configured settings differ from the log's "
+                         f"({'; '.join(self.settings.differences(referee.settings))}): "
+                         f"recorded as a change of settings")
+        self.submit({"t": max(0.0, referee.t if referee.log else self.clock()), "type": "settings",
+                     "settings": self.settings.to_dict()})
 
     # ------------------------------------------------------------ events in
     def submit(self, event: Event | dict) -> list[dict]:

@@ -149,3 +149,10 @@ def test_a_good_event_with_every_bounded_field_at_its_limit_is_accepted():
     e = Event.from_dict({"t": 0, "type": "play", "seat": "S", "cards": ["S3"] * 28, "confidence": 1,
                          "uid": "u" * 200, "table": "T" * 200, "zone": "S-play"})
     assert len(e.cards) == 28 and e.confidence == 1.0
+
+
+def test_every_code_of_the_engine_is_documented():
+    from referee.codes import Confirm, Note, Violation
+    text = (DOCS / "events.md").read_text(encoding="utf-8")
+    missing = [c.value for enum in (Violation, Note, Confirm) for c in enum if f"`{c.value}`" not in text]
+    assert missing == []

@@ -1,6 +1,6 @@
 """Rule fidelity: whole-deal scenarios held against the rule texts.
 
-The texts decide (/work/shared/rules; 《江苏省掼蛋竞赛规则（2023）》 wins over
+The texts decide (docs/rules.md names them; 《江苏省掼蛋竞赛规则（2023）》 wins over
 the 2022 trial rules where they differ). Section numbers are those of the 2023
 text's 第三章 unless "2022" is named. RULE_COVERAGE.md next to this file lists
 every clause of 五(四)-(九) and 七 with the test that covers it.
@@ -16,32 +16,21 @@ from __future__ import annotations
 import pytest
 
 from referee.settings import Settings
-from referee.table import Table
 
-# 27 cards per seat, as laid one play at a time (level 2 or any level whose
-# heart cards do not matter here). Each seat's plays lead a trick the others pass.
-DUMPS = {
-    "S": ["S3 S3 H3 H3 D3 D3 C3 C3", "S4 S4 H4 H4 D4 D4 C4 C4", "S5 S5 H5 H5 D5 D5 C5 C5", "S6 H6 D6"],
-    "N": ["S7 S7 H7 H7 D7 D7 C7 C7", "S8 S8 H8 H8 D8 D8 C8 C8", "S9 S9 H9 H9 D9 D9 C9 C9", "S6 C6 C6"],
-    "E": ["ST ST HT HT DT DT CT CT", "SJ SJ HJ HJ DJ DJ CJ CJ", "SQ SQ HQ HQ DQ DQ CQ CQ", "H6 D6", "SK"],
-    "W": ["SK HK HK DK DK CK CK", "SA SA HA HA DA DA CA CA", "S2 S2 D2 D2 C2 C2", "LJ LJ BJ BJ", "H2 H2"],
-}
+from .helpers import DUMPS, Script, of_type, violations
 
 
-class Driver:
-    """Events in, decisions collected; the turn is read from the decisions."""
+class Driver(Script):
+    """The scenario driver of helpers.Script, reading the turn from the ``turn``
+    decisions and counts from ``snapshot()`` instead of the deal's attributes."""
 
     def __init__(self, settings: Settings | None = None) -> None:
-        self.table = Table("T01", settings)
-        self.t = 0.0
-        self.out: list = []
+        super().__init__(settings)
         self.turn: str | None = None
 
     # -- events
     def ev(self, type_: str, dt: float = 1.0, **fields) -> list:
-        self.t += dt
-        ds = self.table.feed_dict({"t": self.t, "type": type_, **fields})
-        self.out.extend(ds)
+        ds = super().ev(type_, dt, **fields)
         for d in ds:
             if d.type == "turn":
                 self.turn = d.seat
@@ -49,28 +38,11 @@ class Driver:
                 self.turn = None
         return ds
 
-    def start(self, deal: int = 1, level: str = "2", leader: str | None = "S", **kw) -> list:
-        if leader is not None:
-            kw["leader"] = leader
-        return self.ev("deal_start", dt=30.0, deal=deal, level=level, **kw)
-
-    def play(self, seat: str, cards: str, **kw) -> list:
-        return self.ev("play", seat=seat, cards=cards.split(), **kw)
-
-    def pass_(self, seat: str, **kw) -> list:
-        return self.ev("pass", seat=seat, **kw)
-
-    def report(self, seat: str, count: int, **kw) -> list:
-        return self.ev("report", dt=0.5, seat=seat, count=count, **kw)
-
     def tribute(self, seat: str, card: str) -> list:
         return self.ev("tribute", seat=seat, card=card)
 
     def return_(self, seat: str, card: str) -> list:
         return self.ev("return", seat=seat, card=card)
-
-    def referee(self, action: str, **kw) -> list:
-        return self.ev("referee", action=action, **kw)
 
     # -- composite steps
     def lay(self, seat: str, cards: str) -> list:
@@ -111,14 +83,6 @@ class Driver:
 
     def counts(self) -> dict:
         return self.table.snapshot()["deal"]["counts"]
-
-
-def violations(ds) -> list[tuple]:
-    return [(d.seat, d.code, d.penalty) for d in ds if d.type == "violation"]
-
-
-def of_type(ds, t: str) -> list:
-    return [d for d in ds if d.type == t]
 
 
 def codes(ds, t: str = "confirm_request") -> list:
