@@ -142,3 +142,12 @@ def test_version_and_talk_flags():
     # -v and -q may also follow the sub-command
     r = cli("judge", "-q", "--level", "7", "--play", "H7 H7 S8 D8 C8")
     assert r.returncode == 0 and json.loads(r.stdout)["legal"] is True
+
+
+def test_quiet_keeps_warnings_off_stderr_and_data_on_stdout():
+    # an audio output that is not there is a warning: said by default, not with -q
+    said = cli("audio", "--output", "no such output 99", "--demo", "--last", "1")
+    quiet = cli("-q", "audio", "--output", "no such output 99", "--demo", "--last", "1")
+    assert said.returncode == quiet.returncode == 0
+    assert said.stderr.startswith("guandan-ref audio: no audio output") and quiet.stderr == ""
+    assert said.stdout == quiet.stdout and "alert E" in quiet.stdout     # the cues are the data
