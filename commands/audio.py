@@ -16,6 +16,7 @@ import sys
 import time
 
 from commands import UsageError
+from commands.args import integer
 
 
 def register(subparsers) -> None:
@@ -25,11 +26,25 @@ def register(subparsers) -> None:
     p.add_argument("--output", metavar="DEVICE", help="sounddevice output (index or name)")
     p.add_argument("--voice", metavar="VOICE",
                    help="speak the count with espeak-ng in this voice (cmn, en, ...) if installed")
-    p.add_argument("--last", type=int, default=10, metavar="N",
+    p.add_argument("--last", type=integer(1, 60, "a number of seconds"), default=10, metavar="N",
                    help="sound the last N seconds of a countdown (default 10)")
     p.add_argument("--demo", action="store_true",
                    help="play a 5-second countdown, then the violation alert")
     p.set_defaults(func=cmd_audio)
+
+
+def _check_voice(voice: str, engine: str = "espeak-ng") -> None:
+    """A missing engine and an unknown voice are different fixes: say which."""
+    import shutil
+    import subprocess
+    exe = shutil.which(engine)
+    if exe is None:
+        raise UsageError(f"--voice {voice}: {engine} is not installed (apt-get install espeak-ng), "
+                         f"or leave out --voice for beeps only")
+    r = subprocess.run([exe, "-q", "-v", voice, ""], capture_output=True, text=True, timeout=30)
+    if r.returncode != 0:
+        raise UsageError(f"--voice {voice}: {engine} has no such voice (`{engine} --voices` lists "
+                         f"them; e.g. cmn, en)")
 
 
 def _print_cue(cue) -> None:
@@ -39,8 +54,8 @@ def _print_cue(cue) -> None:
 
 def cmd_audio(args: argparse.Namespace) -> int:
     from hardware.audio import AudioSink, Speaker
-    if args.last < 1:
-        raise UsageError(f"--last must be at least 1, got {args.last}")
+    if args.voice:
+        _check_voice(args.voice)
     output = int(args.output) if args.output and args.output.isdigit() else args.output
     sink = AudioSink(Speaker(output), last=args.last, voice=args.voice, clock=time.monotonic,
                      on_play=_print_cue)

@@ -12,8 +12,10 @@ import json
 import sys
 import threading
 import time
+from pathlib import Path
 
 from commands import UsageError
+from commands.args import existing_file, number, seconds
 
 
 def register(subparsers) -> None:
@@ -24,38 +26,42 @@ def register(subparsers) -> None:
     sub.required = True
 
     lp = sub.add_parser("list", help="show serial ports and bound devices")
-    lp.add_argument("--binding", metavar="FILE", help="binding file (TOML: device id -> table, seats)")
+    lp.add_argument("--binding", metavar="FILE", type=existing_file, help="binding file (TOML: device id -> table, seats)")
     lp.add_argument("--port", action="append", default=[], metavar="PATH",
                     help="also look at this port (a pty, a by-id link); repeatable")
-    lp.add_argument("--probe", type=float, default=0.0, metavar="SECONDS",
+    lp.add_argument("--probe", type=seconds(0, 3600), default=0.0, metavar="SECONDS",
                     help="listen on every port this long (no ACKs sent) and show who is there")
     lp.set_defaults(func=cmd_list)
 
     mp = sub.add_parser("monitor", help="print decoded frames from ports, live")
     mp.add_argument("ports", nargs="+", metavar="PORT")
-    mp.add_argument("--binding", metavar="FILE", help="binding file, to print events too")
+    mp.add_argument("--binding", metavar="FILE", type=existing_file, help="binding file, to print events too")
     mp.add_argument("--heartbeats", action="store_true", help="also print HB frames")
     mp.add_argument("--no-ack", action="store_true",
                     help="listen only: send no ACKs (devices keep resending)")
-    mp.add_argument("--duration", type=float, metavar="SECONDS", help="stop after this long")
+    mp.add_argument("--duration", type=seconds(0, 7 * 24 * 3600, above=True), metavar="SECONDS",
+                    help="stop after this long")
     mp.set_defaults(func=cmd_monitor)
 
     kp = sub.add_parser("knock", help="optional: a contact microphone's knocks as passes",
                         description="Listen for knocks on the table (a pass, as the rules "
                                     "allow) and print pass events as JSON lines. Off unless run.")
     kp.add_argument("--seat", required=True, choices=list("ESWN"))
-    kp.add_argument("--table", default="T01")
+    kp.add_argument("--table", default="T01", help="table id (default T01)")
     kp.add_argument("--input", metavar="DEVICE", help="sounddevice input (index or name)")
-    kp.add_argument("--wav", metavar="FILE",
+    kp.add_argument("--wav", metavar="FILE", type=existing_file,
                     help="read a 16-bit PCM WAV recording instead of a microphone")
-    kp.add_argument("--duration", type=float, metavar="SECONDS", help="stop after this long")
+    kp.add_argument("--duration", type=seconds(0, 7 * 24 * 3600, above=True), metavar="SECONDS",
+                    help="stop after this long")
     kp.set_defaults(func=cmd_knock)
 
     rp = sub.add_parser("run", help="read the bound devices' ports and print events as JSON lines")
-    rp.add_argument("--binding", metavar="FILE", required=True)
+    rp.add_argument("--binding", metavar="FILE", required=True, type=existing_file,
+                    help="binding file (TOML: device id -> table, seats)")
     rp.add_argument("--port", action="append", default=[], metavar="PATH",
                     help="port to read (default: the binding file's 'ports'); repeatable")
-    rp.add_argument("--duration", type=float, metavar="SECONDS", help="stop after this long")
+    rp.add_argument("--duration", type=seconds(0, 7 * 24 * 3600, above=True), metavar="SECONDS",
+                    help="stop after this long")
     rp.set_defaults(func=cmd_run)
 
 
@@ -67,6 +73,8 @@ def _binding(path: str | None):
         return load_binding(path)
     except BindingError as exc:
         raise UsageError(str(exc)) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read binding file {path}: {exc}") from None
 
 
 def _positive(value: float | None, name: str) -> None:
@@ -132,6 +140,10 @@ def cmd_monitor(args: argparse.Namespace) -> int:
     from hardware.reader import DeviceHub
     binding = _binding(args.binding)
     _positive(args.duration, "--duration")
+    missing = [p for p in args.ports if not p.startswith(("rfc2217:", "socket:")) and not Path(p).exists()]
+    if missing:
+        raise UsageError(f"no serial port {', '.join(missing)} (`guandan-ref devices list` shows "
+                         f"the ports there are)")
     lock = threading.Lock()
 
     def say(port: str, what: str, text: str) -> None:
@@ -171,6 +183,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     ports = args.port or list(binding.ports)
     if not ports:
         raise UsageError(f"no ports: give --port PATH or a 'ports' list in {args.binding}")
+    missing = [p for p in ports if not p.startswith(("rfc2217:", "socket:")) and not Path(p).exists()]
+    if missing:
+        # `table` waits for a port to appear; this command reads named ports now
+        raise UsageError(f"no serial port {', '.join(missing)} (`guandan-ref devices list` shows "
+                         f"the ports there are)")
     lock = threading.Lock()
 
     def emit(event) -> None:

@@ -8,6 +8,7 @@ import sys
 from typing import IO, Callable, Iterator
 
 from commands import UsageError
+from commands.args import probability, seconds
 from referee.events import Event, EventError
 from referee.settings import Settings, SettingsError
 
@@ -38,9 +39,9 @@ def add_settings_arguments(p: argparse.ArgumentParser) -> None:
                         "time_deals:MINUTES,N (default game)")
     p.add_argument("--tie", choices=("draw", "extra_deal"), default=None,
                    help="equal levels at the end: a draw, or one extra deal (default draw)")
-    p.add_argument("--countdown", type=float, default=None, metavar="SECONDS",
+    p.add_argument("--countdown", type=seconds(0, 600), default=None, metavar="SECONDS",
                    help="读秒 length after a limit runs out (default 10)")
-    p.add_argument("--min-confidence", type=float, default=None, metavar="P",
+    p.add_argument("--min-confidence", type=probability, default=None, metavar="P",
                    help="vision events below this confidence are asked about (default 0.8)")
     p.add_argument("--out-of-turn-pass", choices=("warning", "sit_out_trick"), default=None,
                    help="越序表态: a warning (2023 rules, default) or sit out the trick (2022 rules)")
@@ -88,15 +89,20 @@ class SettingsGuard:
 
 def read_events(stream: IO[str], name: str, errors: list[str]) -> Iterator[tuple[int, Event]]:
     """(line number, event) for every good line; bad lines go to ``errors`` and stderr."""
-    for lineno, line in enumerate(stream, 1):
-        if not line.strip():
-            continue
-        try:
-            yield lineno, Event.from_json(line)
-        except EventError as exc:
-            msg = f"{name}:{lineno}: {exc}"
-            errors.append(msg)
-            print(msg, file=sys.stderr)
+    lineno = 0
+    try:
+        for lineno, line in enumerate(stream, 1):
+            if not line.strip():
+                continue
+            try:
+                yield lineno, Event.from_json(line)
+            except EventError as exc:
+                msg = f"{name}:{lineno}: {exc}"
+                errors.append(msg)
+                print(msg, file=sys.stderr)
+    except UnicodeDecodeError:   # a binary file: no line of it can be an event
+        raise UsageError(f"{name}:{lineno + 1}: not UTF-8 text; give a JSON lines event log "
+                         f"(one event per line, docs/events.md)") from None
 
 
 def open_input(path: str) -> IO[str]:

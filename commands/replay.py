@@ -13,7 +13,8 @@ import json
 import os
 import sys
 
-from commands import EXIT_BAD_INPUT, EXIT_OK
+from commands import EXIT_BAD_INPUT, EXIT_OK, UsageError
+from commands.args import writable_dir
 from commands.events_input import (SettingsGuard, add_events_command, open_input, read_events,
                                    settings_from_args)
 from referee.table import Table
@@ -38,9 +39,13 @@ def run(args: argparse.Namespace) -> int:
         sheet = {"type": "score_sheet", "table": name, **table.match.score_sheet()}
         out.write(json.dumps(sheet, ensure_ascii=False, separators=(",", ":")) + "\n")
         if args.csv_dir:
-            os.makedirs(args.csv_dir, exist_ok=True)
-            with open(os.path.join(args.csv_dir, f"{name}.csv"), "w", encoding="utf-8") as f:
-                f.write(table.match.score_sheet_csv())
+            path = os.path.join(args.csv_dir, f"{name}.csv")
+            try:
+                os.makedirs(args.csv_dir, exist_ok=True)
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(table.match.score_sheet_csv())
+            except OSError as exc:
+                raise UsageError(f"cannot write {path}: {exc.strerror}; give another --csv-dir") from None
     out.flush()
     return EXIT_BAD_INPUT if errors else EXIT_OK
 
@@ -53,4 +58,4 @@ def register(subparsers) -> None:
 
 
 def _options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--csv-dir", metavar="DIR", help="also write each table's score sheet as DIR/TABLE.csv")
+    p.add_argument("--csv-dir", metavar="DIR", type=writable_dir, help="also write each table's score sheet as DIR/TABLE.csv")

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 from commands import UsageError
+from commands.args import existing_file, new_file_in_existing_dir, probability, seconds, writable_dir
 
 
 def register(subparsers) -> None:
@@ -26,20 +27,21 @@ def register(subparsers) -> None:
         description="Create pseudo-terminals that behave like the table devices "
                     "(hardware/PROTOCOL.md): heartbeats, presses from a script or the "
                     "keyboard, resends, optional noise and unplugging.")
-    p.add_argument("--script", metavar="FILE", help="timed script of devices and presses")
+    p.add_argument("--script", metavar="FILE", type=existing_file, help="timed script of devices and presses")
     p.add_argument("--device", action="append", default=[], metavar="ID:SEATS",
                    help="a device and the seats it serves, e.g. P01:E or BOX:ESWN "
                         "(repeatable; default SIM1:ESWN; not with --script)")
-    p.add_argument("--link-dir", metavar="DIR",
+    p.add_argument("--link-dir", metavar="DIR", type=writable_dir,
                    help="directory for the stable port links (default: a new temporary one)")
-    p.add_argument("--noise", type=float, default=0.0, metavar="RATE",
+    p.add_argument("--noise", type=probability, default=0.0, metavar="RATE",
                    help="probability of random bytes before each frame (0..1)")
-    p.add_argument("--corrupt", type=float, default=0.0, metavar="RATE",
+    p.add_argument("--corrupt", type=probability, default=0.0, metavar="RATE",
                    help="probability that a frame goes out with a changed byte (0..1)")
     p.add_argument("--table", default="T01", help="table name for --binding-out (default T01)")
-    p.add_argument("--binding-out", metavar="FILE",
+    p.add_argument("--binding-out", metavar="FILE", type=new_file_in_existing_dir,
                    help="write a binding file for the simulated devices here")
-    p.add_argument("--duration", type=float, metavar="SECONDS", help="stop after this long")
+    p.add_argument("--duration", type=seconds(0, 7 * 24 * 3600, above=True), metavar="SECONDS",
+                   help="stop after this long")
     p.set_defaults(func=cmd_simulate)
 
 

@@ -6,6 +6,7 @@ import signal
 import threading
 
 from commands import UsageError
+from commands.args import existing_file, integer, number, port, port_taken, writable_dir
 
 
 def register(sub) -> None:
@@ -13,12 +14,18 @@ def register(sub) -> None:
                        description="Render a table video from a scripted match (with an overtime, an "
                                    "illegal play, a missing count report and a wrong tribute), simulate "
                                    "the serial devices, and referee it all live on the dashboard.")
-    d.add_argument("--speed", type=float, default=8.0,
-                   help="play the match this many times faster than real time (0: flat out)")
-    d.add_argument("--seed", type=int, default=3, help="which scripted match")
-    d.add_argument("--dir", help="where to keep the video, script and log (default: a temp dir)")
-    d.add_argument("--host", default="127.0.0.1")
-    d.add_argument("--port", type=int, default=8000, help="dashboard port (0: any free port)")
+    d.add_argument("--speed", type=number(0, 1000, "a speed"), default=8.0,
+                   help="play the match this many times faster than real time (0: flat out; "
+                        "default 8)")
+    d.add_argument("--seed", type=integer(0, 10**9, "a seed"), default=3,
+                   help="which scripted match (default 3)")
+    d.add_argument("--dir", type=writable_dir,
+                   help="where to keep the video, script and log (default: a temp dir)")
+    d.add_argument("--no-cache", action="store_true",
+                   help="render the video again instead of taking it from the cache "
+                        "($XDG_CACHE_HOME/guandan-referee)")
+    from commands.dashboard import add_host_port
+    add_host_port(d, port_help="dashboard port (0: any free port; a busy one: a free one)")
     d.add_argument("--headless", action="store_true",
                    help="no dashboard; exit when the match is over (for tests and CI)")
     d.add_argument("--exit", action="store_true", help="exit when the match is over")
@@ -27,16 +34,29 @@ def register(sub) -> None:
     t = sub.add_parser("table", help="run a real table from a config file",
                        description="Cameras, serial devices, the referee, the event log and the "
                                    "dashboard of one table (see examples/table.toml).")
-    t.add_argument("--config", required=True)
+    t.add_argument("--config", required=True, type=existing_file, metavar="TABLE.toml",
+                   help="the table's configuration (see examples/table.toml)")
     t.set_defaults(func=run_table)
 
 
 def run_demo(args) -> int:
+    import sys
+
     from table_node.demo import DemoError, run_demo as demo
 
+    port = args.port
+    if not args.headless:
+        why = port_taken(args.host, port)
+        if why and why.startswith("unknown host"):
+            raise UsageError(f"--host {args.host}: {why}")
+        if why:   # said now, not after the video is rendered
+            print(f"guandan-ref demo: port {port} cannot be used ({why}); the dashboard takes "
+                  f"a free port", file=sys.stderr, flush=True)
+            port = 0
     try:
-        result = demo(args.dir, seed=args.seed, speed=args.speed, host=args.host, port=args.port,
-                      dashboard=not args.headless, keep_serving=not (args.headless or args.exit))
+        result = demo(args.dir, seed=args.seed, speed=args.speed, host=args.host, port=port,
+                      dashboard=not args.headless, keep_serving=not (args.headless or args.exit),
+                      cache=not args.no_cache)
     except DemoError as exc:
         raise UsageError(str(exc)) from None
     print(f"demo: event log {result.log_path} ({result.events} events)")
@@ -52,6 +72,7 @@ def run_table(args) -> int:
         cfg = load_config(args.config)
     except ConfigError as exc:
         raise UsageError(str(exc)) from None
+    _check_before_start(cfg, args.config)
     try:
         node = TableNode(cfg.table, str(cfg.database), cfg.settings)
     except StoreError as exc:
@@ -72,19 +93,33 @@ def run_table(args) -> int:
         except OSError as exc:
             raise UsageError(f"cannot serve the dashboard on {cfg.host}:{cfg.port}: {exc}") from None
         print(f"{cfg.table}: refereeing; log {cfg.database}; dashboard {url}tables/{cfg.table}", flush=True)
-        for p in node.problems:
-            print(f"{cfg.table}: {p}", flush=True)
-        shown = len(node.problems)
-        while not stop.wait(0.5):
-            for p in node.problems[shown:]:
-                print(f"{cfg.table}: {p}", flush=True)
-            shown = len(node.problems)
+        # the node logs each problem once (a warning on stderr); nothing to print here
+        while not stop.wait(0.5):   # a bounded wait: Ctrl-C gets through
+            pass
     except KeyboardInterrupt:
         pass
     finally:
         node.stop()
         print(f"{cfg.table}: stopped", flush=True)
     return 0
+
+
+def _check_before_start(cfg, config_path: str) -> None:
+    """What would stop the table later, said before anything starts."""
+    if cfg.users is not None:
+        from web_dashboard.auth import UsersError, load_users_file
+        if not cfg.users.exists():
+            raise UsageError(f"users file {cfg.users} (from [dashboard] users in {config_path}) does "
+                             f"not exist; make it with: guandan-ref users add NAME --role referee "
+                             f"--tables {cfg.table} --file {cfg.users}")
+        try:
+            load_users_file(cfg.users)
+        except UsersError as exc:
+            raise UsageError(str(exc)) from None
+    why = port_taken(cfg.host, cfg.port)
+    if why:
+        raise UsageError(f"the dashboard cannot listen on {cfg.host}:{cfg.port} ({why}); set "
+                         f"[dashboard] port in {config_path} to a free one, or 0 for any")
 
 
 def _start_sources(node, cfg) -> None:

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from commands import UsageError
+from commands.args import existing_file, integer, new_file_in_existing_dir, number, probability
 
 
 def _imread(path: str):
@@ -90,9 +91,13 @@ def cmd_calibrate(args) -> int:
         geo = calibrate(frame, table=args.table, size_mm=args.size_mm)
     except GeometryError as exc:
         raise UsageError(str(exc)) from None
-    geo.save(args.out)
     annotated = args.annotated or str(Path(args.out).with_suffix(".png"))
-    cv2.imwrite(annotated, annotate(frame, geo))
+    try:
+        geo.save(args.out)
+    except OSError as exc:
+        raise UsageError(f"cannot write {args.out}: {exc.strerror}") from None
+    if not cv2.imwrite(annotated, annotate(frame, geo)):
+        raise UsageError(f"cannot write the annotated picture {annotated} (a .png or .jpg name?)")
     print(json.dumps({"geometry": str(args.out), "annotated": annotated,
                       "zones": [z.name for z in geo.zones]}))
     return 0
@@ -114,6 +119,11 @@ def cmd_recognize(args) -> int:
         out = {"image": args.image, "zone_margin_mm": watcher.margin_mm,
                "zones": {name: r.to_dict() for name, r in reads.items()}}
     else:
+        from vision.reading.table import find_markers
+        if len(find_markers(image)) >= 2:
+            # a zone read of a whole table finds nothing and would say so confidently
+            raise UsageError(f"{args.image} shows the table's markers: it is a whole-table frame; "
+                             f"give --table GEOMETRY.json (from guandan-ref calibrate) to read its zones")
         out = {"image": args.image, **det.read_zone(image).to_dict()}
     print(json.dumps(out, ensure_ascii=False))
     return 0
@@ -131,9 +141,9 @@ def cmd_watch(args) -> int:
                                margin_mm=args.margin_mm)
     except GeometryError as exc:
         raise UsageError(str(exc)) from None
+    n = -1
     try:
         frames = open_source(args.source)
-        n = 0
         for n, (t, frame) in enumerate(frames):
             try:
                 events = watcher.process(t, frame)
@@ -145,20 +155,23 @@ def cmd_watch(args) -> int:
                 print(e.to_json(), flush=True)
     except SourceError as exc:
         raise UsageError(str(exc)) from None
+    if n < 0:
+        raise UsageError(f"no frame could be read from {args.source}: give a video file, a camera "
+                         f"index or an RTSP/HTTP URL")
     return 0
 
 
 def _add_model_args(p) -> None:
     p.add_argument("--model", help="ONNX model (default models/cards-yolo11n.onnx or $GUANDAN_CARD_MODEL)")
-    p.add_argument("--conf", type=float, default=None,
+    p.add_argument("--conf", type=probability, default=None,
                    help="lowest detector confidence for an index box (default 0.1; the classifier then decides)")
-    p.add_argument("--threads", type=int, default=2, help="ONNX Runtime threads (default 2)")
+    p.add_argument("--threads", type=integer(1, 256, "a thread count"), default=2, help="ONNX Runtime threads (default 2)")
 
 
 def _add_margin_arg(p) -> None:
     from vision.reading.table import ZONE_MARGIN_MM
 
-    p.add_argument("--margin-mm", type=float, default=ZONE_MARGIN_MM,
+    p.add_argument("--margin-mm", type=number(0, 100, "a margin in mm"), default=ZONE_MARGIN_MM,
                    help=f"cloth read around each zone, so cards pushed past its line are named "
                         f"(default {ZONE_MARGIN_MM:g}; keep it under the gap between zones)")
 
@@ -166,27 +179,35 @@ def _add_margin_arg(p) -> None:
 def register(subparsers) -> None:
     p = subparsers.add_parser("calibrate", help="find the table and its zones from four ArUco markers")
     p.add_argument("source", nargs="?", help="picture, video file or camera index showing the table")
-    p.add_argument("--out", help="geometry file to write (JSON)")
-    p.add_argument("--annotated", help="picture with the zones drawn (default: beside --out, .png)")
+    p.add_argument("--out", type=new_file_in_existing_dir, help="geometry file to write (JSON)")
+    p.add_argument("--annotated", type=new_file_in_existing_dir,
+                   help="picture with the zones drawn (default: beside --out, .png)")
     p.add_argument("--table", default="T01", help="table id (default T01)")
-    p.add_argument("--size-mm", type=float, default=900.0, help="table side in mm (default 900)")
-    p.add_argument("--print-markers", metavar="PDF", help="write the printable marker sheet")
-    p.add_argument("--print-cards", metavar="PDF", help="write the printable PASS and count cards")
+    p.add_argument("--size-mm", type=number(300, 3000, "a table side in mm"), default=900.0,
+                   help="table side in mm (default 900)")
+    p.add_argument("--print-markers", metavar="PDF", type=new_file_in_existing_dir,
+                   help="write the printable marker sheet")
+    p.add_argument("--print-cards", metavar="PDF", type=new_file_in_existing_dir,
+                   help="write the printable PASS and count cards")
     p.set_defaults(func=cmd_calibrate)
 
     p = subparsers.add_parser("recognize", help="name the cards in a zone picture or a table frame")
-    p.add_argument("image")
-    p.add_argument("--table", metavar="GEOMETRY", help="the picture is a whole-table frame")
+    p.add_argument("image", type=existing_file, help="a zone picture, or a whole-table frame with --table")
+    p.add_argument("--table", metavar="GEOMETRY", type=existing_file,
+                   help="the picture is a whole-table frame; its geometry from calibrate")
     _add_margin_arg(p)
     _add_model_args(p)
     p.set_defaults(func=cmd_recognize)
 
     p = subparsers.add_parser("watch", help="print observed events from a camera or video as JSON lines")
     p.add_argument("source", help="camera index, RTSP/HTTP URL or video file")
-    p.add_argument("--table", required=True, metavar="GEOMETRY")
+    p.add_argument("--table", required=True, metavar="GEOMETRY", type=existing_file,
+                   help="the table's geometry from calibrate")
     p.add_argument("--zones", help="comma-separated zone names (default: all)")
-    p.add_argument("--stable-s", type=float, default=0.4, help="seconds a play must hold still")
-    p.add_argument("--stable-frames", type=int, default=3, help="frames a play must hold still")
+    p.add_argument("--stable-s", type=number(0, 60, "a number of seconds"), default=0.4,
+                   help="seconds a play must hold still (default 0.4)")
+    p.add_argument("--stable-frames", type=integer(1, 1000, "a frame count"), default=3,
+                   help="frames a play must hold still (default 3)")
     _add_margin_arg(p)
     _add_model_args(p)
     p.set_defaults(func=cmd_watch)

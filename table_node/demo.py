@@ -19,9 +19,11 @@ than real time (0: as fast as the machine goes).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
+import shutil
 import sys
 import tempfile
 import threading
@@ -216,6 +218,7 @@ class ProgressBar:
         self.label, self.stream, self.width = label, stream, width
         self.tty = stream.isatty()
         self._last = -1
+        self._open = False        # a \r line is on the terminal, not yet ended
 
     def __call__(self, done: float, total: float, note: str = "") -> None:
         frac = 0.0 if total <= 0 else min(1.0, done / total)
@@ -226,9 +229,17 @@ class ProgressBar:
         bar = "#" * int(frac * self.width) + "." * (self.width - int(frac * self.width))
         line = f"{self.label} [{bar}] {pct:3d}% {note}"
         self.stream.write(("\r" + line) if self.tty else (line + "\n"))
+        self._open = self.tty
         if frac >= 1.0 and self.tty:
-            self.stream.write("\n")
+            self.finish()
         self.stream.flush()
+
+    def finish(self) -> None:
+        """End the bar's line, so that what is printed next starts on its own."""
+        if self._open:
+            self.stream.write("\n")
+            self.stream.flush()
+            self._open = False
 
 
 @dataclass
@@ -242,7 +253,7 @@ class DemoResult:
 def run_demo(workdir: Path | None = None, *, seed: int = 3, speed: float = 8.0,
              host: str = "127.0.0.1", port: int = 8000, dashboard: bool = True,
              keep_serving: bool = True, decks: tuple[str, ...] = ("anglo",),
-             out=sys.stdout) -> DemoResult:
+             out=sys.stdout, cache: bool = True) -> DemoResult:
     """Run the demo table; returns what the referee found."""
     from hardware.binding import Binding, DeviceBinding
     from hardware.simulator import SimulatedDevice
@@ -257,11 +268,7 @@ def run_demo(workdir: Path | None = None, *, seed: int = 3, speed: float = 8.0,
     workdir.mkdir(parents=True, exist_ok=True)
     script = make_script(seed)
     video = _write_script(script, workdir, out)
-    from vision.training.card_art import CardArtError
-    try:
-        render_video(script, video, decks=decks, progress=ProgressBar("rendering the table video"))
-    except CardArtError as exc:
-        raise DemoError(f"cannot render the table video: {exc}") from None
+    _video(script, video, seed, decks, cache, out)
 
     db = _fresh_log(workdir / "demo.sqlite")
     clock = _VideoClock()
@@ -298,6 +305,83 @@ def run_demo(workdir: Path | None = None, *, seed: int = 3, speed: float = 8.0,
     finally:
         device.stop()
         node.stop()
+
+
+RENDER_SEED = 7     # the painter's randomness (noise, hands), part of the cache key
+
+
+def cache_dir() -> Path:
+    """``$XDG_CACHE_HOME/guandan-referee`` (default ``~/.cache/guandan-referee``)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "guandan-referee"
+
+
+def cached_video_path(script: DemoScript, seed: int, decks: tuple[str, ...]) -> Path:
+    """Where the video of ``script`` is kept: named by version and seed, and by a
+    hash of everything the frames are drawn from (so a changed script or
+    renderer never reuses an old video)."""
+    from importlib.metadata import PackageNotFoundError, version as dist_version
+
+    from vision.training import card_art, synth, synth_table
+    try:
+        version = dist_version("guandan-referee")
+    except PackageNotFoundError:     # a checkout never installed: the hash still tells code apart
+        version = "unknown"
+    painter = hashlib.sha256(b"".join(Path(m.__file__).read_bytes()
+                                      for m in (card_art, synth, synth_table, sys.modules[__name__])))
+    key = json.dumps({"changes": [(c.t, c.zone, c.cards) for c in script.changes],
+                      "end": script.end, "fps": FPS, "decks": list(decks), "render_seed": RENDER_SEED,
+                      "painter": painter.hexdigest()}, sort_keys=True)
+    digest = hashlib.sha256(key.encode()).hexdigest()[:12]
+    return cache_dir() / f"demo-{version}-{seed}-{digest}.mp4"
+
+
+def _replace_when_complete(make, final: Path) -> None:
+    """``make(tmp)`` writes a file; it becomes ``final`` only once complete
+    (Ctrl-C or an error leaves no partial ``final``, and no temp file)."""
+    tmp = final.with_name(f".{final.stem}.{os.getpid()}.part{final.suffix}")
+    try:
+        make(tmp)
+        os.replace(tmp, final)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _video(script: DemoScript, video: Path, seed: int, decks: tuple[str, ...], cache: bool, out) -> None:
+    """The table video at ``video``: from the cache when it holds it, else rendered
+    (and kept in the cache for the next run)."""
+    from vision.training.card_art import CardArtError
+
+    def render(path: Path) -> None:
+        bar = ProgressBar("rendering the table video")
+        try:
+            render_video(script, path, decks=decks, seed=RENDER_SEED, progress=bar)
+        except CardArtError as exc:
+            raise DemoError(f"cannot render the table video: {exc}") from None
+        finally:
+            bar.finish()
+
+    kept = cached_video_path(script, seed, decks) if cache else None
+    if kept is not None and kept.exists():
+        print(f"demo: table video from the cache, {kept}", file=out, flush=True)
+    elif kept is not None:
+        try:
+            kept.parent.mkdir(parents=True, exist_ok=True)
+            _replace_when_complete(render, kept)
+        except OSError:          # a read-only home: render beside the run, as without a cache
+            kept = None
+    if kept is None:
+        _replace_when_complete(render, video)
+        return
+    _replace_when_complete(lambda tmp: _link_or_copy(kept, tmp), video)
+
+
+def _link_or_copy(src: Path, dst: Path) -> None:
+    """A hard link where the file system allows (the video is ~50 MB), else a copy."""
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copyfile(src, dst)
 
 
 def _write_script(script: DemoScript, workdir: Path, out) -> Path:
@@ -348,6 +432,7 @@ def _play(script: DemoScript, frames, see, node, device, clock: "_VideoClock",
     todo = [e for e in script.events if e["type"] not in VISION_TYPES]
     k = 0
     last_tick = 0.0
+    warned = False
     wall0 = time.monotonic()
     for t, frame in frames:
         clock.t = t
@@ -362,9 +447,20 @@ def _play(script: DemoScript, frames, see, node, device, clock: "_VideoClock",
         bar(t, script.end, f"t={int(t) // 60}:{int(t) % 60:02d} "
                            f"violations {sum(found.by_code.values())}")
         if speed > 0:
-            ahead = t / speed - (time.monotonic() - wall0)
+            wall = time.monotonic() - wall0
+            ahead = t / speed - wall
             if ahead > 0:
                 time.sleep(ahead)       # pacing the demo for the viewer, not a test
+            elif not warned and wall > 5.0 and t / wall < 0.8 * speed:
+                warned = True           # said once, while it happens, not only at the end
+                bar.finish()
+                print(f"demo: this machine keeps up only about {t / wall:.1f}x real time, "
+                      f"not the {speed:g}x asked; the match plays slower", file=sys.stderr, flush=True)
+    bar.finish()
+    wall = time.monotonic() - wall0
+    if speed > 0 and wall > 0 and script.end / wall < 0.9 * speed:
+        print(f"demo: played at {script.end / wall:.1f}x real time ({speed:g}x asked)",
+              file=sys.stderr, flush=True)
     clock.t = script.end
     node.tick()
 

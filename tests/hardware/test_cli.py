@@ -107,13 +107,13 @@ def test_devices_list_shows_bound_devices_and_probes_who_is_there(tmp_path, caps
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["devices", "list", "--binding", "/nonexistent/b.toml"], "/nonexistent/b.toml: cannot read"),
-    (["devices", "monitor", "/dev/null", "--duration", "0"], "--duration must be a positive"),
+    (["devices", "list", "--binding", "/nonexistent/b.toml"], "argument --binding: /nonexistent/b.toml does not exist"),
+    (["devices", "monitor", "/dev/null", "--duration", "0"], "argument --duration: 0 is not a number of seconds above 0"),
     (["devices", "run", "--binding", "{b}"], "no ports: give --port PATH"),
-    (["simulate-devices", "--script", "/nonexistent.sim"], "cannot read script /nonexistent.sim"),
+    (["simulate-devices", "--script", "/nonexistent.sim"], "argument --script: /nonexistent.sim does not exist"),
     (["simulate-devices", "--device", "P01:EX"], "--device P01:EX: bad seats 'EX'"),
     (["simulate-devices", "--device", "P01:E", "--device", "P01:S"], "device P01 given twice"),
-    (["simulate-devices", "--noise", "3"], "--noise must be from 0 to 1"),
+    (["simulate-devices", "--noise", "3"], "argument --noise: 3 is not a probability from 0 to 1"),
 ])
 def test_bad_input_is_named_with_exit_status_2(argv, message, tmp_path, capsys):
     (tmp_path / "b.toml").write_text(BINDING)

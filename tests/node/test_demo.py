@@ -1,6 +1,7 @@
 """End to end: the demo, headless, referees its scripted match from the video and the devices."""
 
 import json
+import os
 import subprocess
 import sys
 from collections import Counter, defaultdict
@@ -12,10 +13,15 @@ from storage.sqlite_log import EventStore
 
 
 def test_demo_catches_every_scripted_violation_from_video_and_devices(tmp_path):
+    # a cache of its own: the video is rendered here, and kept for a next run
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"))
     r = subprocess.run([sys.executable, "-m", "commands", "demo", "--headless", "--speed", "0",
-                        "--dir", str(tmp_path)], capture_output=True, text=True, timeout=900)
+                        "--dir", str(tmp_path)], capture_output=True, text=True, timeout=900, env=env)
     assert r.returncode == 0, r.stderr[-2000:]
     assert "match over" in r.stdout
+    kept = list((tmp_path / "cache" / "guandan-referee").iterdir())
+    assert len(kept) == 1 and kept[0].name.startswith("demo-") and kept[0].suffix == ".mp4"
+    assert kept[0].read_bytes() == (tmp_path / "table.mp4").read_bytes()
     with EventStore(str(tmp_path / "demo.sqlite")) as store:
         events = list(store.stream("T01"))
     by_source = defaultdict(set)

@@ -89,6 +89,11 @@ def test_missing_video_is_a_usage_error(table_video, tmp_path, capsys):
     calibrate(first).save(geo)
     assert main(["watch", str(tmp_path / "none.mp4"), "--table", str(geo)]) == 2
     assert "video file not found" in capsys.readouterr().err
+    # a file that is no video: said, not an empty success
+    fake = tmp_path / "fake.jpg"
+    fake.write_text("not a picture")
+    assert main(["watch", str(fake), "--table", str(geo)]) == 2
+    assert "no frame could be read from" in capsys.readouterr().err
 
 
 def test_recognize_reports_every_zone_of_a_table_frame(gen, tmp_path, capsys):
@@ -100,6 +105,9 @@ def test_recognize_reports_every_zone_of_a_table_frame(gen, tmp_path, capsys):
     picture, geo_path = tmp_path / "frame.png", tmp_path / "table.json"
     cv2.imwrite(str(picture), frame)
     calibrate(frame).save(geo_path)
+    # without --table a whole-table frame is refused, not read as one empty zone
+    assert main(["recognize", str(picture)]) == 2
+    assert "whole-table frame; give --table" in capsys.readouterr().err
     assert main(["recognize", str(picture), "--table", str(geo_path)]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["zone_margin_mm"] == 15.0
@@ -109,4 +117,4 @@ def test_recognize_reports_every_zone_of_a_table_frame(gen, tmp_path, capsys):
         assert not read["hand"]
     # a margin that makes no sense is refused, clearly
     assert main(["recognize", str(picture), "--table", str(geo_path), "--margin-mm", "-1"]) == 2
-    assert "zone margin must be 0 to 100 mm" in capsys.readouterr().err
+    assert "--margin-mm: -1 is not a margin in mm from 0 to 100" in capsys.readouterr().err
