@@ -19,6 +19,9 @@ Settings (``config`` keys, or a TOML file named by ``GUANDAN_DASHBOARD_CONFIG``)
 ``STANDINGS_SYSTEM``  ``swiss`` (default) or ``round_robin``
 ``DEFAULT_LANG``    ``zh`` (default) or ``en``
 ``SECRET_KEY``      session signing key (a random one per process by default)
+``PROXY_FIX``       how many reverse proxies stand in front (default 0): trust
+                    that many X-Forwarded-For/-Proto/-Host/-Prefix values
+                    (docs/dashboard-serving.md)
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ DEFAULTS: dict[str, Any] = dict(
     STANDINGS_SYSTEM="swiss",
     DEFAULT_LANG="zh",
     SSE_KEEPALIVE=15.0,
+    PROXY_FIX=0,
     WTF_CSRF_TIME_LIMIT=None,
 )
 
@@ -67,6 +71,11 @@ def create_app(config: dict[str, Any] | None = None, live: LiveVenue | None = No
     csrf.init_app(app)
     for module in (auth, views, stream, sheets, i18n):
         module.init_app(app)
+    if app.config["PROXY_FIX"]:
+        # only behind a proxy: a client reaching the app directly could forge them
+        from werkzeug.middleware.proxy_fix import ProxyFix
+        n = int(app.config["PROXY_FIX"])
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n, x_prefix=n)  # type: ignore[method-assign]
     return app
 
 

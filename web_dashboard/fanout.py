@@ -40,8 +40,9 @@ class Channel:
 
     def __init__(self, key: Key) -> None:
         self.key = key
-        self.seq = 0                  # message number; 0: none yet
-        self.message = b""
+        # (message number, message), replaced whole so that a reader without
+        # the lock never pairs one message's number with another's bytes
+        self.latest: tuple[int, bytes] = (0, b"")
         self.versions: tuple[int, ...] | None = None
         self.subscribers = 0
         self.lock = threading.Lock()  # one render at a time per channel
@@ -80,8 +81,8 @@ class Fanout:
                 return False
             message = self._render(ch.key)
             with self._lock:
-                ch.versions, ch.message = versions, message
-                ch.seq += 1
+                ch.versions = versions
+                ch.latest = (ch.latest[0] + 1, message)
                 self.renders += 1
                 self._lock.notify_all()
         for listener in list(self._listeners):
@@ -116,8 +117,8 @@ class Fanout:
         """For a thread: block until ``ch`` has a message after ``seen`` (or
         ``timeout``); returns the latest message number and message."""
         with self._lock:
-            self._lock.wait_for(lambda: ch.seq != seen, timeout)
-            return ch.seq, ch.message
+            self._lock.wait_for(lambda: ch.latest[0] != seen, timeout)
+            return ch.latest
 
     def add_listener(self, listener: Callable[[Key], None]) -> None:
         """Call ``listener(key)`` (from the render thread) after each new message."""
