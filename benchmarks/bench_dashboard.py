@@ -57,6 +57,8 @@ def serve(args) -> None:
     """The subprocess: the dashboard plus the event feeder; a log of every
     submission (table, version, time, by referee) on stdout at the end."""
     _raise_fd_limit()
+    import logging
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)   # no line per request
     from referee.settings import Settings
     from referee.simulation import simulate_match
     from web_dashboard import create_app

@@ -38,8 +38,11 @@ def sse(event: str, data: Any, ident: int | None = None) -> bytes:
 class Channel:
     """The latest message of one live page and who is reading it."""
 
-    def __init__(self, key: Key) -> None:
+    def __init__(self, key: Key, mutex: threading.Lock) -> None:
         self.key = key
+        # one per channel (on the fan-out's lock): a change wakes only the
+        # threads reading this page, not every stream of the venue
+        self.cond = threading.Condition(mutex)
         # (message number, message), replaced whole so that a reader without
         # the lock never pairs one message's number with another's bytes
         self.latest: tuple[int, bytes] = (0, b"")
@@ -52,7 +55,7 @@ class Fanout:
     def __init__(self, app: Flask) -> None:
         self.app = app
         self.live = app.extensions["guandan_venue"]
-        self._lock = threading.Condition()
+        self._lock = threading.Lock()
         self._channels: dict[Key, Channel] = {}
         self._listeners: list[Callable[[Key], None]] = []
         self._thread: threading.Thread | None = None
@@ -84,7 +87,7 @@ class Fanout:
                 ch.versions = versions
                 ch.latest = (ch.latest[0] + 1, message)
                 self.renders += 1
-                self._lock.notify_all()
+                ch.cond.notify_all()
         for listener in list(self._listeners):
             listener(ch.key)
         return True
@@ -96,7 +99,7 @@ class Fanout:
         with self._lock:
             ch = self._channels.get(key)
             if ch is None:
-                ch = self._channels[key] = Channel(key)
+                ch = self._channels[key] = Channel(key, self._lock)
             ch.subscribers += 1
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="dashboard-fanout",
@@ -111,13 +114,12 @@ class Fanout:
             if not ch.subscribers and self._channels.get(ch.key) is ch:
                 # a page nobody reads is rendered again on its next subscriber
                 del self._channels[ch.key]
-            self._lock.notify_all()
 
     def wait(self, ch: Channel, seen: int, timeout: float) -> tuple[int, bytes]:
         """For a thread: block until ``ch`` has a message after ``seen`` (or
         ``timeout``); returns the latest message number and message."""
-        with self._lock:
-            self._lock.wait_for(lambda: ch.latest[0] != seen, timeout)
+        with ch.cond:
+            ch.cond.wait_for(lambda: ch.latest[0] != seen, timeout)
             return ch.latest
 
     def add_listener(self, listener: Callable[[Key], None]) -> None:
