@@ -206,6 +206,13 @@ def memory(pid: int) -> tuple[float, float, int]:
             int(fields["Threads"]))
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (seconds)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def pct(values: list[float], q: float) -> float:
     s = sorted(values)
     return s[min(len(s) - 1, int(q * len(s)))] * 1000
@@ -243,6 +250,7 @@ async def run(args) -> None:
         connect_s = time.perf_counter() - t_connect
         crowd = memory(proc.pid)
         sent: dict[str, list[float]] = {}
+        cpu0 = cpu_seconds(proc.pid)
         proc.stdin.write("go\n")
         proc.stdin.flush()
         acting = asyncio.get_running_loop().run_in_executor(
@@ -255,6 +263,7 @@ async def run(args) -> None:
         await acting
         await asyncio.sleep(1.0)   # the last states in flight
         end = memory(proc.pid)
+        cpu = cpu_seconds(proc.pid) - cpu0
         stop.set()
         for task in tasks:
             task.cancel()
@@ -292,6 +301,8 @@ async def run(args) -> None:
               f"max {max(ovl) * 1000:.1f} ms ({len(ovl)} samples; aim p99 < 250 ms)")
     print(f"server memory: idle {idle[0]:.0f} MiB, with every stream open {crowd[0]:.0f} MiB, "
           f"end {end[0]:.0f} MiB, peak {end[1]:.0f} MiB")
+    print(f"server CPU while fed: {cpu:.1f} s in {args.seconds + 1:.0f} s "
+          f"({100 * cpu / (args.seconds + 1):.0f}% of one core; load-independent)")
     print(f"server threads: idle {idle[2]}, with every stream open {crowd[2]}, peak {peak_threads}")
 
 

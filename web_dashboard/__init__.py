@@ -19,6 +19,7 @@ Settings (``config`` keys, or a TOML file named by ``GUANDAN_DASHBOARD_CONFIG``)
 ``STANDINGS_SYSTEM``  ``swiss`` (default) or ``round_robin``
 ``DEFAULT_LANG``    ``zh`` (default) or ``en``
 ``SECRET_KEY``      session signing key (a random one per process by default)
+``PUBLIC_MAX_AGE``  seconds a proxy may keep public data (sheets, standings; default 2)
 ``PROXY_FIX``       how many reverse proxies stand in front (default 0): trust
                     that many X-Forwarded-For/-Proto/-Host/-Prefix values
                     (docs/dashboard-serving.md)
@@ -62,14 +63,14 @@ def create_app(config: dict[str, Any] | None = None, live: LiveVenue | None = No
     (the demo and ``guandan-ref table`` share theirs with the event sources)."""
     # imported here, not above: `guandan-ref users` imports web_dashboard.auth
     # and should not load the pages (and the PDF library)
-    from web_dashboard import auth, i18n, sheets, stream, views
+    from web_dashboard import auth, caching, i18n, sheets, stream, views
 
     app = Flask(__name__, instance_relative_config=True)
     configure(app, config)
     if live is not None:
         app.extensions["guandan_venue"] = live
     csrf.init_app(app)
-    for module in (auth, views, stream, sheets, i18n):
+    for module in (auth, views, stream, sheets, i18n, caching):
         module.init_app(app)
     if app.config["PROXY_FIX"]:
         # only behind a proxy: a client reaching the app directly could forge them

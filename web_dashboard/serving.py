@@ -176,12 +176,14 @@ class DashboardASGI:
                 if ch.latest[0] != seen:
                     continue
                 timeout = self.keepalive if not pending else max(0.0, pending[0][0] + delay - now)
-                try:
-                    await asyncio.wait_for(viewer.wake.wait(), timeout)
-                except asyncio.TimeoutError:
-                    if not pending:
-                        await send({"type": "http.response.body", "body": b": keepalive\n\n",
-                                    "more_body": True})
+                # a timer rather than wait_for: no task per wait, with a crowd waiting
+                timer = loop.call_later(timeout, viewer.wake.set)
+                await viewer.wake.wait()
+                timer.cancel()
+                if (not pending and ch.latest[0] == seen and not viewer.gone and not self.closing
+                        and time.monotonic() - now >= timeout - 0.005):
+                    await send({"type": "http.response.body", "body": b": keepalive\n\n",
+                                "more_body": True})
             if not viewer.gone:
                 await send({"type": "http.response.body", "body": b""})
         finally:
