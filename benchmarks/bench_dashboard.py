@@ -251,6 +251,7 @@ async def run(args) -> None:
         crowd = memory(proc.pid)
         sent: dict[str, list[float]] = {}
         cpu0 = cpu_seconds(proc.pid)
+        client0 = time.process_time()
         proc.stdin.write("go\n")
         proc.stdin.flush()
         acting = asyncio.get_running_loop().run_in_executor(
@@ -264,6 +265,7 @@ async def run(args) -> None:
         await asyncio.sleep(1.0)   # the last states in flight
         end = memory(proc.pid)
         cpu = cpu_seconds(proc.pid) - cpu0
+        client_cpu = time.process_time() - client0
         stop.set()
         for task in tasks:
             task.cancel()
@@ -302,7 +304,8 @@ async def run(args) -> None:
     print(f"server memory: idle {idle[0]:.0f} MiB, with every stream open {crowd[0]:.0f} MiB, "
           f"end {end[0]:.0f} MiB, peak {end[1]:.0f} MiB")
     print(f"server CPU while fed: {cpu:.1f} s in {args.seconds + 1:.0f} s "
-          f"({100 * cpu / (args.seconds + 1):.0f}% of one core; load-independent)")
+          f"({100 * cpu / (args.seconds + 1):.0f}% of one core); the measuring client's: "
+          f"{client_cpu:.1f} s (it shares the machine)")
     print(f"server threads: idle {idle[2]}, with every stream open {crowd[2]}, peak {peak_threads}")
 
 
