@@ -70,17 +70,20 @@ def serve(args) -> None:
     app = create_app({"DATABASE": f"{tmp}/venue.sqlite", "TABLES": names,
                       "USERS": [user_entry("head", "bench", "head", [])], "SSE_KEEPALIVE": 5})
     live = app.extensions["guandan_venue"]
-    log: list[tuple[str, int, float, bool]] = []
+    log: list[tuple[str, int, float, bool, float]] = []
     submit = live.submit
 
     def logged_submit(event):
+        t0 = time.perf_counter()
         # the version this event made, read under the venue's (re-entrant) lock
         with live._cond:
             decisions = submit(event)
             table = event["table"] if isinstance(event, dict) else event.table
             version = live.version(table)
         kind = event["type"] if isinstance(event, dict) else event.type
-        log.append((table, version, time.perf_counter(), kind == "referee"))
+        t1 = time.perf_counter()
+        # with how long storing (a synced SQLite commit) and judging took
+        log.append((table, version, t1, kind == "referee", t1 - t0))
         return decisions
 
     live.submit = logged_submit
@@ -282,7 +285,7 @@ async def run(args) -> None:
 
     fed: dict[str, list[tuple[int, float]]] = {}
     acted: dict[str, list[tuple[int, float]]] = {}
-    for table, version, t, by_referee in log:
+    for table, version, t, by_referee, _ in log:
         (acted if by_referee else fed).setdefault(table, []).append((version, t))
     # a referee action's clock starts when its POST was sent (k-th action on a table, k-th POST)
     posted = {table: [(v, t0) for (v, _), t0 in zip(acted.get(table, []), sent.get(table, []))]
@@ -301,6 +304,9 @@ async def run(args) -> None:
     if ovl:
         print(f"decision -> overlay: p50 {pct(ovl, 0.5):.1f} ms, p99 {pct(ovl, 0.99):.1f} ms, "
               f"max {max(ovl) * 1000:.1f} ms ({len(ovl)} samples; aim p99 < 250 ms)")
+    stored = [entry[4] for entry in log]
+    print(f"store + judge (LiveVenue.submit, in the server): p50 {pct(stored, 0.5):.1f} ms, "
+          f"p99 {pct(stored, 0.99):.1f} ms, max {max(stored) * 1000:.1f} ms")
     print(f"server memory: idle {idle[0]:.0f} MiB, with every stream open {crowd[0]:.0f} MiB, "
           f"end {end[0]:.0f} MiB, peak {end[1]:.0f} MiB")
     print(f"server CPU while fed: {cpu:.1f} s in {args.seconds + 1:.0f} s "
