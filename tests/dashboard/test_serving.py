@@ -174,3 +174,36 @@ def test_the_development_server_only_with_dev(tmp_path, dev):
             proc.stdout.close()
             proc.stderr.close()
     assert rc in (0, 130)
+
+
+def test_an_idle_stream_gets_keepalives_and_the_overlay_its_delay(tmp_path, match_events):
+    app = make_app(tmp_path, OVERLAY_DELAY=0.3)
+    srv = DashboardServer(app, "127.0.0.1", 0)
+    th = threading.Thread(target=srv.serve_forever, daemon=True)
+    th.start()
+    try:
+        s = Stream(srv.server_port, "/overlay/T01/stream")
+        assert s.state()["version"] == 0   # held back OVERLAY_DELAY, then sent
+        t0 = time.monotonic()
+        app.extensions["guandan_venue"].submit(match_events[0])
+        assert s.state()["version"] == 1
+        assert time.monotonic() - t0 >= 0.3 - 0.01
+        # nothing changes: comment lines keep the connection (and a proxy) awake
+        while (line := s.file.readline()) != b": keepalive\n":
+            assert line, "stream closed"
+        s.close()
+    finally:
+        srv.shutdown()
+        th.join(10)
+        app.extensions["guandan_venue"].close()
+
+
+@pytest.mark.parametrize("proxies", [0, 1])
+def test_forwarded_headers_are_trusted_only_with_proxy_fix(tmp_path, proxies):
+    from flask import request
+    app = make_app(tmp_path, PROXY_FIX=proxies)
+    app.add_url_rule("/_scheme", "scheme", lambda: f"{request.scheme} {request.remote_addr}")
+    r = app.test_client().get("/_scheme", headers={"X-Forwarded-Proto": "https",
+                                                  "X-Forwarded-For": "203.0.113.7"})
+    assert r.get_data(as_text=True) == ("https 203.0.113.7" if proxies else "http 127.0.0.1")
+    app.extensions["guandan_venue"].close()
