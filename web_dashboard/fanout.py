@@ -18,6 +18,7 @@ message; see :mod:`web_dashboard.serving`).
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -25,6 +26,7 @@ from typing import Any
 from flask import Flask
 
 Key = tuple[str, ...]
+log = logging.getLogger(__name__)
 
 # referee pages first: their subscribers are woken before the public ones
 _PRIORITY = {"table": 0, "overview": 1, "public": 2}
@@ -137,16 +139,24 @@ class Fanout:
     # --------------------------------------------------------- render loop
     def _run(self) -> None:
         seen = self.live.generation
-        while True:
+        try:
+            while True:
+                with self._lock:
+                    channels = [ch for ch in self._channels.values() if ch.subscribers]
+                    if not channels:
+                        self._thread = None
+                        return
+                for ch in sorted(channels, key=lambda c: _PRIORITY[c.key[0]]):
+                    try:
+                        self._refresh(ch)
+                    except Exception:   # one page's fault must not stop every stream
+                        log.exception("cannot render live page %s", ch.key)
+                # read before waiting: a change while rendering is not missed
+                seen = self.live.wait_generation(seen, 1.0)
+        finally:
             with self._lock:
-                channels = [ch for ch in self._channels.values() if ch.subscribers]
-                if not channels:
+                if self._thread is threading.current_thread():
                     self._thread = None
-                    return
-            for ch in sorted(channels, key=lambda c: _PRIORITY[c.key[0]]):
-                self._refresh(ch)
-            # read before waiting: a change while rendering is not missed
-            seen = self.live.wait_generation(seen, 1.0)
 
 
 def fanout(app: Flask) -> Fanout:
