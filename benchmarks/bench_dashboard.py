@@ -162,7 +162,7 @@ async def viewer(port: int, path: str, cookie: str | None, seen: list, opened: a
 
 
 def referee_actions(port: int, cookie: str, token: str, names: list[str], per_second: float,
-                    seconds: float, sent: dict) -> None:
+                    seconds: float, sent: dict, answered: list) -> None:
     """Post signatures round robin over the tables; the send time of each."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     start = time.perf_counter()
@@ -178,6 +178,7 @@ def referee_actions(port: int, cookie: str, token: str, names: list[str], per_se
         r.read()
         if r.status == 200:
             sent.setdefault(table, []).append(t0)
+            answered.append(time.perf_counter() - t0)
         i += 1
         delay = start + i / per_second - time.perf_counter()
         if delay > 0:
@@ -253,12 +254,13 @@ async def run(args) -> None:
         connect_s = time.perf_counter() - t_connect
         crowd = memory(proc.pid)
         sent: dict[str, list[float]] = {}
+        answered: list[float] = []
         cpu0 = cpu_seconds(proc.pid)
         client0 = time.process_time()
         proc.stdin.write("go\n")
         proc.stdin.flush()
         acting = asyncio.get_running_loop().run_in_executor(
-            None, referee_actions, port, cookie, token, names, args.actions, args.seconds, sent)
+            None, referee_actions, port, cookie, token, names, args.actions, args.seconds, sent, answered)
         peak_threads = crowd[2]
         log_line = asyncio.get_running_loop().run_in_executor(None, proc.stdout.readline)
         while not log_line.done():
@@ -301,6 +303,9 @@ async def run(args) -> None:
     if ref:
         print(f"referee action -> referee's browser: p50 {pct(ref, 0.5):.1f} ms, p99 {pct(ref, 0.99):.1f} ms, "
               f"max {max(ref) * 1000:.1f} ms ({len(ref)} samples; aim p99 < 100 ms)")
+    if answered:
+        print(f"  the action's own request (POST -> its answer): p50 {pct(answered, 0.5):.1f} ms, "
+              f"p99 {pct(answered, 0.99):.1f} ms")
     if ovl:
         print(f"decision -> overlay: p50 {pct(ovl, 0.5):.1f} ms, p99 {pct(ovl, 0.99):.1f} ms, "
               f"max {max(ovl) * 1000:.1f} ms ({len(ovl)} samples; aim p99 < 250 ms)")

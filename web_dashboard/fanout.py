@@ -138,7 +138,6 @@ class Fanout:
 
     # --------------------------------------------------------- render loop
     def _run(self) -> None:
-        seen = self.live.generation
         try:
             while True:
                 with self._lock:
@@ -146,13 +145,17 @@ class Fanout:
                     if not channels:
                         self._thread = None
                         return
+                start = self.live.generation
                 for ch in sorted(channels, key=lambda c: _PRIORITY[c.key[0]]):
+                    if ch.key[0] == "public" and self.live.generation != start:
+                        break   # a new change: the referee's pages first again
                     try:
                         self._refresh(ch)
                     except Exception:   # one page's fault must not stop every stream
                         log.exception("cannot render live page %s", ch.key)
-                # read before waiting: a change while rendering is not missed
-                seen = self.live.wait_generation(seen, 1.0)
+                else:
+                    # ``start`` was read before rendering: a change meanwhile is not missed
+                    self.live.wait_generation(start, 1.0)
         finally:
             with self._lock:
                 if self._thread is threading.current_thread():
