@@ -23,6 +23,8 @@ def register(sub) -> None:
     p.add_argument("--config", type=existing_file, metavar="DASHBOARD.toml",
                    help="dashboard settings (TOML: tables, matches, settings, ...)")
     add_host_port(p)
+    p.add_argument("--dev", action="store_true",
+                   help="Werkzeug's development server (a thread per connection) instead of uvicorn")
     p.set_defaults(func=run_dashboard)
 
     u = sub.add_parser("users", help="manage the referees who may log in (add, list, remove, passwd)",
@@ -94,8 +96,17 @@ def run_dashboard(args) -> int:
         app = create_app(config)
     except (UsersError, StoreError) as exc:
         raise UsageError(str(exc)) from None
-    print(f"dashboard on http://{args.host}:{args.port}/ (Ctrl-C stops)", flush=True)
-    app.run(host=args.host, port=args.port, threaded=True, use_reloader=False)
+    from web_dashboard.serving import make_server
+    try:
+        server = make_server(app, args.host, args.port, dev=args.dev)
+    except OSError as exc:
+        raise UsageError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
+    kind = "Werkzeug development server" if args.dev else "uvicorn"
+    print(f"dashboard on http://{args.host}:{server.server_port}/ ({kind}; Ctrl-C stops)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:   # the development server's way of stopping
+        pass
     return 0
 
 

@@ -60,8 +60,10 @@ def run(args) -> int:
             if args.users:
                 config["USERS_FILE"] = args.users
             app = create_app(config, live=service.live)
-            print(f"dashboard on http://{args.host}:{args.port}/", flush=True)
-            app.run(host=args.host, port=args.port, threaded=True, use_reloader=False)
+            from web_dashboard.serving import make_server
+            server = make_server(app, args.host, args.port)
+            print(f"dashboard on http://{args.host}:{server.server_port}/", flush=True)
+            server.serve_forever()
         else:
             while not stop.wait(1.0):
                 pass

@@ -32,6 +32,9 @@ class LiveVenue:
         self.matches = dict(matches or {})
         self._cond = threading.Condition()
         self._versions: dict[str, int] = {}
+        # bumped with every table's version: one waiter (the dashboard's
+        # fan-out) follows all tables, even ones added after it started
+        self._generation = 0
         for name in [*tables, *venue.tables]:
             self._ensure(name)
 
@@ -48,6 +51,11 @@ class LiveVenue:
     def version(self, table: str) -> int:
         return self._versions[table]
 
+    @property
+    def generation(self) -> int:
+        """A counter that moves whenever any table's version does."""
+        return self._generation
+
     # -------------------------------------------------------------- input
     def submit(self, event: dict[str, Any] | Event) -> list[dict[str, Any]]:
         """Store and judge one event; returns the decisions as dicts.
@@ -60,6 +68,7 @@ class LiveVenue:
             self._ensure(event.table)
             decisions = [d.to_dict() for d in self.venue.ingest(event)]
             self._versions[event.table] += 1
+            self._generation += 1
             self._cond.notify_all()
         return decisions
 
@@ -112,6 +121,18 @@ class LiveVenue:
                     return False
                 self._cond.wait(left)
 
+    def wait_generation(self, seen: int, timeout: float) -> int:
+        """Block until any table changes after generation ``seen`` or ``timeout``
+        passes; returns the generation now."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while self._generation == seen:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                self._cond.wait(left)
+            return self._generation
+
     def replace_venue(self, venue: Venue) -> None:
         """Swap in a venue refolded from the record (after a storage failure);
         every page gets the new state."""
@@ -122,6 +143,7 @@ class LiveVenue:
             for name in self._versions:
                 self.venue.table(name)
                 self._versions[name] += 1
+            self._generation += 1
             self._cond.notify_all()
 
     def close(self) -> None:

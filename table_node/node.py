@@ -8,7 +8,6 @@ import threading
 import time
 from typing import Any, Callable
 
-from werkzeug.serving import make_server
 
 from referee.events import Event, EventError
 from referee.settings import Settings
@@ -131,18 +130,20 @@ class TableNode:
 
     def serve_dashboard(self, host: str = "127.0.0.1", port: int = 8000,
                         config: dict | None = None) -> str:
-        """Serve the dashboard for this table in a thread; returns its address."""
+        """Serve the dashboard for this table in a thread (uvicorn; each live
+        viewer a coroutine, not a thread); returns its address."""
         from web_dashboard import create_app
+        from web_dashboard.serving import make_server
         # one log line per browser request would bury the table's own messages
         logging.getLogger("werkzeug").setLevel(logging.WARNING)
         app = create_app(dict(config or {}), live=self.live)
         try:
-            self._server = make_server(host, port, app, threaded=True)
+            self._server = make_server(app, host, port)
         except OSError as exc:
             if port == 0:
                 raise
             self.problem(f"port {port} is taken ({exc.strerror}); the dashboard takes a free port")
-            self._server = make_server(host, 0, app, threaded=True)
+            self._server = make_server(app, host, 0)
         self._spawn(self._server.serve_forever, "dashboard")
         return f"http://{host}:{self._server.server_port}/"
 

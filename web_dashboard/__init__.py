@@ -19,11 +19,15 @@ Settings (``config`` keys, or a TOML file named by ``GUANDAN_DASHBOARD_CONFIG``)
 ``STANDINGS_SYSTEM``  ``swiss`` (default) or ``round_robin``
 ``DEFAULT_LANG``    ``zh`` (default) or ``en``
 ``SECRET_KEY``      session signing key (a random one per process by default)
+``PUBLIC_MAX_AGE``  seconds a proxy may keep public data (sheets, standings; default 2)
+``PROXY_FIX``       how many reverse proxies stand in front (default 0): trust
+                    that many X-Forwarded-For/-Proto/-Host/-Prefix values
+                    (docs/dashboard-serving.md)
 
 Security (docs/dashboard-security.md): ``MAX_CONTENT_LENGTH`` (64 KiB),
 ``LOGIN_MAX_FAILURES`` / ``LOGIN_WINDOW`` (5 per 900 s), ``TLS`` (Secure
-cookies), ``PROXY_FIX`` (proxies to trust), ``OVERLAY_FRAME_ANCESTORS``
-(``*``), ``DEV_MODE`` (the only way to get ``DEBUG``; loopback only).
+cookies), ``OVERLAY_FRAME_ANCESTORS`` (``*``), ``DEV_MODE`` (the only way to
+get ``DEBUG``; loopback only).
 """
 
 from __future__ import annotations
@@ -75,7 +79,7 @@ def create_app(config: dict[str, Any] | None = None, live: LiveVenue | None = No
     (the demo and ``guandan-ref table`` share theirs with the event sources)."""
     # imported here, not above: `guandan-ref users` imports web_dashboard.auth
     # and should not load the pages (and the PDF library)
-    from web_dashboard import auth, i18n, security, sheets, stream, views
+    from web_dashboard import auth, caching, i18n, security, sheets, stream, views
 
     app = DashboardFlask(__name__, instance_relative_config=True)
     configure(app, config)
@@ -83,7 +87,7 @@ def create_app(config: dict[str, Any] | None = None, live: LiveVenue | None = No
         app.extensions["guandan_venue"] = live
     security.init_app(app)
     csrf.init_app(app)
-    for module in (auth, views, stream, sheets, i18n):
+    for module in (auth, views, stream, sheets, i18n, caching):
         module.init_app(app)
     return app
 

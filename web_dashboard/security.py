@@ -174,9 +174,10 @@ def _too_large(exc: RequestEntityTooLarge) -> Any:
 def init_app(app: Flask) -> None:
     """Headers on every response, the clean 413, the cookie policy."""
     if app.config["PROXY_FIX"]:
-        # trust this many proxies' X-Forwarded-For/-Proto/-Host (only behind a proxy)
+        # trust this many proxies' X-Forwarded-For/-Proto/-Host/-Prefix (only behind
+        # a proxy: a client reaching the app directly could forge them)
         n = int(app.config["PROXY_FIX"])
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)  # type: ignore[method-assign]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n, x_prefix=n)  # type: ignore[method-assign]
     app.session_interface = SessionInterface()
     app.after_request(lambda response: add_headers(app, response))
     app.register_error_handler(RequestEntityTooLarge, _too_large)

@@ -3,21 +3,31 @@
 Each message carries the page's whole new state (small: one table), so a
 client never has to merge, and a reconnecting client catches up from the
 first message it gets. Messages are sent as soon as a decision exists: the
-stream waits on the venue's change feed, not on a timer.
+fan-out (:mod:`web_dashboard.fanout`) renders each page's state once per
+change and every viewer sends the same bytes.
+
+The views here check access and say which channel to read. Under the
+production server (:mod:`web_dashboard.serving`) they return at once and the
+async layer streams the channel without holding a thread; under the
+development server or the test client a thread streams it.
 """
 
 from __future__ import annotations
 
-import json
 import time
 from collections import deque
 
-from flask import Blueprint, Flask, Response, current_app, stream_with_context
+from flask import Blueprint, Flask, Response, current_app, request
 
 from web_dashboard.auth import login_required, table_access
-from web_dashboard.views import live, overview_state, require_table, table_state
+from web_dashboard.fanout import Key, fanout
+from web_dashboard.views import require_table
 
 bp = Blueprint("stream", __name__)
+
+# set in the WSGI environ by the async server: it streams the channel itself
+ASYNC_STREAMS = "guandan.async_streams"
+STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 
 
 def init_app(app: Flask) -> None:
@@ -25,57 +35,57 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
 
 
-def _sse(event: str, data, ident: int | None = None) -> str:
-    head = f"id: {ident}\n" if ident is not None else ""
-    return f"{head}event: {event}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
+def _stream(key: Key, delay: float = 0.0) -> Response:
+    """Send channel ``key``'s message whenever it changes; with ``delay``,
+    each message is held back that many seconds (public broadcast delay)."""
+    handoff = request.environ.get(ASYNC_STREAMS)
+    if handoff is not None:
+        # the async server streams it; the view has done its job (access)
+        handoff(key, delay)
+        return Response(b"", mimetype="text/event-stream", headers=STREAM_HEADERS)
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    keepalive = float(app.config["SSE_KEEPALIVE"])
+    fan = fanout(app)
 
-
-def _stream(tables: list[str], render, delay: float = 0.0) -> Response:
-    """Send ``render()`` whenever one of ``tables`` changes; with ``delay``,
-    each state is held back that many seconds (public broadcast delay)."""
-    keepalive = float(current_app.config["SSE_KEEPALIVE"])
-    lv = live()
-
-    @stream_with_context
     def generate():
-        versions = {t: -1 for t in tables}
-        pending: deque[tuple[float, str]] = deque()
-        yield "retry: 1000\n\n"
-        while True:
-            now = time.monotonic()
-            while pending and pending[0][0] + delay <= now:
-                yield pending.popleft()[1]
-            current = {t: lv.version(t) for t in tables}
-            if current != versions:
-                versions = current
-                message = _sse("state", render())
-                if delay:
-                    pending.append((now, message))
-                else:
-                    yield message
-                continue
-            timeout = keepalive if not pending else max(0.0, pending[0][0] + delay - now)
-            if not lv.wait(tables, versions, timeout) and not pending:
-                yield ": keepalive\n\n"
+        ch = fan.subscribe(key)
+        try:
+            seen = 0
+            pending: deque[tuple[float, bytes]] = deque()
+            yield b"retry: 1000\n\n"
+            while True:
+                now = time.monotonic()
+                while pending and pending[0][0] + delay <= now:
+                    yield pending.popleft()[1]
+                timeout = keepalive if not pending else max(0.0, pending[0][0] + delay - now)
+                seq, message = fan.wait(ch, seen, timeout)
+                if seq != seen:
+                    seen = seq
+                    if delay:
+                        pending.append((time.monotonic(), message))
+                    else:
+                        yield message
+                elif not pending:
+                    yield b": keepalive\n\n"
+        finally:
+            fan.unsubscribe(ch)
 
-    return Response(generate(), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    return Response(generate(), mimetype="text/event-stream", headers=STREAM_HEADERS)
 
 
 @bp.route("/tables/<table>/stream")
 @table_access
 def table_stream(table):
-    return _stream([table], lambda: table_state(table))
+    return _stream(("table", table))
 
 
 @bp.route("/overview/stream")
 @login_required
 def overview_stream():
-    return _stream(live().tables, overview_state)
+    return _stream(("overview",))
 
 
 @bp.route("/overlay/<table>/stream")
 def overlay_stream(table):
     require_table(table)
-    delay = float(current_app.config["OVERLAY_DELAY"])
-    return _stream([table], lambda: table_state(table, public=True), delay)
+    return _stream(("public", table), float(current_app.config["OVERLAY_DELAY"]))
