@@ -142,6 +142,8 @@ def test_an_idle_viewer_costs_no_thread(served, match_events):
 
 
 def _dashboard(tmp_path, *extra):
+    from storage.sqlite_log import EventStore
+    EventStore(str(tmp_path / "venue.sqlite")).close()     # the dashboard serves an existing log only
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.Popen(
         [sys.executable, "-c", "import sys, commands; sys.exit(commands.main())", "dashboard",
