@@ -21,7 +21,12 @@ from referee.decisions import Decision
 from referee.events import Event
 from storage import Closing, DecisionLog
 
-SCHEMA = """
+# Schema migrations, applied in order, each once (its number is recorded in
+# schema_migrations); a database made by an older version is brought up to date
+# on open. Append new steps; never edit a released one.
+MIGRATIONS: tuple[str, ...] = (
+    # 1: the record: events and decisions, append-only
+    """
 CREATE TABLE IF NOT EXISTS events (
     tbl  TEXT    NOT NULL,
     seq  INTEGER NOT NULL,
@@ -47,7 +52,48 @@ CREATE TRIGGER events_append_only BEFORE UPDATE OR DELETE ON events
 DROP TRIGGER IF EXISTS decisions_append_only ON decisions;
 CREATE TRIGGER decisions_append_only BEFORE UPDATE OR DELETE ON decisions
     FOR EACH ROW EXECUTE FUNCTION guandan_append_only();
-"""
+""",
+    # 2: the node's own position of each event (the recorded cursor nodes read),
+    # and the dead letters: messages that cannot be recorded, with the reason
+    """
+ALTER TABLE events ADD COLUMN IF NOT EXISTS src_seq BIGINT;
+CREATE TABLE IF NOT EXISTS dead_letters (
+    id       BIGSERIAL PRIMARY KEY,
+    stream   TEXT NOT NULL,
+    msg_id   TEXT NOT NULL,
+    tbl      TEXT,
+    src_seq  BIGINT,
+    uid      TEXT,
+    reason   TEXT NOT NULL,
+    raw      BYTEA NOT NULL,        -- the message as received (it may hold NUL or bad UTF-8)
+    at       TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+-- a message re-sent after Redis lost its data is dead-lettered once
+CREATE UNIQUE INDEX IF NOT EXISTS dead_letters_once ON dead_letters (tbl, uid) WHERE uid IS NOT NULL;
+""",
+)
+
+
+def is_connection_error(exc: BaseException, conn: psycopg.Connection[Any] | None = None) -> bool:
+    """Whether a psycopg error means the server is unreachable (an outage, retry)
+    rather than a refusal of this data (a dead letter)."""
+    if isinstance(exc, (psycopg.OperationalError, psycopg.InterfaceError)):
+        return True
+    return conn is not None and (conn.closed or conn.broken)
+
+
+def migrate(db: psycopg.Connection[Any]) -> int:
+    """Bring the schema up to date (one writer at a time); returns its version."""
+    with db.transaction():
+        db.execute("SELECT pg_advisory_xact_lock(47110815)")
+        db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, "
+                   "applied_at TIMESTAMPTZ NOT NULL DEFAULT now())")
+        row = db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations").fetchone()
+        done: int = row[0] if row else 0
+        for version, sql in enumerate(MIGRATIONS[done:], start=done + 1):
+            db.execute(sql.encode())      # bytes: several statements, no parameters
+            db.execute("INSERT INTO schema_migrations (version) VALUES (%s)", (version,))
+    return len(MIGRATIONS)
 
 
 class PostgresEventStore(Closing):
@@ -56,14 +102,19 @@ class PostgresEventStore(Closing):
     def __init__(self, dsn: str) -> None:
         self.dsn = dsn
         self._db = psycopg.connect(dsn, autocommit=False)
-        with self._db.transaction():
-            self._db.execute("SELECT pg_advisory_xact_lock(47110815)")  # one schema writer at a time
-            self._db.execute(SCHEMA)
+        migrate(self._db)
         self._next: dict[str, int] = {}
         for tbl, nxt in self._db.execute("SELECT tbl, MAX(seq) + 1 FROM events GROUP BY tbl"):
             self._next[tbl] = nxt
         self._db.commit()
         self._open = False
+        # the node's position of the next event appended (set by the central service)
+        self.src_seq: int | None = None
+        self.appended = False       # whether the last append inserted (else: its uid was there)
+
+    @property
+    def connection(self) -> psycopg.Connection[Any]:
+        return self._db
 
     # -- the EventLog protocol ----------------------------------------------------
     def append(self, event: Event) -> Event | None:
@@ -75,9 +126,11 @@ class PostgresEventStore(Closing):
         d["id"] = seq
         stored = Event.from_dict(d)
         row = self._db.execute(
-            "INSERT INTO events (tbl, seq, uid, body) VALUES (%s, %s, %s, %s) "
+            "INSERT INTO events (tbl, seq, uid, body, src_seq) VALUES (%s, %s, %s, %s, %s) "
             "ON CONFLICT (tbl, uid) DO NOTHING RETURNING seq",
-            (event.table, seq, event.uid, json.dumps(stored.to_dict(), ensure_ascii=False))).fetchone()
+            (event.table, seq, event.uid, json.dumps(stored.to_dict(), ensure_ascii=False),
+             self.src_seq)).fetchone()
+        self.appended = row is not None
         if row is None:
             self._db.rollback()
             return None
@@ -103,6 +156,14 @@ class PostgresEventStore(Closing):
         if not self._db.closed:
             self._db.rollback()
         self._open = False
+
+    def reload(self, table: str) -> None:
+        """Take the table's next position from the database (another writer, or a
+        rolled-back append, may have moved it)."""
+        row = self._db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE tbl = %s",
+                               (table,)).fetchone()
+        self._db.commit()
+        self._next[table] = row[0] if row else 1
 
     def has_uid(self, table: str, uid: str) -> bool:
         row = self._db.execute("SELECT 1 FROM events WHERE tbl = %s AND uid = %s", (table, uid)).fetchone()
@@ -137,6 +198,43 @@ class PostgresEventStore(Closing):
                                 (table,)).fetchall()
         self._db.commit()
         return [r[0] for r in rows]
+
+    # -- the central service's bookkeeping ------------------------------------------
+    def recorded_positions(self, tables: Sequence[str] | None = None) -> dict[str, int]:
+        """Per table, the highest node position handled (recorded or dead-lettered)."""
+        rows = self._db.execute(
+            "SELECT tbl, MAX(s) FROM (SELECT tbl, src_seq AS s FROM events UNION ALL "
+            "SELECT tbl, src_seq FROM dead_letters WHERE tbl IS NOT NULL) x "
+            "WHERE s IS NOT NULL AND (%s::text[] IS NULL OR tbl = ANY(%s::text[])) GROUP BY tbl",
+            (None if tables is None else list(tables),) * 2).fetchall()
+        self._db.commit()
+        return {t: int(s) for t, s in rows}
+
+    def dead_letter(self, stream: str, msg_id: str, table: str | None, src_seq: int | None,
+                    uid: str | None, reason: str, raw: bytes) -> None:
+        """Keep a message that cannot be recorded, with why (committed at once)."""
+        self.rollback()
+        # the reason may quote the message: PostgreSQL text holds no NUL
+        self._db.execute(
+            "INSERT INTO dead_letters (stream, msg_id, tbl, src_seq, uid, reason, raw) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+            [v.replace("\x00", "\\0") if isinstance(v, str) else v
+             for v in (stream, msg_id, table, src_seq, uid, reason[:2000], raw)])
+        self._db.commit()
+
+    def dead_letters(self, limit: int = 50) -> list[dict[str, Any]]:
+        """The latest dead letters, newest first."""
+        rows = self._db.execute(
+            "SELECT id, stream, msg_id, tbl, src_seq, uid, reason, at FROM dead_letters "
+            "ORDER BY id DESC LIMIT %s", (limit,)).fetchall()
+        self._db.commit()
+        keys = ("id", "stream", "msg_id", "table", "src_seq", "uid", "reason", "at")
+        return [dict(zip(keys, r[:-1]), at=r[-1].isoformat()) for r in rows]
+
+    def dead_letter_count(self) -> int:
+        row = self._db.execute("SELECT COUNT(*) FROM dead_letters").fetchone()
+        self._db.commit()
+        return int(row[0]) if row else 0
 
     def close(self) -> None:
         self._db.close()

@@ -2,27 +2,50 @@
 
 The table node referees from its own SQLite log (it keeps working with the
 network down); the publisher follows that log and appends each event, in
-order, to the table's stream ``guandan:events:<table>``. Its cursor (the last
-event id Redis accepted) is kept in the same SQLite file, so after a crash or
-an outage it resumes where it stopped and backfills what Redis missed. It
-delivers at least once; every event carries a ``uid``, and the central
-service records each uid once, so every event is recorded exactly once.
+order, to the table's stream ``guandan:events:<table>`` under the stream id
+``<position>-1`` (its position in the node's log: a re-sent entry Redis still
+holds is refused as a duplicate, so re-sending is harmless).
+
+The node forgets an event only once the central service has *recorded* it:
+the central publishes per table the last recorded position in the hash
+``guandan:recorded``. The node keeps a copy of that cursor in its SQLite
+file and trims the stream up to it. When Redis lost entries it had accepted
+(the stream's last entry is before what the node sent: a restart without its
+files, with or without the central running), the node sends again from the
+recorded cursor; the central skips what it recorded already. Correctness
+does not depend on Redis persistence.
+
+With a ``key``, each message carries an HMAC of table, position and event
+(docs/architecture.md, 'The venue': authentication).
 """
 
 from __future__ import annotations
 
-import json
+import hashlib
+import hmac
 import logging
 import sqlite3
 import threading
 import time
 
 import redis
+from redis.backoff import ExponentialBackoff
+from redis.retry import Retry
 
 from storage.sqlite_log import EventStore
 
 STREAM_PREFIX = "guandan:events:"
+RECORDED_KEY = "guandan:recorded"      # hash: table -> last position recorded in PostgreSQL
 log = logging.getLogger(__name__)
+
+
+def connect_redis(url: str, timeout: float = 5.0, password: str | None = None) -> redis.Redis:
+    # redis-py retries a command on a dropped connection itself (with backoff);
+    # a longer outage reaches the caller, which waits and reconnects.
+    kw = {"password": password} if password else {}
+    return redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=2, **kw,
+                                retry=Retry(ExponentialBackoff(cap=0.5, base=0.02), 3),
+                                retry_on_error=[redis.ConnectionError, redis.TimeoutError])
 
 
 def stream_key(table: str) -> str:
@@ -34,48 +57,119 @@ def event_uid(node: str, event) -> str:
     return event.uid or f"{node}/{event.table}/{event.id}"
 
 
+def signature(key: bytes, table: str, seq: int, event_json: str) -> str:
+    """The HMAC-SHA256 a node signs each message with (hex)."""
+    return hmac.new(key, f"{table}\n{seq}\n{event_json}".encode(), hashlib.sha256).hexdigest()
+
+
 class Publisher:
-    def __init__(self, log_path: str, redis_url: str, node: str, batch: int = 500) -> None:
+    def __init__(self, log_path: str, redis_url: str, node: str, batch: int = 500,
+                 key: bytes | None = None, check_interval: float = 0.5,
+                 password: str | None = None) -> None:
         self.log_path = log_path
         self.node = node
         self.batch = batch
-        self.redis = redis.Redis.from_url(redis_url, socket_timeout=2, socket_connect_timeout=2)
-        self._store = EventStore(log_path)
+        self.key = key
+        self.check_interval = check_interval
+        self.redis = connect_redis(redis_url, timeout=2, password=password)
+        self._store = EventStore(log_path)      # makes the events table if the log is new
         self._db = sqlite3.connect(log_path, isolation_level=None, check_same_thread=False)
         self._db.execute("CREATE TABLE IF NOT EXISTS publish_cursor (tbl TEXT PRIMARY KEY, last INTEGER NOT NULL)")
+        self._db.execute("CREATE TABLE IF NOT EXISTS recorded_cursor (tbl TEXT PRIMARY KEY, last INTEGER NOT NULL)")
+        self._next_check = 0.0
         self.published = 0
+        self.backfills = 0
         self.connected = True
 
     def cursor(self, table: str) -> int:
+        """The last position Redis accepted."""
         row = self._db.execute("SELECT last FROM publish_cursor WHERE tbl = ?", (table,)).fetchone()
         return row[0] if row else 0
+
+    def recorded(self, table: str) -> int:
+        """The last position the central service recorded (as far as this node knows)."""
+        row = self._db.execute("SELECT last FROM recorded_cursor WHERE tbl = ?", (table,)).fetchone()
+        return row[0] if row else 0
+
+    def _set(self, which: str, values: dict[str, int]) -> None:
+        self._db.executemany(f"INSERT INTO {which} (tbl, last) VALUES (?, ?) "
+                             "ON CONFLICT (tbl) DO UPDATE SET last = excluded.last",
+                             list(values.items()))
 
     def publish_pending(self) -> int:
         """Send what Redis has not yet accepted; returns how many events were sent.
         Raises redis.ConnectionError / TimeoutError while Redis is unreachable."""
+        if time.monotonic() >= self._next_check:
+            self.check()
         sent = 0
-        # the referee appends through its own connection; each read here sees its commits (WAL)
-        for table in self._store.tables():
-            while True:
-                after = self.cursor(table)
-                events = list(self._store.stream(table, after=after, limit=self.batch))
-                if not events:
-                    break
-                pipe = self.redis.pipeline(transaction=False)
-                now = time.time()
-                for e in events:
-                    body = e.to_dict()
-                    body["uid"] = event_uid(self.node, e)
-                    pipe.xadd(stream_key(table), {"event": json.dumps(body, ensure_ascii=False),
-                                                  "node": self.node,
-                                                  "sent": repr(now)})
-                pipe.execute()
-                self._db.execute("INSERT INTO publish_cursor (tbl, last) VALUES (?, ?) "
-                                 "ON CONFLICT (tbl) DO UPDATE SET last = excluded.last",
-                                 (table, events[-1].id))
-                sent += len(events)
+        while True:
+            # one query for every table's unsent events; the referee appends through its
+            # own connection, and each read here sees its commits (WAL)
+            rows = self._db.execute(
+                "SELECT e.tbl, e.seq, e.uid, e.body FROM events e "
+                "LEFT JOIN publish_cursor c ON c.tbl = e.tbl "
+                "WHERE e.seq > COALESCE(c.last, 0) ORDER BY e.tbl, e.seq LIMIT ?", (self.batch,)).fetchall()
+            if not rows:
+                break
+            pipe = self.redis.pipeline(transaction=False)
+            now = repr(time.time())
+            last: dict[str, int] = {}
+            for table, seq, uid, body in rows:
+                text = self._body(body, uid or f"{self.node}/{table}/{seq}")
+                fields = {"event": text, "node": self.node, "sent": now, "seq": str(seq)}
+                if self.key is not None:
+                    fields["sig"] = signature(self.key, table, seq, text)
+                pipe.xadd(stream_key(table), fields, id=f"{seq}-1")
+                last[table] = seq
+            for reply in pipe.execute(raise_on_error=False):
+                # 'equal or smaller': Redis holds it already (a re-send); anything else is an error
+                if isinstance(reply, redis.ResponseError) and "equal or smaller" not in str(reply):
+                    raise reply
+                if isinstance(reply, redis.ConnectionError):
+                    raise reply
+            self._set("publish_cursor", last)
+            sent += len(rows)
         self.published += sent
         return sent
+
+    @staticmethod
+    def _body(body: str, uid: str) -> str:
+        import json
+        d = json.loads(body)
+        d["uid"] = uid
+        return json.dumps(d, ensure_ascii=False)
+
+    def check(self) -> None:
+        """Learn how far the central recorded; trim the streams up to there; send
+        again from there what Redis lost."""
+        self._next_check = time.monotonic() + self.check_interval
+        sent = dict(self._db.execute("SELECT tbl, last FROM publish_cursor").fetchall())
+        if not sent:
+            return
+        tables = sorted(sent)
+        mine = dict(self._db.execute("SELECT tbl, last FROM recorded_cursor").fetchall())
+        remote = self.redis.hmget(RECORDED_KEY, tables)
+        recorded = {t: max(mine.get(t, 0), int(r) if r else 0) for t, r in zip(tables, remote)}
+        lagging = [t for t in tables if sent[t] > recorded[t]]
+        pipe = self.redis.pipeline(transaction=False)
+        for t in lagging:
+            pipe.xrevrange(stream_key(t), count=1)
+        for t in tables:
+            if recorded[t] > mine.get(t, 0):
+                # the central has these in PostgreSQL: Redis need not keep them
+                pipe.xtrim(stream_key(t), minid=f"{recorded[t]}-2")
+        replies = pipe.execute()
+        backfill: dict[str, int] = {}
+        for t, top in zip(lagging, replies):
+            top_seq = int(top[0][0].split(b"-")[0]) if top else 0
+            if top_seq < sent[t]:
+                backfill[t] = recorded[t]      # Redis lost what it had accepted
+        self._set("recorded_cursor", {t: r for t, r in recorded.items() if r > mine.get(t, 0)})
+        if backfill:
+            self.backfills += 1
+            log.warning("publisher %s: Redis lost entries of %d tables; sending again from the recorded "
+                        "positions", self.node, len(backfill))
+            self._set("publish_cursor", backfill)
 
     def run(self, stop: threading.Event, interval: float = 0.05, max_backoff: float = 5.0) -> None:
         """Publish until ``stop`` is set; wait and retry while Redis is down."""
@@ -85,6 +179,7 @@ class Publisher:
                 self.publish_pending()
                 if not self.connected:
                     log.warning("publisher %s: Redis is back, backfilled", self.node)
+                    self._next_check = 0.0
                 self.connected = True
                 backoff = interval
             except (redis.ConnectionError, redis.TimeoutError) as exc:
@@ -98,4 +193,3 @@ class Publisher:
         self._db.close()
         self._store.close()
         self.redis.close()
-

@@ -43,7 +43,7 @@ def fresh(servers):
     redis_srv, pg = servers
     redis.Redis.from_url(redis_srv.url).flushall()
     with psycopg.connect(pg.dsn, autocommit=True) as db:
-        db.execute("DROP TABLE IF EXISTS decisions, events CASCADE")
+        db.execute("DROP TABLE IF EXISTS decisions, events, dead_letters, schema_migrations CASCADE")
     return servers
 
 
@@ -73,7 +73,7 @@ class Node:
 def node_and_central(redis_srv, pg, tmp_path):
     """A table node and a central service (in a thread), stopped afterwards."""
     node = Node(tmp_path / "node.sqlite", redis_srv.url)
-    central = CentralService(redis_srv.url, pg.dsn)
+    central = CentralService(redis_srv.url, pg.dsn, tables=TABLES)
     stop = threading.Event()
     worker = threading.Thread(target=central.run, args=(stop,), daemon=True)
     worker.start()
@@ -165,7 +165,7 @@ def test_node_keeps_refereeing_without_redis_and_backfills(fresh, tmp_path):
 
 def _central_process(redis_srv, pg):
     return subprocess.Popen([sys.executable, "-m", "commands", "central", "--redis", redis_srv.url,
-                             "--pg", pg.dsn, "--port", "0"],
+                             "--pg", pg.dsn, "--port", "0", "--tables", ",".join(TABLES)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
