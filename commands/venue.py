@@ -31,9 +31,9 @@ def register(sub) -> None:
                                     "other streams are never read")
     p.add_argument("--consumer", default="central-1",
                    help="consumer name in the group (keep it across restarts; unique per central)")
-    p.add_argument("--lease-ms", type=int, default=0,
-                   help="share the tables with other centrals (each table held by one, leases of this "
-                        "many ms; 0: this central alone records every table)")
+    p.add_argument("--lease-ms", type=int, default=3000,
+                   help="each table is held by one central at a time (several centrals share the tables); "
+                        "a dead central's tables move to the others after this many ms")
     p.add_argument("--node-keys", help="TOML file: table = \"key\" (the HMAC key its node signs with)")
     p.add_argument("--users", help="referees (TOML, see `guandan-ref users add`)")
     p.add_argument("--config", help="dashboard settings (TOML)")
@@ -104,7 +104,7 @@ def run(args) -> int:
     try:
         service = CentralService(args.redis, args.pg, Settings.from_dict(config.get("SETTINGS", {})),
                                  consumer=args.consumer, tables=tables, matches=config.get("MATCHES", {}),
-                                 lease_ms=args.lease_ms or None, node_keys=node_keys, redis_password=password)
+                                 lease_ms=args.lease_ms, node_keys=node_keys, redis_password=password)
     except psycopg.Error as exc:
         raise UsageError(redact(f"cannot use PostgreSQL: {exc}")) from None
     except (redis.RedisError, ValueError) as exc:

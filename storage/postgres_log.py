@@ -165,6 +165,9 @@ class PostgresEventStore(Closing):
         self._db.commit()
         self._next[table] = row[0] if row else 1
 
+    def next_seq(self, table: str) -> int:
+        return self._next.get(table, 1)
+
     def has_uid(self, table: str, uid: str) -> bool:
         row = self._db.execute("SELECT 1 FROM events WHERE tbl = %s AND uid = %s", (table, uid)).fetchone()
         self._db.commit()

@@ -16,9 +16,9 @@ Delivery, end to end (docs/architecture.md, 'The venue'):
   connection is an outage (wait, reconnect, take the unacknowledged again);
 - a vanished consumer group (Redis restarted without its files) is created
   again; the nodes backfill from the recorded positions;
-- with ``lease_ms`` several centrals share the tables: each table is held by
-  one central at a time (a lease in Redis, tables spread by a stable hash
-  over the live centrals), which claims the pending messages of the
+- several centrals share the tables: each table is held by one central at a
+  time (a lease in Redis, tables spread by a stable hash over the live
+  centrals' heartbeats in ``guandan:centrals``), which claims the pending messages of the
   previous holder (``XAUTOCLAIM``) before reading on.
 """
 
@@ -52,8 +52,10 @@ LEASE_PREFIX = "guandan:lease:"
 FIELDS = frozenset((b"event", b"node", b"sent", b"seq", b"sig"))
 log = logging.getLogger(__name__)
 
-# renew a lease only while it is still ours
-_RENEW = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end return 0"
+# take a lease if free, or renew it while it is ours (also one a crashed run of ours left)
+_HOLD = ("local v = redis.call('get', KEYS[1]) "
+         "if v == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end "
+         "if not v then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end return 0")
 _RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
 
 
@@ -77,10 +79,12 @@ def _stable_owner(table: str, centrals: list[str]) -> str:
 class CentralService:
     def __init__(self, redis_url: str, pg_dsn: str, settings: Settings | None = None,
                  consumer: str = "central-1", tables: Iterable[str] = (),
-                 matches: Mapping[str, Any] | None = None, lease_ms: int | None = None,
+                 matches: Mapping[str, Any] | None = None, lease_ms: int = 3000,
                  node_keys: Mapping[str, bytes] | None = None, redis_password: str | None = None) -> None:
         """``tables``: the tables to record (required: other streams are never read).
-        ``lease_ms``: share the tables with other centrals (leases of this length).
+        ``lease_ms``: how long a table's lease lasts unrenewed: a central that dies
+        leaves its tables to the others after this long. Every central takes
+        leases, so two started by mistake never fold one table both.
         ``node_keys``: per table, the key its node signs with (HMAC-SHA256);
         without, the Redis ACL is the authentication (docs/architecture.md)."""
         self.tables = sorted(set(tables))
@@ -94,7 +98,7 @@ class CentralService:
         self.redis = connect_redis(redis_url, password=redis_password)
         self.store = PostgresEventStore(pg_dsn)
         self.live = LiveVenue(Venue(self.store, self.settings), self.tables, dict(matches or {}))
-        self.owned: set[str] = set() if lease_ms else set(self.tables)
+        self.owned: set[str] = set()
         self.cursor: dict[str, str] = {}       # owned table -> '0' (our pending first) or '>'
         self.position = self.store.recorded_positions(self.tables)   # table -> node position handled
         self._published = False                # positions republished to Redis since (re)start
@@ -115,17 +119,18 @@ class CentralService:
         except redis.ResponseError as exc:
             if "BUSYGROUP" not in str(exc):
                 raise
-        if self.lease_ms:
-            start = "0-0"
-            while True:      # a dead or former holder's unacknowledged messages become ours
-                reply = self.redis.xautoclaim(key, GROUP, self.consumer, min_idle_time=0,
-                                              start_id=start, count=1000, justid=True)
-                start = reply[0].decode() if isinstance(reply[0], bytes) else reply[0]
-                if start == "0-0":
-                    break
-            self.store.reload(table)
-            self.live.refold(table)
-            self.position.update(self.store.recorded_positions([table]))
+        start = "0-0"
+        while True:      # a dead or former holder's unacknowledged messages become ours
+            # (not justid: redis-py then drops the cursor from the reply)
+            reply = self.redis.xautoclaim(key, GROUP, self.consumer, min_idle_time=0,
+                                          start_id=start, count=1000)
+            start = reply[0].decode() if isinstance(reply[0], bytes) else reply[0]
+            if start == "0-0":
+                break
+        self.store.reload(table)
+        if self.store.next_seq(table) != len(self.live.venue.table(table).log) + 1:
+            self.live.refold(table)        # another central moved it on since we folded it
+        self.position.update(self.store.recorded_positions([table]))
         self.cursor[table] = "0"
 
     def _lost_data(self) -> None:
@@ -143,7 +148,6 @@ class CentralService:
 
     def _leases(self) -> None:
         """Heartbeat, then hold the tables the stable hash gives us among the live centrals."""
-        assert self.lease_ms
         now_ms = int(time.time() * 1000)
         pipe = self.redis.pipeline(transaction=False)
         pipe.zadd(CENTRALS_KEY, {self.consumer: now_ms})
@@ -156,11 +160,11 @@ class CentralService:
         for t in order:
             if t in self.owned:
                 if t in mine:
-                    pipe.eval(_RENEW, 1, LEASE_PREFIX + t, self.consumer, self.lease_ms)
+                    pipe.eval(_HOLD, 1, LEASE_PREFIX + t, self.consumer, self.lease_ms)
                 else:
                     pipe.eval(_RELEASE, 1, LEASE_PREFIX + t, self.consumer)
             elif t in mine:
-                pipe.set(LEASE_PREFIX + t, self.consumer, nx=True, px=self.lease_ms)
+                pipe.eval(_HOLD, 1, LEASE_PREFIX + t, self.consumer, self.lease_ms)
             else:
                 pipe.echo("")
         for t, ok in zip(order, pipe.execute()):
@@ -173,7 +177,7 @@ class CentralService:
 
     def step(self, block_ms: int = 100, count: int = 200) -> int:
         """Read and record one batch; returns how many messages were handled."""
-        if self.lease_ms and time.monotonic() >= self._next_lease:
+        if time.monotonic() >= self._next_lease:
             self._leases()
         for table in sorted(self.owned - self.cursor.keys()):
             self._setup(table)
@@ -207,8 +211,7 @@ class CentralService:
                     seq = self._handle(table, key, msg_id, fields)
                 except LostTable:
                     self.cursor.pop(table, None)   # set up again (refolded) before reading on
-                    if self.lease_ms:
-                        self.owned.discard(table)
+                    self.owned.discard(table)
                     break
                 acks.setdefault(key, []).append(msg_id)
                 if seq is not None:
@@ -390,12 +393,11 @@ class CentralService:
             return
 
     def close(self) -> None:
-        if self.lease_ms:
-            try:
-                for t in self.owned:
-                    self.redis.eval(_RELEASE, 1, LEASE_PREFIX + t, self.consumer)
-                self.redis.zrem(CENTRALS_KEY, self.consumer)
-            except redis.RedisError:
-                pass
+        try:
+            for t in self.owned:
+                self.redis.eval(_RELEASE, 1, LEASE_PREFIX + t, self.consumer)
+            self.redis.zrem(CENTRALS_KEY, self.consumer)
+        except redis.RedisError:
+            pass
         self.live.close()
         self.redis.close()

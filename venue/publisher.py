@@ -9,11 +9,13 @@ holds is refused as a duplicate, so re-sending is harmless).
 The node forgets an event only once the central service has *recorded* it:
 the central publishes per table the last recorded position in the hash
 ``guandan:recorded``. The node keeps a copy of that cursor in its SQLite
-file and trims the stream up to it. When Redis lost entries it had accepted
-(the stream's last entry is before what the node sent: a restart without its
-files, with or without the central running), the node sends again from the
-recorded cursor; the central skips what it recorded already. Correctness
-does not depend on Redis persistence.
+file and trims the stream up to it. Each batch is appended by a script
+that first checks the stream still holds the node's previous entry (its
+last-generated id survives trimming); when Redis lost entries it had
+accepted (a restart without its files, with or without the central
+running), the node sends again from the recorded cursor, and the central
+skips what it recorded already. Correctness does not depend on Redis
+persistence.
 
 With a ``key``, each message carries an HMAC of table, position and event
 (docs/architecture.md, 'The venue': authentication).
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import logging
 import sqlite3
 import threading
@@ -37,6 +40,32 @@ from storage.sqlite_log import EventStore
 STREAM_PREFIX = "guandan:events:"
 RECORDED_KEY = "guandan:recorded"      # hash: table -> last position recorded in PostgreSQL
 log = logging.getLogger(__name__)
+
+# Append a table's batch only if the stream still holds (or held, before
+# trimming) the node's previous entry: else Redis lost entries it had accepted,
+# and the node must send again from the recorded position (reply LOST).
+# Entries Redis already has (a re-send) are skipped. ARGV: previous position,
+# node, send time, then (position, event, signature) per event.
+_APPEND = """
+local prev = tonumber(ARGV[1])
+local top = 0
+local info = redis.pcall('XINFO', 'STREAM', KEYS[1])
+if type(info) == 'table' and not info.err then
+  for i = 1, #info, 2 do
+    if info[i] == 'last-generated-id' then top = tonumber(string.match(info[i + 1], '^(%d+)')) end
+  end
+end
+if top < prev then return redis.error_reply('LOST entries up to ' .. prev) end
+local n = 0
+for i = 4, #ARGV, 3 do
+  if tonumber(ARGV[i]) > top then
+    redis.call('XADD', KEYS[1], ARGV[i] .. '-1', 'event', ARGV[i + 1], 'node', ARGV[2],
+               'sent', ARGV[3], 'seq', ARGV[i], 'sig', ARGV[i + 2])
+    n = n + 1
+  end
+end
+return n
+"""
 
 
 def connect_redis(url: str, timeout: float = 5.0, password: str | None = None) -> redis.Redis:
@@ -77,6 +106,8 @@ class Publisher:
         self._db.execute("CREATE TABLE IF NOT EXISTS publish_cursor (tbl TEXT PRIMARY KEY, last INTEGER NOT NULL)")
         self._db.execute("CREATE TABLE IF NOT EXISTS recorded_cursor (tbl TEXT PRIMARY KEY, last INTEGER NOT NULL)")
         self._next_check = 0.0
+        self._resync: set[str] = set()
+        self._append = self.redis.register_script(_APPEND)
         self.published = 0
         self.backfills = 0
         self.connected = True
@@ -106,70 +137,75 @@ class Publisher:
             # one query for every table's unsent events; the referee appends through its
             # own connection, and each read here sees its commits (WAL)
             rows = self._db.execute(
-                "SELECT e.tbl, e.seq, e.uid, e.body FROM events e "
+                "SELECT e.tbl, e.seq, e.uid, e.body, COALESCE(c.last, 0) FROM events e "
                 "LEFT JOIN publish_cursor c ON c.tbl = e.tbl "
                 "WHERE e.seq > COALESCE(c.last, 0) ORDER BY e.tbl, e.seq LIMIT ?", (self.batch,)).fetchall()
             if not rows:
                 break
+            batches: dict[str, list[str]] = {}
+            prev: dict[str, int] = {}
+            last: dict[str, int] = {}
+            for table, seq, uid, body, cursor in rows:
+                text = self._body(body, uid or f"{self.node}/{table}/{seq}")
+                sig = signature(self.key, table, seq, text) if self.key is not None else ""
+                batches.setdefault(table, []).extend((str(seq), text, sig))
+                # after a loss, send without asking for the entries Redis no longer has
+                prev[table] = 0 if table in self._resync else cursor
+                last[table] = seq
             pipe = self.redis.pipeline(transaction=False)
             now = repr(time.time())
-            last: dict[str, int] = {}
-            for table, seq, uid, body in rows:
-                text = self._body(body, uid or f"{self.node}/{table}/{seq}")
-                fields = {"event": text, "node": self.node, "sent": now, "seq": str(seq)}
-                if self.key is not None:
-                    fields["sig"] = signature(self.key, table, seq, text)
-                pipe.xadd(stream_key(table), fields, id=f"{seq}-1")
-                last[table] = seq
-            for reply in pipe.execute(raise_on_error=False):
-                # 'equal or smaller': Redis holds it already (a re-send); anything else is an error
-                if isinstance(reply, redis.ResponseError) and "equal or smaller" not in str(reply):
-                    raise reply
+            for table, args in batches.items():
+                self._append(keys=[stream_key(table)], args=[prev[table], self.node, now, *args], client=pipe)
+            lost = {}
+            for table, reply in zip(batches, pipe.execute(raise_on_error=False)):
                 if isinstance(reply, redis.ConnectionError):
                     raise reply
+                if isinstance(reply, redis.ResponseError):
+                    if "LOST" not in str(reply):
+                        raise reply
+                    lost[table] = self.recorded(table)
+                    del last[table]
+                else:
+                    self._resync.discard(table)
             self._set("publish_cursor", last)
-            sent += len(rows)
+            sent += sum(len(batches[t]) // 3 for t in last)
+            if lost:
+                self._lost(lost)
         self.published += sent
         return sent
 
+    def _lost(self, tables: dict[str, int]) -> None:
+        """Redis lost entries it had accepted: send again from what the central recorded."""
+        self.check()                            # the freshest recorded positions
+        back = {t: self.recorded(t) for t in tables}
+        self.backfills += 1
+        log.warning("publisher %s: Redis lost entries of %d tables; sending again from the recorded "
+                    "positions", self.node, len(back))
+        self._set("publish_cursor", back)
+        self._resync.update(back)
+
     @staticmethod
     def _body(body: str, uid: str) -> str:
-        import json
         d = json.loads(body)
         d["uid"] = uid
         return json.dumps(d, ensure_ascii=False)
 
     def check(self) -> None:
-        """Learn how far the central recorded; trim the streams up to there; send
-        again from there what Redis lost."""
+        """Learn how far the central recorded, and trim the streams up to there."""
         self._next_check = time.monotonic() + self.check_interval
-        sent = dict(self._db.execute("SELECT tbl, last FROM publish_cursor").fetchall())
-        if not sent:
+        tables = [r[0] for r in self._db.execute("SELECT tbl FROM publish_cursor ORDER BY tbl")]
+        if not tables:
             return
-        tables = sorted(sent)
         mine = dict(self._db.execute("SELECT tbl, last FROM recorded_cursor").fetchall())
         remote = self.redis.hmget(RECORDED_KEY, tables)
-        recorded = {t: max(mine.get(t, 0), int(r) if r else 0) for t, r in zip(tables, remote)}
-        lagging = [t for t in tables if sent[t] > recorded[t]]
-        pipe = self.redis.pipeline(transaction=False)
-        for t in lagging:
-            pipe.xrevrange(stream_key(t), count=1)
-        for t in tables:
-            if recorded[t] > mine.get(t, 0):
+        recorded = {t: int(r) for t, r in zip(tables, remote) if r and int(r) > mine.get(t, 0)}
+        if recorded:
+            pipe = self.redis.pipeline(transaction=False)
+            for t, r in recorded.items():
                 # the central has these in PostgreSQL: Redis need not keep them
-                pipe.xtrim(stream_key(t), minid=f"{recorded[t]}-2")
-        replies = pipe.execute()
-        backfill: dict[str, int] = {}
-        for t, top in zip(lagging, replies):
-            top_seq = int(top[0][0].split(b"-")[0]) if top else 0
-            if top_seq < sent[t]:
-                backfill[t] = recorded[t]      # Redis lost what it had accepted
-        self._set("recorded_cursor", {t: r for t, r in recorded.items() if r > mine.get(t, 0)})
-        if backfill:
-            self.backfills += 1
-            log.warning("publisher %s: Redis lost entries of %d tables; sending again from the recorded "
-                        "positions", self.node, len(backfill))
-            self._set("publish_cursor", backfill)
+                pipe.xtrim(stream_key(t), minid=f"{r}-2")
+            pipe.execute()
+            self._set("recorded_cursor", recorded)
 
     def run(self, stop: threading.Event, interval: float = 0.05, max_backoff: float = 5.0) -> None:
         """Publish until ``stop`` is set; wait and retry while Redis is down."""

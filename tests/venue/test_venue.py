@@ -26,27 +26,6 @@ from venue.publisher import Publisher
 TABLES = ("T01", "T02", "T03")
 
 
-@pytest.fixture(scope="module")
-def servers(tmp_path_factory):
-    base = tmp_path_factory.mktemp("venue")
-    redis_srv = RedisServer(base / "redis").start()
-    pg = PostgresServer(base / "pg").start()
-    yield redis_srv, pg
-    redis_srv.stop()
-    pg.stop()
-
-
-@pytest.fixture
-def fresh(servers):
-    """Empty Redis and PostgreSQL for each test."""
-    import redis
-    redis_srv, pg = servers
-    redis.Redis.from_url(redis_srv.url).flushall()
-    with psycopg.connect(pg.dsn, autocommit=True) as db:
-        db.execute("DROP TABLE IF EXISTS decisions, events, dead_letters, schema_migrations CASCADE")
-    return servers
-
-
 def feeds(n_deals=1):
     return {t: [dict(e, table=t) for e in simulate_match(seed=i + 10, settings=Settings.parse_format(f"deals:{n_deals}"))]
             for i, t in enumerate(TABLES)}
