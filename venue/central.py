@@ -31,6 +31,7 @@ import logging
 import math
 import threading
 import time
+import uuid
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -52,7 +53,7 @@ LEASE_PREFIX = "guandan:lease:"
 FIELDS = frozenset((b"event", b"node", b"sent", b"seq", b"sig"))
 log = logging.getLogger(__name__)
 
-# take a lease if free, or renew it while it is ours (also one a crashed run of ours left)
+# take a lease if free, or renew it while it is ours
 _HOLD = ("local v = redis.call('get', KEYS[1]) "
          "if v == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end "
          "if not v then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end return 0")
@@ -93,6 +94,8 @@ class CentralService:
         self.redis_url, self.pg_dsn = redis_url, pg_dsn
         self.settings = settings or Settings()
         self.consumer = consumer
+        # lease holder: unique per run, so two centrals started with one name never both hold a table
+        self.holder = f"{consumer}/{uuid.uuid4().hex[:8]}"
         self.lease_ms = lease_ms
         self.node_keys = dict(node_keys or {})
         self.redis = connect_redis(redis_url, password=redis_password)
@@ -150,21 +153,21 @@ class CentralService:
         """Heartbeat, then hold the tables the stable hash gives us among the live centrals."""
         now_ms = int(time.time() * 1000)
         pipe = self.redis.pipeline(transaction=False)
-        pipe.zadd(CENTRALS_KEY, {self.consumer: now_ms})
+        pipe.zadd(CENTRALS_KEY, {self.holder: now_ms})
         pipe.zremrangebyscore(CENTRALS_KEY, 0, now_ms - 3 * self.lease_ms)
         pipe.zrangebyscore(CENTRALS_KEY, now_ms - self.lease_ms, "+inf")
         live = sorted(m.decode() for m in pipe.execute()[2])
-        mine = {t for t in self.tables if _stable_owner(t, live) == self.consumer}
+        mine = {t for t in self.tables if _stable_owner(t, live) == self.holder}
         pipe = self.redis.pipeline(transaction=False)
         order = sorted(self.tables)
         for t in order:
             if t in self.owned:
                 if t in mine:
-                    pipe.eval(_HOLD, 1, LEASE_PREFIX + t, self.consumer, self.lease_ms)
+                    pipe.eval(_HOLD, 1, LEASE_PREFIX + t, self.holder, self.lease_ms)
                 else:
-                    pipe.eval(_RELEASE, 1, LEASE_PREFIX + t, self.consumer)
+                    pipe.eval(_RELEASE, 1, LEASE_PREFIX + t, self.holder)
             elif t in mine:
-                pipe.eval(_HOLD, 1, LEASE_PREFIX + t, self.consumer, self.lease_ms)
+                pipe.eval(_HOLD, 1, LEASE_PREFIX + t, self.holder, self.lease_ms)
             else:
                 pipe.echo("")
         for t, ok in zip(order, pipe.execute()):
@@ -352,6 +355,8 @@ class CentralService:
                     if not self.healthy:
                         log.warning("central: connections back")
                     self.healthy = True
+                except (redis.AuthenticationError, redis.exceptions.AuthorizationError):
+                    raise                   # wrong credentials: no outage, a fault to fix
                 except (redis.ConnectionError, redis.TimeoutError) as exc:
                     self._unhealthy("Redis", exc, stop)
                 except psycopg.Error as exc:
@@ -395,8 +400,8 @@ class CentralService:
     def close(self) -> None:
         try:
             for t in self.owned:
-                self.redis.eval(_RELEASE, 1, LEASE_PREFIX + t, self.consumer)
-            self.redis.zrem(CENTRALS_KEY, self.consumer)
+                self.redis.eval(_RELEASE, 1, LEASE_PREFIX + t, self.holder)
+            self.redis.zrem(CENTRALS_KEY, self.holder)
         except redis.RedisError:
             pass
         self.live.close()
