@@ -111,6 +111,9 @@ class PostgresEventStore(Closing):
         # the node's position of the next event appended (set by the central service)
         self.src_seq: int | None = None
         self.appended = False       # whether the last append inserted (else: its uid was there)
+        # batch: record_decisions and dead_letter leave the commit to commit(), so a
+        # batch of events costs one commit (the central service, see venue/central.py)
+        self.batch = False
 
     @property
     def connection(self) -> psycopg.Connection[Any]:
@@ -132,7 +135,8 @@ class PostgresEventStore(Closing):
              self.src_seq)).fetchone()
         self.appended = row is not None
         if row is None:
-            self._db.rollback()
+            if not self.batch:
+                self._db.rollback()
             return None
         self._open = True
         return stored
@@ -147,9 +151,15 @@ class PostgresEventStore(Closing):
                 "INSERT INTO decisions (tbl, seq, k, body) VALUES (%s, %s, %s, %s)",
                 [(event.table, seq, k, json.dumps(d.to_dict(), ensure_ascii=False))
                  for k, d in enumerate(decisions)])
+        if not self.batch:
+            self._db.commit()
+            self._open = False
+        self._next[event.table] = seq + 1
+
+    def commit(self) -> None:
+        """Commit a batch (see ``batch``)."""
         self._db.commit()
         self._open = False
-        self._next[event.table] = seq + 1
 
     def rollback(self) -> None:
         """Forget an append whose decisions could not be recorded."""
@@ -215,15 +225,18 @@ class PostgresEventStore(Closing):
 
     def dead_letter(self, stream: str, msg_id: str, table: str | None, src_seq: int | None,
                     uid: str | None, reason: str, raw: bytes) -> None:
-        """Keep a message that cannot be recorded, with why (committed at once)."""
-        self.rollback()
+        """Keep a message that cannot be recorded, with why (committed at once, or
+        with the batch)."""
+        if not self.batch:
+            self.rollback()
         # the reason may quote the message: PostgreSQL text holds no NUL
         self._db.execute(
             "INSERT INTO dead_letters (stream, msg_id, tbl, src_seq, uid, reason, raw) "
             "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
             [v.replace("\x00", "\\0") if isinstance(v, str) else v
              for v in (stream, msg_id, table, src_seq, uid, reason[:2000], raw)])
-        self._db.commit()
+        if not self.batch:
+            self._db.commit()
 
     def dead_letters(self, limit: int = 50) -> list[dict[str, Any]]:
         """The latest dead letters, newest first."""

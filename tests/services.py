@@ -98,10 +98,12 @@ class PostgresServer:
     def dsn(self) -> str:
         return f"host=127.0.0.1 port={self.port} user=guandan dbname=postgres connect_timeout=3"
 
-    def start(self) -> "PostgresServer":
+    def start(self, options: str = "") -> "PostgresServer":
+        """``options``: more server settings, e.g. ``-c track_commit_timestamp=on``."""
         # -W: pg_ctl's own wait misjudges a start after an immediate stop; wait for a query instead
         self._run([str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-W", "-l", str(self.dir / "log"),
-                   "-o", f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off", "start"])
+                   "-o", f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off {options}",
+                   "start"])
         _wait_port(self.port)
         import psycopg
         deadline = time.monotonic() + 60

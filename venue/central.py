@@ -72,6 +72,10 @@ class LostTable(Exception):
     """Another central wrote this table: let it go and refold."""
 
 
+class BatchFailed(Exception):
+    """PostgreSQL refused something in a batch: roll it back, do it again one by one."""
+
+
 def _stable_owner(table: str, centrals: list[str]) -> str:
     """Rendezvous hashing: each table to one live central, few moves when one comes or goes."""
     return max(centrals, key=lambda c: hashlib.sha256(f"{c}\0{table}".encode()).digest())
@@ -106,6 +110,7 @@ class CentralService:
         self.position = self.store.recorded_positions(self.tables)   # table -> node position handled
         self._published = False                # positions republished to Redis since (re)start
         self._next_lease = 0.0
+        self._careful = False                  # the next batch one event per transaction
         self.recorded = self.duplicates = self.dead = 0
         self.latencies: list[float] = []       # node send -> decisions recorded, seconds
         self.healthy = True
@@ -190,18 +195,37 @@ class CentralService:
             time.sleep(block_ms / 1000)
             return 0
         streams = {stream_key(t): c for t, c in self.cursor.items()}
+        replies = self.redis.xreadgroup(GROUP, self.consumer, streams, count=count,
+                                        block=None if "0" in streams.values() else block_ms)
+        # a batch is one transaction; if PostgreSQL refuses any of it, it is rolled
+        # back and done again one event per transaction, to find the one at fault
+        careful, self._careful = self._careful, False
+        self.store.batch = not careful
+        counts = (self.recorded, self.duplicates, self.dead, len(self.latencies))
         try:
-            replies = self.redis.xreadgroup(GROUP, self.consumer, streams, count=count,
-                                            block=None if "0" in streams.values() else block_ms)
-        except redis.ResponseError as exc:
-            if "NOGROUP" in str(exc):
-                self._lost_data()
-                return 0
-            raise
+            return self._batch(replies or [])
+        except BatchFailed:
+            self.store.rollback()
+            self.recorded, self.duplicates, self.dead, n = counts
+            del self.latencies[n:]
+            touched = {k.decode()[len(STREAM_PREFIX):] for k, _ in replies or []} & self.cursor.keys()
+            for t in touched:
+                self.store.reload(t)
+                self.live.refold(t)
+                self.cursor[t] = "0"
+            fresh = self.store.recorded_positions(sorted(touched))
+            for t in touched:
+                self.position[t] = fresh.get(t, 0)
+            self._careful = True
+            return 0
+        finally:
+            self.store.batch = False
+
+    def _batch(self, replies: list[Any]) -> int:
         handled = 0
         acks: dict[str, list[bytes]] = {}
         done: dict[str, int] = {}
-        for key_b, messages in replies or []:
+        for key_b, messages in replies:
             key = key_b.decode()
             table = key[len(STREAM_PREFIX):]
             if table not in self.cursor:
@@ -220,8 +244,10 @@ class CentralService:
                 if seq is not None:
                     done[table] = seq
                 handled += 1
+        if self.store.batch:
+            self.store.commit()
         if acks:
-            # after the commits: acknowledge and tell the nodes how far is recorded, one round trip
+            # after the commit: acknowledge and tell the nodes how far is recorded, one round trip
             pipe = self.redis.pipeline(transaction=False)
             for key, ids in acks.items():
                 pipe.xack(key, GROUP, *ids)
@@ -240,6 +266,8 @@ class CentralService:
         except psycopg.Error as exc:
             if is_connection_error(exc, self.store.connection):
                 raise
+            if self.store.batch:
+                raise BatchFailed() from exc
             log.error("central: dead letter %s refused too (%s)", msg_id, exc)
         self.dead += 1
         log.error("central: message %s on %s to the dead letters: %s", msg_id.decode(), key, reason)
@@ -258,8 +286,16 @@ class CentralService:
                 raise Refused(f"unknown message fields {sorted(unknown)!r:.200}")
             try:
                 seq = int(fields[b"seq"])
+            except (KeyError, ValueError) as exc:
+                raise Refused(f"no position in the node's log: {exc!r:.200}") from None
+            if seq <= self.position.get(table, 0):
+                # settled before (recorded or dead-lettered): a node re-sent it, or we
+                # stopped before acknowledging
+                self.duplicates += 1
+                return None
+            try:
                 text = fields[b"event"].decode()
-            except (KeyError, ValueError, UnicodeDecodeError) as exc:
+            except (KeyError, UnicodeDecodeError) as exc:
                 raise Refused(f"unreadable message: {exc!r:.200}") from None
             key_bytes = self.node_keys.get(table)
             if key_bytes is not None and not hmac.compare_digest(
@@ -279,16 +315,15 @@ class CentralService:
                 raise Refused("event without uid")
         except Refused as exc:
             return self._refuse(key, msg_id, table, fields, str(exc), seq, uid)
-        if seq <= self.position.get(table, 0):
-            self.duplicates += 1      # recorded before: a node re-sent it, or we stopped before acknowledging
-            return None
         self.store.src_seq = seq
         try:
             self.live.submit(event)
         except psycopg.Error as exc:
-            self.store.rollback()
             if is_connection_error(exc, self.store.connection):
                 raise
+            if self.store.batch:
+                raise BatchFailed() from exc
+            self.store.rollback()
             self.store.reload(table)
             self.live.refold(table)
             if isinstance(exc, psycopg.errors.UniqueViolation) and "pkey" in str(
@@ -296,6 +331,8 @@ class CentralService:
                 raise LostTable(table) from None      # another central appended to it
             return self._refuse(key, msg_id, table, fields, f"refused by PostgreSQL: {exc}", seq, uid)
         except Exception as exc:   # noqa: BLE001 - a referee failure on one event must not stop the venue
+            if self.store.batch:
+                raise BatchFailed() from exc
             self.store.rollback()
             self.store.reload(table)
             self.live.refold(table)
@@ -326,7 +363,7 @@ class CentralService:
                                "tables": sorted(self.owned), "lag": {}}
         try:
             pipe = self.redis.pipeline(transaction=False)
-            owned = sorted(self.owned)
+            owned = sorted(list(self.owned))
             for t in owned:
                 pipe.xinfo_groups(stream_key(t))
             for t, groups in zip(owned, pipe.execute(raise_on_error=False)):
@@ -359,6 +396,10 @@ class CentralService:
                     raise                   # wrong credentials: no outage, a fault to fix
                 except (redis.ConnectionError, redis.TimeoutError) as exc:
                     self._unhealthy("Redis", exc, stop)
+                except redis.ResponseError as exc:
+                    if "NOGROUP" not in str(exc):
+                        raise
+                    self._lost_data()       # wherever Redis tells us: never a reason to stop
                 except psycopg.Error as exc:
                     if not is_connection_error(exc, self.store.connection):
                         raise
