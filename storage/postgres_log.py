@@ -114,6 +114,8 @@ class PostgresEventStore(Closing):
         # batch: record_decisions and dead_letter leave the commit to commit(), so a
         # batch of events costs one commit (the central service, see venue/central.py)
         self.batch = False
+        self._rows: list[tuple[Any, ...]] = []
+        self._decision_rows: list[tuple[Any, ...]] = []
 
     @property
     def connection(self) -> psycopg.Connection[Any]:
@@ -128,11 +130,16 @@ class PostgresEventStore(Closing):
         d = event.to_dict()
         d["id"] = seq
         stored = Event.from_dict(d)
+        args = (event.table, seq, event.uid, json.dumps(stored.to_dict(), ensure_ascii=False), self.src_seq)
+        if self.batch:
+            # kept until commit(), which copies the batch in one go: a uid recorded
+            # before fails the batch, which the caller does again event by event
+            self._rows.append(args)
+            self.appended = True
+            return stored
         row = self._db.execute(
             "INSERT INTO events (tbl, seq, uid, body, src_seq) VALUES (%s, %s, %s, %s, %s) "
-            "ON CONFLICT (tbl, uid) DO NOTHING RETURNING seq",
-            (event.table, seq, event.uid, json.dumps(stored.to_dict(), ensure_ascii=False),
-             self.src_seq)).fetchone()
+            "ON CONFLICT (tbl, uid) DO NOTHING RETURNING seq", args).fetchone()
         self.appended = row is not None
         if row is None:
             if not self.batch:
@@ -146,23 +153,36 @@ class PostgresEventStore(Closing):
         seq = event.id
         if seq is None:
             raise ValueError("record_decisions takes the event append returned (it has an id)")
-        with self._db.cursor() as cur:
-            cur.executemany(
-                "INSERT INTO decisions (tbl, seq, k, body) VALUES (%s, %s, %s, %s)",
-                [(event.table, seq, k, json.dumps(d.to_dict(), ensure_ascii=False))
-                 for k, d in enumerate(decisions)])
-        if not self.batch:
+        rows = [(event.table, seq, k, json.dumps(d.to_dict(), ensure_ascii=False))
+                for k, d in enumerate(decisions)]
+        if self.batch:
+            self._decision_rows.extend(rows)
+        else:
+            with self._db.cursor() as cur:
+                cur.executemany("INSERT INTO decisions (tbl, seq, k, body) VALUES (%s, %s, %s, %s)", rows)
             self._db.commit()
             self._open = False
         self._next[event.table] = seq + 1
 
     def commit(self) -> None:
-        """Commit a batch (see ``batch``)."""
+        """Commit a batch (see ``batch``): its events and decisions copied in, one transaction."""
+        rows, decision_rows = self._rows, self._decision_rows
+        self._rows, self._decision_rows = [], []
+        with self._db.cursor() as cur:
+            if rows:
+                with cur.copy("COPY events (tbl, seq, uid, body, src_seq) FROM STDIN") as copy:
+                    for row in rows:
+                        copy.write_row(row)
+            if decision_rows:
+                with cur.copy("COPY decisions (tbl, seq, k, body) FROM STDIN") as copy:
+                    for row in decision_rows:
+                        copy.write_row(row)
         self._db.commit()
         self._open = False
 
     def rollback(self) -> None:
-        """Forget an append whose decisions could not be recorded."""
+        """Forget an append whose decisions could not be recorded (or a batch)."""
+        self._rows, self._decision_rows = [], []
         if not self._db.closed:
             self._db.rollback()
         self._open = False

@@ -203,7 +203,14 @@ class CentralService:
         self.store.batch = not careful
         counts = (self.recorded, self.duplicates, self.dead, len(self.latencies))
         try:
-            return self._batch(replies or [])
+            if not self.store.batch:
+                return self._batch(replies or [])
+            try:
+                return self._batch(replies or [])
+            except psycopg.Error as exc:
+                if is_connection_error(exc, self.store.connection):
+                    raise
+                raise BatchFailed() from exc
         except BatchFailed:
             self.store.rollback()
             self.recorded, self.duplicates, self.dead, n = counts
@@ -246,6 +253,7 @@ class CentralService:
                 handled += 1
         if self.store.batch:
             self.store.commit()
+            self.store.batch = False     # committed: an error from here on is Redis's
         if acks:
             # after the commit: acknowledge and tell the nodes how far is recorded, one round trip
             pipe = self.redis.pipeline(transaction=False)
