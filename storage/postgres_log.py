@@ -7,6 +7,13 @@ An :class:`storage.EventLog` like :class:`storage.sqlite_log.EventStore`, so a
 committed in one transaction, so after any crash either both are recorded or
 neither (and the event is processed again). An event's ``uid`` is unique per
 table: a redelivered event is recognised and not recorded twice.
+
+For the venue's central service it also keeps the dead letters (messages
+that cannot be recorded, with why), each event's position in its node's log
+(``src_seq``, from which the nodes' recorded cursor is republished), and a
+batch mode: with ``batch`` set, events and decisions are copied in at
+:meth:`PostgresEventStore.commit`, one transaction. The schema is
+:data:`MIGRATIONS`, applied in order, each once.
 """
 
 from __future__ import annotations
