@@ -111,6 +111,7 @@ class CentralService:
         self._published = False                # positions republished to Redis since (re)start
         self._next_lease = 0.0
         self._careful = False                  # the next batch one event per transaction
+        self._uncommitted: dict[str, int] = {}  # counts of the batch not yet committed
         self.recorded = self.duplicates = self.dead = 0
         self.latencies: list[float] = []       # node send -> decisions recorded, seconds
         self.healthy = True
@@ -214,6 +215,7 @@ class CentralService:
         except BatchFailed:
             self.store.rollback()
             self.recorded, self.duplicates, self.dead, n = counts
+            self._uncommitted.clear()
             del self.latencies[n:]
             touched = {k.decode()[len(STREAM_PREFIX):] for k, _ in replies or []} & self.cursor.keys()
             for t in touched:
@@ -254,6 +256,9 @@ class CentralService:
         if self.store.batch:
             self.store.commit()
             self.store.batch = False     # committed: an error from here on is Redis's
+            # the counters show what is committed (tests and the health endpoint wait on them)
+            self.recorded += self._uncommitted.pop("recorded", 0)
+            self.dead += self._uncommitted.pop("dead", 0)
         if acks:
             # after the commit: acknowledge and tell the nodes how far is recorded, one round trip
             pipe = self.redis.pipeline(transaction=False)
@@ -277,7 +282,7 @@ class CentralService:
             if self.store.batch:
                 raise BatchFailed() from exc
             log.error("central: dead letter %s refused too (%s)", msg_id, exc)
-        self.dead += 1
+        self._count("dead")
         log.error("central: message %s on %s to the dead letters: %s", msg_id.decode(), key, reason)
         if seq is not None and seq > self.position.get(table, 0):
             self.position[table] = seq
@@ -351,7 +356,7 @@ class CentralService:
             self.store.reload(table)
             self.live.refold(table)
         else:
-            self.recorded += 1
+            self._count("recorded")
         self.position[table] = seq
         try:
             sent = float(fields.get(b"sent", b""))
@@ -360,6 +365,12 @@ class CentralService:
         except ValueError:
             pass                        # a clock reading is informative only
         return seq
+
+    def _count(self, what: str) -> None:
+        if self.store.batch:
+            self._uncommitted[what] = self._uncommitted.get(what, 0) + 1
+        else:
+            setattr(self, what, getattr(self, what) + 1)
 
     # ------------------------------------------------------------- health
     def health(self) -> dict[str, Any]:
@@ -424,6 +435,7 @@ class CentralService:
         if self.healthy:
             log.warning("central: %s unavailable (%s); retrying", what, self.last_error)
         self.healthy = False
+        self._uncommitted.clear()       # a batch cut short is read again
         for table in self.cursor:
             self.cursor[table] = "0"   # take our unacknowledged messages again
         stop.wait(0.2)
