@@ -133,6 +133,14 @@ class LiveVenue:
                 self._cond.wait(left)
             return self._generation
 
+    def refold(self, table: str) -> None:
+        """Rebuild one table from the log; its pages get the state refolded."""
+        with self._cond:
+            self.venue.refold(table)
+            self._versions[table] = self._versions.get(table, 0) + 1
+            self._generation += 1
+            self._cond.notify_all()
+
     def replace_venue(self, venue: Venue) -> None:
         """Swap in a venue refolded from the record (after a storage failure);
         every page gets the new state."""

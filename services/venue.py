@@ -52,6 +52,13 @@ class Venue(Closing):
             tb = self.tables[name] = Table(name, self.settings, self.log_settings)
         return tb
 
+    def refold(self, name: str) -> Table:
+        """Rebuild one table from the log (after an event was refused half-way, or
+        another writer moved it on)."""
+        tb = self.tables[name] = Table(name, self.settings)
+        tb.replay(self.store.stream(name))
+        return tb
+
     def ingest(self, event: Event) -> list[Decision]:
         """Store ``event`` (skipped as a duplicate if its uid is stored) and judge it."""
         return self.ingest_new(event) or []

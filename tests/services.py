@@ -50,11 +50,12 @@ class RedisServer:
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}/0"
 
-    def start(self) -> "RedisServer":
+    def start(self, *extra: str) -> "RedisServer":
         # appendonly + fsync always: a restarted server still holds every stream entry
+        # (the venue does not depend on it: tests/venue/test_faults.py loses the files)
         self.proc = subprocess.Popen(
             ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.dir),
-             "--appendonly", "yes", "--appendfsync", "always", "--save", ""],
+             "--appendonly", "yes", "--appendfsync", "always", "--save", "", *extra],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         _wait_port(self.port)
         return self
@@ -97,10 +98,12 @@ class PostgresServer:
     def dsn(self) -> str:
         return f"host=127.0.0.1 port={self.port} user=guandan dbname=postgres connect_timeout=3"
 
-    def start(self) -> "PostgresServer":
+    def start(self, options: str = "") -> "PostgresServer":
+        """``options``: more server settings, e.g. ``-c track_commit_timestamp=on``."""
         # -W: pg_ctl's own wait misjudges a start after an immediate stop; wait for a query instead
         self._run([str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-W", "-l", str(self.dir / "log"),
-                   "-o", f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off", "start"])
+                   "-o", f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off {options}",
+                   "start"])
         _wait_port(self.port)
         import psycopg
         deadline = time.monotonic() + 60
@@ -116,3 +119,13 @@ class PostgresServer:
 
     def stop(self, mode: str = "fast") -> None:
         self._run([str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-w", "-m", mode, "stop"])
+
+
+def kill_and_lose_files(server: RedisServer) -> None:
+    """kill -9 the Redis server and delete its files: it comes back empty."""
+    if server.proc and server.proc.poll() is None:
+        server.proc.kill()
+        server.proc.wait(timeout=20)
+    for f in server.dir.rglob("*"):
+        if f.is_file():
+            f.unlink()

@@ -26,27 +26,6 @@ from venue.publisher import Publisher
 TABLES = ("T01", "T02", "T03")
 
 
-@pytest.fixture(scope="module")
-def servers(tmp_path_factory):
-    base = tmp_path_factory.mktemp("venue")
-    redis_srv = RedisServer(base / "redis").start()
-    pg = PostgresServer(base / "pg").start()
-    yield redis_srv, pg
-    redis_srv.stop()
-    pg.stop()
-
-
-@pytest.fixture
-def fresh(servers):
-    """Empty Redis and PostgreSQL for each test."""
-    import redis
-    redis_srv, pg = servers
-    redis.Redis.from_url(redis_srv.url).flushall()
-    with psycopg.connect(pg.dsn, autocommit=True) as db:
-        db.execute("DROP TABLE IF EXISTS decisions, events CASCADE")
-    return servers
-
-
 def feeds(n_deals=1):
     return {t: [dict(e, table=t) for e in simulate_match(seed=i + 10, settings=Settings.parse_format(f"deals:{n_deals}"))]
             for i, t in enumerate(TABLES)}
@@ -73,7 +52,7 @@ class Node:
 def node_and_central(redis_srv, pg, tmp_path):
     """A table node and a central service (in a thread), stopped afterwards."""
     node = Node(tmp_path / "node.sqlite", redis_srv.url)
-    central = CentralService(redis_srv.url, pg.dsn)
+    central = CentralService(redis_srv.url, pg.dsn, tables=TABLES)
     stop = threading.Event()
     worker = threading.Thread(target=central.run, args=(stop,), daemon=True)
     worker.start()
@@ -165,7 +144,7 @@ def test_node_keeps_refereeing_without_redis_and_backfills(fresh, tmp_path):
 
 def _central_process(redis_srv, pg):
     return subprocess.Popen([sys.executable, "-m", "commands", "central", "--redis", redis_srv.url,
-                             "--pg", pg.dsn, "--port", "0"],
+                             "--pg", pg.dsn, "--port", "0", "--tables", ",".join(TABLES)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
