@@ -11,6 +11,7 @@ import tomllib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from commands import UsageError
+from commands.args import existing_file, integer, port
 
 
 def register(sub) -> None:
@@ -23,7 +24,7 @@ def register(sub) -> None:
                    help="Redis URL without password, e.g. redis://central@HOST:6379/0 "
                         "(default $GUANDAN_REDIS_URL); password from $GUANDAN_REDIS_PASSWORD "
                         "or --redis-password-file; rediss:// for TLS")
-    p.add_argument("--redis-password-file", help="file holding the Redis password")
+    p.add_argument("--redis-password-file", type=existing_file, help="file holding the Redis password")
     p.add_argument("--pg", default=os.environ.get("GUANDAN_PG_DSN"),
                    help="PostgreSQL connection string without password (default $GUANDAN_PG_DSN); "
                         "password from $PGPASSWORD or a passfile ($PGPASSFILE); sslmode=verify-full for TLS")
@@ -31,15 +32,17 @@ def register(sub) -> None:
                                     "other streams are never read")
     p.add_argument("--consumer", default="central-1",
                    help="consumer name in the group (keep it across restarts; unique per central)")
-    p.add_argument("--lease-ms", type=int, default=3000,
+    p.add_argument("--lease-ms", type=integer(100, 600_000, "a lease in milliseconds"), default=3000,
                    help="each table is held by one central at a time (several centrals share the tables); "
                         "a dead central's tables move to the others after this many ms")
-    p.add_argument("--node-keys", help="TOML file: table = \"key\" (the HMAC key its node signs with)")
-    p.add_argument("--users", help="referees (TOML, see `guandan-ref users add`)")
-    p.add_argument("--config", help="dashboard settings (TOML)")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000, help="dashboard port (0: no dashboard)")
-    p.add_argument("--health-port", type=int, default=0,
+    p.add_argument("--node-keys", type=existing_file,
+                   help="TOML file: table = \"key\" (the HMAC key its node signs with)")
+    p.add_argument("--users", type=existing_file, help="referees (TOML, see `guandan-ref users add`)")
+    p.add_argument("--config", type=existing_file, help="dashboard settings (TOML)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address the dashboard and health port listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=port, default=8000, help="dashboard port (0: no dashboard)")
+    p.add_argument("--health-port", type=port, default=0,
                    help="serve GET /health (JSON: lag per table, dead letters, last error) on this port")
     p.set_defaults(func=run)
 
@@ -106,9 +109,10 @@ def run(args) -> int:
                                  consumer=args.consumer, tables=tables, matches=config.get("MATCHES", {}),
                                  lease_ms=args.lease_ms, node_keys=node_keys, redis_password=password)
     except psycopg.Error as exc:
-        raise UsageError(redact(f"cannot use PostgreSQL: {exc}")) from None
+        # one line: the driver's messages run over several
+        raise UsageError(redact(f"cannot use PostgreSQL: {' '.join(str(exc).split())}")) from None
     except (redis.RedisError, ValueError) as exc:
-        raise UsageError(redact(f"cannot use Redis: {exc}")) from None
+        raise UsageError(redact(f"cannot use Redis: {' '.join(str(exc).split())}")) from None
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
