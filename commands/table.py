@@ -85,7 +85,10 @@ def run_table(args) -> int:
         if cfg.audio:
             node.add_audio(cfg.voice)
         if cfg.redis:
-            node.add_publisher(cfg.redis, cfg.node)
+            from table_node.config import read_secret
+            key = read_secret(cfg.key_file)
+            node.add_publisher(cfg.redis, cfg.node, key=key.encode() if key else None,
+                               password=read_secret(cfg.redis_password_file))
             print(f"{cfg.table}: publishing to the venue at {cfg.redis}", flush=True)
         config = {"USERS_FILE": str(cfg.users)} if cfg.users else {}
         try:

@@ -37,6 +37,8 @@ class TableConfig:
     voice: str | None = None
     redis: str | None = None
     node: str | None = None
+    redis_password_file: Path | None = None   # the node's Redis ACL user's password
+    key_file: Path | None = None              # the HMAC key the node signs its events with
 
 
 _SECTIONS = {"table", "rules", "camera", "devices", "dashboard", "audio", "venue"}
@@ -118,4 +120,21 @@ def parse_config(data: dict[str, Any], base: Path = Path(".")) -> TableConfig:
         cameras=cameras, binding=rel(devices.get("binding")), ports=ports,
         host=str(dash.get("host", "127.0.0.1")), port=port, users=rel(dash.get("users")),
         audio=bool(audio.get("enabled", False)), voice=audio.get("voice") or None,
-        redis=venue.get("redis"), node=venue.get("node") or f"{tid}-node")
+        redis=venue.get("redis"), node=venue.get("node") or f"{tid}-node",
+        redis_password_file=_secret_file(rel(venue.get("redis_password_file")), "redis_password_file"),
+        key_file=_secret_file(rel(venue.get("key_file")), "key_file"))
+
+
+def _secret_file(path: Path | None, name: str) -> Path | None:
+    """A secret is named by its file (never written in the config itself)."""
+    if path is not None and not path.is_file():
+        raise ConfigError(f"[venue] {name}: {path} is not a file")
+    return path
+
+
+def read_secret(path: Path | None) -> str | None:
+    """The first line of a secret file, or None."""
+    if path is None:
+        return None
+    with open(path, encoding="utf-8") as f:
+        return f.readline().rstrip("\r\n") or None

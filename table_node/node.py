@@ -222,10 +222,13 @@ class TableNode:
         self._spawn(run, f"camera {source}")
         return watcher
 
-    def add_publisher(self, redis_url: str, node: str):
-        """Venue mode: copy the log to the venue's Redis stream."""
+    def add_publisher(self, redis_url: str, node: str, key: bytes | None = None,
+                      password: str | None = None):
+        """Venue mode: copy the log to the venue's Redis stream (signed with
+        ``key`` when the central checks signatures; ``password``: the node's Redis
+        ACL user's)."""
         from venue.publisher import Publisher
-        pub = Publisher(self.live.venue.store.path, redis_url, node)
+        pub = Publisher(self.live.venue.store.path, redis_url, node, key=key, password=password)
         self._spawn(pub.run, "publisher", self._stop)
         self._closers.append(pub.close)
         return pub
