@@ -6,6 +6,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
 from tests.dashboard.conftest import make_app
@@ -113,8 +114,8 @@ def test_overview_updates_live_and_links_through(server, browser, match_events):
     page.click("#login-submit")
     page.wait_for_selector("#overview tbody tr[data-table='T02']")
     live.submit(dict(match_events[0], table="T02"))
-    page.wait_for_function(
-        "document.querySelector(\"#overview tr[data-table='T02'] .deal\").textContent === '1'", timeout=5000)
+    # expect() polls without eval, which the page's CSP (script-src 'self') refuses
+    expect(page.locator("#overview tr[data-table='T02'] .deal")).to_have_text("1", timeout=5000)
     row = page.locator("#overview tr[data-table='T02']")
     assert row.locator("a", has_text="T02").get_attribute("href") == "/tables/T02"
     assert row.locator("a[href='/sheets/T02']").count() == 1

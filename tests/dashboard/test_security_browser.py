@@ -6,6 +6,7 @@ value was refused."""
 from urllib.parse import urlsplit
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.dashboard.test_browser import browser, server  # noqa: F401  (fixtures)
 
@@ -66,7 +67,8 @@ def test_live_page_keeps_updating_after_a_bad_value_is_refused(server, browser, 
     form.locator("select[name=code]").select_option("late")
     form.locator("input[name=minutes]").fill("nan")
     form.locator("button[type=submit]").click()
-    page.wait_for_function("document.getElementById('action-error').textContent.includes('minutes')")
+    # expect() polls without eval, which the page's CSP (script-src 'self') refuses
+    expect(page.locator("#action-error")).to_contain_text("minutes")
     assert len(live.events("T01")) == before
     assert page.inner_text("#phase") != "比赛结束"
 
@@ -97,8 +99,7 @@ def test_pages_run_under_the_csp(server, browser, match_events):  # noqa: F811
     page.wait_for_selector("#overview tbody tr[data-table='T01']")
     version = live.version("T01")
     live.submit(match_events[6])
-    page.wait_for_function(
-        "document.querySelector(\"#overview tr[data-table='T01'] .deal\").textContent === '1'")
+    expect(page.locator("#overview tr[data-table='T01'] .deal")).to_have_text("1")
     page.goto(base + "/tables/T01")
     page.wait_for_selector(f"body[data-version='{version + 1}']")
     assert errors == []
