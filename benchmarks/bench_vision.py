@@ -19,6 +19,14 @@ picture.  Printed:
   their read, as `vision.reading.watch.TableWatcher` does by default).
 
     python benchmarks/bench_vision.py --plays 300 --frames 30 [--model models/cards-yolo11n.onnx]
+
+``--real-surfaces`` adds hand false alarms and misses on zone pictures of
+real table surfaces (wood, cork, canvas, papers) from Debian packages
+(``vision.training.real_surfaces``: ``apt-get install mypaint-data-extras
+mate-backgrounds``), bare or with held-out synthetic cards, under light
+changes (warm, cold, dim, a hard shadow band), and with synthetic hands
+laid on the same surfaces; skipped with a message when the packages are
+absent.  ``--only-real-surfaces`` runs that section alone.
 """
 
 from __future__ import annotations
@@ -109,6 +117,62 @@ def speed(det: CardDetector, frames: int, seed: int) -> dict:
             "still_table_ms_per_frame": round(ds * 1000, 1), "still_table_frames_per_second": round(1 / ds, 1)}
 
 
+HAND_THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
+
+
+def real_surfaces(model: str | None, classifier: str | None, threads: int, seed: int,
+                  per_light: int = 2, margin_mm: float = ZONE_MARGIN_MM) -> dict:
+    """Hand false alarms on real surfaces (no hand in the picture) and misses
+    (a synthetic hand over the zone), at several hand thresholds.
+
+    The detector runs with a hand threshold of 0.05 and each picture keeps its
+    strongest hand score over the zone: a picture "raises a hand" at
+    threshold t when that score is t or more (the same as running the detector
+    with ``hand_conf=t``)."""
+    from vision.training.real_surfaces import LIGHTS, relight, surfaces, zone_surface
+
+    found = surfaces()
+    if not found:
+        return {"skipped": "no real surfaces installed: apt-get install mypaint-data-extras mate-backgrounds"}
+    det = CardDetector(model, threads=threads, classifier=classifier, hand_conf=0.05)
+    gen = SceneGenerator(load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT, hand_rate=0.0)
+    margin = Zone.margin_px(margin_mm)
+    size = (ZONE_PX[0] + 2 * margin, ZONE_PX[1] + 2 * margin)
+    rows = []     # (surface, light, what, hand in the picture, strongest hand score)
+    for si, surf in enumerate(found):
+        for li, light in enumerate(LIGHTS):
+            for k in range(per_light):
+                rng = np.random.default_rng([seed, si, li, k])
+                bg = relight(zone_surface(surf, size, rng), light, rng)
+                deck = gen.decks[(si + li + k) % len(gen.decks)]
+                cards = random_play(rng)
+                while not all(c in deck.cards for c in cards):
+                    cards = random_play(rng)
+                for what, cs, hand in (("bare", [], False), ("cards", cards, False),
+                                       ("hand_bare", [], True), ("hand_cards", cards, True)):
+                    scene = gen.render(cs, rng, deck=deck, background=bg, margin=margin, hand=hand)
+                    if hand and not scene.hand:
+                        continue
+                    read = det.read_zones([scene.image], det.imgsz / max(ZONE_PX), margin)[0]
+                    rows.append((surf.name, light, what, hand, read.hand_confidence))
+    out: dict = {"surfaces": [f"{s.name} ({s.package}, {s.licence})" for s in found],
+                 "lights": list(LIGHTS), "pictures_without_hand": sum(not r[3] for r in rows),
+                 "pictures_with_hand": sum(r[3] for r in rows), "by_threshold": {}}
+    for t in HAND_THRESHOLDS:
+        fa = [r for r in rows if not r[3] and r[4] >= t]
+        miss = [r for r in rows if r[3] and r[4] < t]
+        out["by_threshold"][str(t)] = {
+            "false_alarm_rate": round(len(fa) / max(1, out["pictures_without_hand"]), 4),
+            "false_alarms": len(fa),
+            "false_alarms_bare": sum(r[2] == "bare" for r in fa),
+            "false_alarms_cards": sum(r[2] == "cards" for r in fa),
+            "false_alarm_surfaces": dict(Counter(r[0] for r in fa).most_common()),
+            "false_alarm_lights": dict(Counter(r[1] for r in fa).most_common()),
+            "miss_rate": round(len(miss) / max(1, out["pictures_with_hand"]), 4), "misses": len(miss)}
+    out["shipped_hand_threshold"] = CardDetector.DEFAULT_HAND_CONF
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--model", default=None)
@@ -120,12 +184,23 @@ def main() -> int:
     ap.add_argument("--classifier", default=None, help="index classifier ONNX (default: the shipped one)")
     ap.add_argument("--margin-mm", type=float, default=ZONE_MARGIN_MM,
                     help="cloth read around each zone (default: the table watcher's)")
+    ap.add_argument("--real-surfaces", action="store_true",
+                    help="also hand false alarms and misses on real surfaces from Debian packages")
+    ap.add_argument("--only-real-surfaces", action="store_true", help="that section alone")
+    ap.add_argument("--surface-seed", type=int, default=5150)
     args = ap.parse_args()
+    if args.only_real_surfaces:
+        print(json.dumps({"real_surfaces": real_surfaces(args.model, args.classifier, args.threads,
+                                                         args.surface_seed, margin_mm=args.margin_mm)}, indent=1))
+        return 0
     det = CardDetector(args.model, threads=args.threads, conf=args.conf, classifier=args.classifier)
     out = {"model": str(det.model_path),
            "index_classifier": str(det.classifier.model_path),
            "detector_conf": det.conf, "held_out_decks": list(HELD_OUT_DECKS),
            **accuracy(det, args.plays, args.seed, args.margin_mm), **speed(det, args.frames, args.seed)}
+    if args.real_surfaces:
+        out["real_surfaces"] = real_surfaces(args.model, args.classifier, args.threads, args.surface_seed,
+                                             margin_mm=args.margin_mm)
     print(json.dumps(out, indent=1))
     return 0
 
