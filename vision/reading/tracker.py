@@ -42,6 +42,18 @@ from vision.reading.detector import ZoneRead
 from vision.reading.printed_cards import count_of
 
 
+def play_confidence(raw: float, names: tuple[str, ...] | list[str],
+                    calibration: Calibration | None) -> tuple[float, str | None]:
+    """A play event's confidence from its raw score (calibrated), halved with a
+    warning if it holds a third copy of a card (there are two decks: a misread,
+    or a foul for the referee to check)."""
+    conf = calibration(raw, len(names)) if calibration else raw
+    over = sorted({n for n in names if list(names).count(n) > 2})
+    if over:
+        return round(conf * 0.5, 4), f"more than two of {', '.join(over)} (two decks)"
+    return round(conf, 4), None
+
+
 @dataclass
 class _Run:
     value: tuple[str, ...]
@@ -113,7 +125,7 @@ class ZoneTracker:
             raw = self._cards.run.confidence
             # the run's value is one tuple, so its size is fixed and the monotone
             # mapping of the run's lowest score is the run's lowest probability
-            conf = round(self.calibration(raw, len(names)) if self.calibration else raw, 4)
+            conf, warning = play_confidence(raw, names, self.calibration)
             extra = dict(base["extra"])
             if self.calibration and names:
                 extra["raw_confidence"] = round(raw, 4)
@@ -122,10 +134,8 @@ class ZoneTracker:
             elif self.kind == "reminder" and len(names) == 1:
                 events.append(Event(type="tribute", card=names[0], confidence=conf, **{**base, "extra": extra}))
             else:
-                over = sorted({n for n in names if names.count(n) > 2})
-                if over:   # two decks: a third copy is a misread (or a foul) for the referee to check
-                    conf = round(conf * 0.5, 4)
-                    extra["warning"] = f"more than two of {', '.join(over)} (two decks)"
+                if warning:
+                    extra["warning"] = warning
                 events.append(Event(type="play", cards=names, confidence=conf,
                                     **{**base, "extra": extra}))
         printed = tuple(read.printed)

@@ -37,6 +37,7 @@ import numpy as np
 
 from vision.reading.confidence import SIZE_GROUPS, Calibration, size_group
 from vision.reading.detector import CardDetector
+from vision.reading.tracker import play_confidence
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone
 from vision.training.card_art import HELD_OUT_DECKS, load_decks
 from vision.training.synth import CLOTH_HELD_OUT, SceneGenerator, random_play
@@ -132,8 +133,10 @@ def reliability(cal: Calibration, recs: list[dict], edges=(0, 0.5, 0.8, 0.9, 0.9
 
 
 def at_threshold(cal: Calibration | None, recs: list[dict], threshold: float) -> dict:
-    """What a threshold does: accepted plays that are wrong, wrong plays caught."""
-    p = np.array([cal(r["raw"], len(r["read"])) if cal else r["raw"] for r in recs])
+    """What a threshold does to the tracker's play events: accepted plays that
+    are wrong, wrong plays caught (a third copy of a card halves the confidence,
+    as in the tracker)."""
+    p = np.array([play_confidence(r["raw"], r["read"], cal)[0] for r in recs])
     wrong = np.array([not r["exact"] for r in recs])
     acc = p >= threshold
     return {"threshold": threshold, "plays": len(recs), "wrong": int(wrong.sum()),
@@ -198,14 +201,16 @@ def main(argv: list[str] | None = None) -> int:
         "reliability_eval": reliability(cal, eval_recs),
         "threshold_eval_calibrated": at_threshold(cal, eval_recs, args.threshold),
         "threshold_eval_raw": at_threshold(None, eval_recs, args.threshold),
+        "thresholds_eval_calibrated": [at_threshold(cal, eval_recs, t) for t in (0.5, 0.8, 0.9, 0.95, 0.99, 0.995)],
         "brier_eval": {"calibrated": brier(cal, eval_recs), "raw": brier(None, eval_recs)},
         "wrong_eval": [{k: r[k] for k in ("i", "deck", "true", "read", "raw")}
-                       | {"calibrated": round(cal(r["raw"], len(r["read"])), 4)}
+                       | {"calibrated": round(cal(r["raw"], len(r["read"])), 4),
+                          "event_confidence": play_confidence(r["raw"], r["read"], cal)[0]}
                        for r in eval_recs if not r["exact"]],
         "seconds": round(time.time() - t0, 1),
     }
     doc["check"] = {k: report[k] for k in ("eval", "reliability_eval", "threshold_eval_calibrated",
-                                           "threshold_eval_raw", "brier_eval")}
+                                           "threshold_eval_raw", "thresholds_eval_calibrated", "brier_eval")}
     if args.out:
         args.out.write_text(json.dumps(doc, indent=1) + "\n")
     print(json.dumps(report, indent=1))
