@@ -71,11 +71,13 @@ class HandGate:
         self.hand_still_s, self.motion_level = hand_still_s, motion_level
         self.ignored = 0                               # reads whose hand was not believed
         self.still: dict[str, bool] = {}               # a zone's last read had a hand not believed
+        self.hand: dict[str, bool] = {}                # a zone's last read has a hand believed
         self._previous: dict[str, np.ndarray] = {}     # each zone's thumbnail in the previous frame
         self._moved_at: dict[str, float] = {}          # when each zone's picture last changed
 
     def __call__(self, zone: str, t: float, thumb: np.ndarray | None, read: ZoneRead) -> ZoneRead:
         if self.hand_still_s <= 0:
+            self.hand[zone] = read.hand
             return read
         before = self._previous.get(zone)
         if thumb is not None:
@@ -85,6 +87,7 @@ class HandGate:
                 self._moved_at[zone] = t
         still = read.hand and t - self._moved_at.get(zone, t) > self.hand_still_s + 1e-9
         self.still[zone] = still
+        self.hand[zone] = read.hand and not still
         if still:
             self.ignored += 1
             return replace(read, hand=False)
