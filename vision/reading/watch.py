@@ -186,3 +186,40 @@ class TableWatcher:
             read = self.hands(name, t, self._thumbs.get(name), read)
             events += self.trackers[name].update(t, read)
         return events
+
+
+def open_source(source: str | int, max_failures: int = 25) -> Iterator[tuple[float, np.ndarray | None]]:
+    """Frames with their times from a camera index, a URL or a video file.
+
+    Video files are timed by frame number and rate; live sources by the
+    clock since opening.  A frame that fails to decode comes out as
+    ``None`` (the caller reports it and goes on); the stream ends at the
+    end of a file or after ``max_failures`` failures in a row.
+    """
+    src: str | int = int(source) if isinstance(source, str) and source.isdigit() else source
+    is_file = isinstance(src, str) and "://" not in src
+    if is_file and not Path(src).exists():
+        raise SourceError(f"video file not found: {src}")
+    cap = cv2.VideoCapture(src)
+    if not cap.isOpened():
+        raise SourceError(f"cannot open video source {source!r}")
+    fps = cap.get(cv2.CAP_PROP_FPS) or 0.0
+    total = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0) if is_file else 0
+    start = time.monotonic()
+    index, failures = 0, 0
+    try:
+        while True:
+            ok, frame = cap.read()
+            t = index / fps if is_file and fps > 0 else time.monotonic() - start
+            if not ok:
+                failures += 1
+                if (is_file and (total == 0 or index >= total - 1)) or failures >= max_failures:
+                    return
+                index += 1
+                yield t, None
+                continue
+            failures = 0
+            index += 1
+            yield t, frame
+    finally:
+        cap.release()
