@@ -154,8 +154,10 @@ def real_surfaces(model: str | None, classifier: str | None, threads: int, seed:
                   per_light: int = 2, margin_mm: float = ZONE_MARGIN_MM) -> dict:
     """Hands on real surfaces: false alarms (no hand in the picture) and misses
     (a synthetic hand over the zone), per picture at several hand thresholds,
-    and over frame sequences with and without the watcher's motion gate
-    (:class:`vision.reading.watch.HandGate`).
+    and over frame sequences through the watcher's hand gate
+    (:class:`vision.reading.watch.HandGate`): the detector alone ("before"),
+    hands dropped from a still zone only, and also a moving zone taken for
+    a hand ("after", the watcher's default).
 
     Per picture: the detector runs with a hand threshold of 0.05 and each
     picture keeps its strongest hand score over the zone; it "raises a hand"
@@ -177,8 +179,10 @@ def real_surfaces(model: str | None, classifier: str | None, threads: int, seed:
     margin = Zone.margin_px(margin_mm)
     size = (ZONE_PX[0] + 2 * margin, ZONE_PX[1] + 2 * margin)
     rows = []     # (surface, light, what, hand in the picture, strongest hand score)
-    seq = {"before": Counter(), "after": Counter()}
-    still_diffs, arrival_diffs, delays = [], [], {"before": [], "after": []}
+    gates = {"before": lambda: HandGate(0), "still_hands_dropped": lambda: HandGate(busy_level=None),
+             "after": HandGate}
+    seq = {name: Counter() for name in gates}
+    still_diffs, arrival_diffs, delays = [], [], {name: [] for name in gates}
 
     def hand_read(read, thr):
         from dataclasses import replace
@@ -218,8 +222,8 @@ def real_surfaces(model: str | None, classifier: str | None, threads: int, seed:
                     still_diffs += diffs[5:9] + diffs[10:]
                 else:
                     still_diffs += diffs[:4] + diffs[5:]
-                for name, gate in (("before", HandGate(0)), ("after", HandGate())):
-                    out = _sequence(frames, gate)
+                for name, make in gates.items():
+                    out = _sequence(frames, make())
                     plays = [(t, e) for t, e in out["events"] if e.type == "play"]
                     c = seq[name]
                     c["sequences"] += 1
@@ -234,8 +238,7 @@ def real_surfaces(model: str | None, classifier: str | None, threads: int, seed:
                     else:
                         c["never_reported"] += not plays
                     bare_only = [(i / 10, _noisy(bare, noise), hand_read(reads["bare"], shipped)) for i in range(30)]
-                    gate = HandGate(0) if name == "before" else HandGate()
-                    b = _sequence(bare_only, gate)["believed"]
+                    b = _sequence(bare_only, make())["believed"]
                     c["bare_frames_after_1s"] += sum(t > 1.05 for t, _ in b)
                     c["bare_frames_after_1s_with_hand"] += sum(h for t, h in b if t > 1.05)
     out: dict = {"surfaces": [f"{s.name} ({s.package}, {s.licence})" for s in found],
