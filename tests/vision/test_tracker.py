@@ -50,7 +50,8 @@ def test_empty_zone_at_start_is_not_a_clear():
 
 
 def test_confidence_is_the_weakest_seen():
-    tr = ZoneTracker("S", stable_s=0.2, stable_frames=3)
+    # the raw score (calibrated, it is mapped monotonically: tests/vision/test_confidence.py)
+    tr = ZoneTracker("S", stable_s=0.2, stable_frames=3, calibration=None)
     events = feed(tr, [read("S5", conf=0.9), read("S5", conf=0.4), read("S5", conf=0.8)])
     assert events[0].confidence == 0.4
 
@@ -75,6 +76,6 @@ def test_printed_pass_and_count_cards():
 
 
 def test_third_copy_of_a_card_is_flagged():
-    tr = ZoneTracker("S", stable_s=0.2, stable_frames=3)
+    tr = ZoneTracker("S", stable_s=0.2, stable_frames=3, calibration=None)
     events = feed(tr, [read("S5", "S5", "S5")] * 3)
     assert events[0].confidence == 0.45 and "more than two of S5" in events[0].get("warning")

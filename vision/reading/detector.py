@@ -103,10 +103,14 @@ class CardDetector:
     """The ONNX corner-index detector plus the pairing step.
 
     ``threads`` caps ONNX Runtime's threads (a table node shares its CPU).
+    ``hand_conf``: the score from which a box is a hand over the zone
+    (:attr:`DEFAULT_HAND_CONF`; see models/MODEL_CARD.md, "Hands on real surfaces").
     """
 
+    DEFAULT_HAND_CONF = 0.3
+
     def __init__(self, model: str | Path | None = None, imgsz: int | None = None,
-                 conf: float | None = None, iou: float = 0.3, hand_conf: float = 0.3, threads: int = 2,
+                 conf: float | None = None, iou: float = 0.3, hand_conf: float | None = None, threads: int = 2,
                  classifier: str | Path | bool | None = None, index_conf: float = 0.25):
         path = Path(model or os.environ.get("GUANDAN_CARD_MODEL") or DEFAULT_MODEL)
         if not path.exists():
@@ -129,7 +133,8 @@ class CardDetector:
         self.fixed_size = (int(inp.shape[3]), int(inp.shape[2])) if fixed else None
         self.batches = not isinstance(inp.shape[0], int)
         self.imgsz = imgsz or (max(self.fixed_size) if fixed else _trained_size(self.session))
-        self.iou, self.hand_conf = iou, hand_conf
+        self.iou = iou
+        self.hand_conf = self.DEFAULT_HAND_CONF if hand_conf is None else hand_conf
         self.model_path = path
         # Second stage (vision.reading.index_classifier): names each box the detector
         # finds.  classifier=False: boxes only (find_boxes), e.g. to make data.

@@ -13,15 +13,19 @@ what the zone shows has held for :attr:`stable_s` seconds *and* at least
   ``report_clear`` when a count card is taken back.
 
 A frame with a hand in the zone breaks the run: nothing is reported while a
-player is still laying cards.  The event's confidence is the lowest card
-confidence seen over the stable run; the referee asks for confirmation
-below its threshold; a play with a third copy of a card (there are two
-decks) has its confidence halved and says so in ``extra["warning"]``.
-Every event names its zone (``extra["zone"]``).
+player is still laying cards.  The event's confidence is the probability
+that the whole play is read right: the raw score (the lowest card
+confidence seen over the stable run, kept in ``extra["raw_confidence"]``)
+mapped through the shipped calibration (:mod:`vision.reading.confidence`,
+measured on held-out synthetic plays), so the referee's threshold
+(``min_confidence``) is an error rate; below it the referee asks for
+confirmation.  A play with a third copy of a card (there are two decks) has
+its confidence halved and says so in ``extra["warning"]``.  Every event
+names its zone (``extra["zone"]``).
 
 >>> from vision.reading.detector import CardRead, ZoneRead
 >>> def read(*names): return ZoneRead([CardRead(n, 0.9, (0, 0, 1, 1), ()) for n in names])
->>> tr = ZoneTracker("S", stable_s=0.2, stable_frames=3)
+>>> tr = ZoneTracker("S", stable_s=0.2, stable_frames=3, calibration=None)
 >>> [e.type for t in (0.0, 0.1, 0.2) for e in tr.update(t, read("S5", "S5"))]
 ['play']
 >>> [e.type for t in (0.3, 0.4, 0.5, 0.6) for e in tr.update(t, read())]
@@ -33,8 +37,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee.events import Event
+from vision.reading.confidence import Calibration, default_calibration
 from vision.reading.detector import ZoneRead
 from vision.reading.printed_cards import count_of
+
+
+def play_confidence(raw: float, names: tuple[str, ...] | list[str],
+                    calibration: Calibration | None) -> tuple[float, str | None]:
+    """A play event's confidence from its raw score (calibrated), halved with a
+    warning if it holds a third copy of a card (there are two decks: a misread,
+    or a foul for the referee to check)."""
+    conf = calibration(raw, len(names)) if calibration else raw
+    over = sorted({n for n in names if list(names).count(n) > 2})
+    if over:
+        return round(conf * 0.5, 4), f"more than two of {', '.join(over)} (two decks)"
+    return round(conf, 4), None
 
 
 @dataclass
@@ -76,8 +93,12 @@ class ZoneTracker:
     """Reports what a zone shows once it stops changing."""
 
     def __init__(self, seat: str, kind: str = "play", table: str = "T01",
-                 stable_s: float = 0.4, stable_frames: int = 3):
+                 stable_s: float = 0.4, stable_frames: int = 3,
+                 calibration: Calibration | bool | None = True):
+        """``calibration``: the raw score -> P(read exactly) mapping; ``True``
+        the shipped one, ``None`` or ``False`` reports the raw score."""
         self.seat, self.kind, self.table = seat, kind, table
+        self.calibration = default_calibration() if calibration is True else (calibration or None)
         self._cards = _Stable(stable_s, stable_frames)
         self._printed = _Stable(stable_s, stable_frames)
 
@@ -101,17 +122,20 @@ class ZoneTracker:
         events = []
         names = tuple(read.names)
         if self._cards.update(t, names, read.confidence) is not None:
-            conf = round(self._cards.run.confidence, 4)
+            raw = self._cards.run.confidence
+            # the run's value is one tuple, so its size is fixed and the monotone
+            # mapping of the run's lowest score is the run's lowest probability
+            conf, warning = play_confidence(raw, names, self.calibration)
+            extra = dict(base["extra"])
+            if self.calibration and names:
+                extra["raw_confidence"] = round(raw, 4)
             if not names:
                 events.append(Event(type="zone_clear", confidence=1.0, **base))
             elif self.kind == "reminder" and len(names) == 1:
-                events.append(Event(type="tribute", card=names[0], confidence=conf, **base))
+                events.append(Event(type="tribute", card=names[0], confidence=conf, **{**base, "extra": extra}))
             else:
-                extra = dict(base["extra"])
-                over = sorted({n for n in names if names.count(n) > 2})
-                if over:   # two decks: a third copy is a misread (or a foul) for the referee to check
-                    conf = round(conf * 0.5, 4)
-                    extra["warning"] = f"more than two of {', '.join(over)} (two decks)"
+                if warning:
+                    extra["warning"] = warning
                 events.append(Event(type="play", cards=names, confidence=conf,
                                     **{**base, "extra": extra}))
         printed = tuple(read.printed)

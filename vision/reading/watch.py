@@ -44,18 +44,90 @@ def check_frame(frame, size: tuple[int, int] | None = None) -> np.ndarray:
     return frame
 
 
+def thumbnail(picture: np.ndarray) -> np.ndarray:
+    """The 64x64 grey picture zones are compared by (mean absolute difference)."""
+    grey = cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY) if picture.ndim == 3 else picture
+    return cv2.resize(grey, (64, 64), interpolation=cv2.INTER_AREA).astype(np.int16)
+
+
+class HandGate:
+    """Believes a zone read's hand only while the zone's picture moves.
+
+    A hand laying or taking cards moves; a wood grain, cork or shadow the
+    detector takes for a hand does not.  The hand is believed while the
+    zone's thumbnail (:func:`thumbnail`) changed by ``motion_level`` or more
+    (mean grey levels, frame to frame) within the last ``hand_still_s``
+    seconds; after that the read goes on without it.  ``hand_still_s=0``
+    believes the detector alone.
+
+    A frame in which the zone's picture changed by ``busy_level`` or more
+    counts as a hand over it even when the detector saw none: cards being
+    laid or a hand moving in (the detector missed 17 % of synthetic hands
+    on real surfaces), so the tracker waits until the zone is still.
+
+    >>> gate = HandGate(hand_still_s=1.0)
+    >>> still = np.zeros((64, 64), np.int16)
+    >>> hand = ZoneRead(hand=True)
+    >>> [gate("S-play", t, still, hand).hand for t in (0.0, 0.5, 1.0, 1.5)]
+    [True, True, True, False]
+    """
+
+    def __init__(self, hand_still_s: float = 1.0, motion_level: float = 2.5, busy_level: float | None = 8.0):
+        self.hand_still_s, self.motion_level, self.busy_level = hand_still_s, motion_level, busy_level
+        self.ignored = 0                               # reads whose hand was not believed
+        self.moving = 0                                # reads given a hand for a moving picture
+        self.still: dict[str, bool] = {}               # a zone's last read had a hand not believed
+        self.hand: dict[str, bool] = {}                # a zone's last read has a hand believed
+        self._previous: dict[str, np.ndarray] = {}     # each zone's thumbnail in the previous frame
+        self._moved_at: dict[str, float] = {}          # when each zone's picture last changed
+
+    def __call__(self, zone: str, t: float, thumb: np.ndarray | None, read: ZoneRead) -> ZoneRead:
+        if self.hand_still_s <= 0:
+            self.hand[zone] = read.hand
+            return read
+        before = self._previous.get(zone)
+        if thumb is not None:
+            self._previous[zone] = thumb
+            change = None if before is None else float(np.abs(thumb - before).mean())
+            # (the first frame counts as a change: a hand there may be real)
+            if change is None or change >= self.motion_level:
+                self._moved_at[zone] = t
+            if change is not None and self.busy_level is not None and change >= self.busy_level \
+                    and not read.hand:
+                self.moving += 1
+                self.hand[zone], self.still[zone] = True, False
+                return replace(read, hand=True)
+        still = read.hand and t - self._moved_at.get(zone, t) > self.hand_still_s + 1e-9
+        self.still[zone] = still
+        self.hand[zone] = read.hand and not still
+        if still:
+            self.ignored += 1
+            return replace(read, hand=False)
+        return read
+
+
 class TableWatcher:
     """Reads every zone of each frame and tracks them into events."""
 
     def __init__(self, geo: TableGeometry, detector: CardDetector, zones: list[str] | None = None,
                  stable_s: float = 0.4, stable_frames: int = 3, reuse_below: float = 2.5,
-                 margin_mm: float = ZONE_MARGIN_MM):
+                 margin_mm: float = ZONE_MARGIN_MM, hand_still_s: float = 1.0, motion_level: float = 2.5):
         """``reuse_below``: a zone whose picture differs from the one last sent
         to the detector by less than this mean grey level keeps that read
         (most of the time nothing moves on a table; 0 reads every frame).
         ``margin_mm``: how much cloth around each zone is read with it, so
         cards pushed past the printed line are still named
-        (:data:`vision.reading.table.ZONE_MARGIN_MM`)."""
+        (:data:`vision.reading.table.ZONE_MARGIN_MM`).
+
+        ``hand_still_s``: the detector's hand is believed (the zone's tracker
+        waits) only while the zone's picture has changed within this many
+        seconds (its 64x64 grey thumbnail by ``motion_level`` or more on
+        average, frame to frame).  A hand laying or taking cards moves; a
+        wood grain, cork or shadow the detector takes for a hand does not:
+        on real surfaces the shipped detector saw a hand in a third of still
+        pictures (models/MODEL_CARD.md, "Hands on real surfaces"), which held
+        the zone for ever.  Now such a zone waits ``hand_still_s`` after the
+        last movement, no longer.  0 believes the detector alone."""
         if geo.homography is None:
             raise GeometryError("table geometry is not calibrated (run guandan-ref calibrate)")
         if not 0 <= margin_mm <= 100:
@@ -70,16 +142,18 @@ class TableWatcher:
         self._margin_px = Zone.margin_px(margin_mm)     # the same for every zone (one scale)
         self.detections = 0        # zone pictures sent to the detector
         self._last: dict[str, tuple[np.ndarray, ZoneRead]] = {}
+        self.hands = HandGate(hand_still_s, motion_level)
+        self._thumbs: dict[str, np.ndarray] = {}      # this frame's thumbnails
 
     def _unchanged(self, name: str, crop: np.ndarray) -> tuple[np.ndarray, ZoneRead | None]:
         """The zone's thumbnail, and its last read if the picture has not changed since."""
-        grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
-        thumb = cv2.resize(grey, (64, 64), interpolation=cv2.INTER_AREA).astype(np.int16)
+        thumb = thumbnail(crop)
         last = self._last.get(name)
         # compared with the picture last read, not the previous frame: slow drift still triggers a read
         # a read that saw a hand is never reused: fingers leaving the edge of a
         # zone change its picture too little, and the tracker would wait for ever
-        if last is not None and self.reuse_below > 0 and not last[1].hand \
+        # (unless that hand was not believed: a still picture, nothing is leaving)
+        if last is not None and self.reuse_below > 0 and (not last[1].hand or self.hands.still.get(name)) \
                 and float(np.abs(thumb - last[0]).mean()) < self.reuse_below:
             return thumb, last[1]
         return thumb, None
@@ -93,6 +167,7 @@ class TableWatcher:
         for z in self.zones:
             crop = self.geo.rectify(frame, z, self.margin_mm)
             thumb, kept = self._unchanged(z.name, crop)
+            self._thumbs[z.name] = thumb
             if kept is not None:
                 reads[z.name] = replace(kept)
             else:
@@ -120,6 +195,7 @@ class TableWatcher:
             raise FrameError(str(exc)) from None
         events = []
         for name, read in reads.items():
+            read = self.hands(name, t, self._thumbs.get(name), read)
             events += self.trackers[name].update(t, read)
         return events
 

@@ -32,12 +32,17 @@ class TablePainter:
     """
 
     def __init__(self, gen: SceneGenerator, rng: np.random.Generator, size_mm: float = TABLE_MM,
-                 frame_size: tuple[int, int] = (2560, 1920), tilt: float = 0.06):
+                 frame_size: tuple[int, int] = (2560, 1920), tilt: float = 0.06,
+                 top: np.ndarray | None = None):
+        """``top``: a picture of the table top to use instead of generated cloth
+        (stretched over the whole table; e.g. a real wooden surface,
+        :mod:`vision.training.real_surfaces`)."""
         self.gen, self.rng = gen, rng
         self.size_mm = size_mm
         n = int(round(size_mm * PX_PER_MM))
         self.top_px = n
-        cloth = make_cloth(rng, n, n, gen.cloth)
+        cloth = (make_cloth(rng, n, n, gen.cloth) if top is None else
+                 cv2.resize(top, (n, n), interpolation=cv2.INTER_AREA).astype(np.float32))
         for i, (x, y) in marker_centres_mm(size_mm).items():
             m = marker_image(i, int(MARKER_MM * PX_PER_MM))
             q = int(MARKER_MM * PX_PER_MM * 0.2)    # white quiet zone around the marker

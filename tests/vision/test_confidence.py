@@ -1,0 +1,87 @@
+"""A play's confidence is a calibrated probability, and a doubtful read never becomes a penalty."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from referee.settings import Settings
+from referee.table import Table
+from vision.reading.confidence import DEFAULT_CALIBRATION, Calibration, CalibrationError, default_calibration
+from vision.reading.detector import CardRead, ZoneRead
+from vision.reading.tracker import ZoneTracker
+
+THRESHOLD = Settings().min_confidence
+
+
+def read(*names, conf=0.9, hand=False):
+    return ZoneRead([CardRead(n, conf, (0, 0, 1, 1), ()) for n in names], hand=hand)
+
+
+def settle(tracker, r, t0=0.0, frames=5, dt=0.1):
+    """The events of a zone that shows ``r`` for a few frames from ``t0``."""
+    return [e for k in range(frames) for e in tracker.update(t0 + k * dt, r)]
+
+
+def test_shipped_calibration_is_monotone_and_a_probability():
+    doc = json.loads(DEFAULT_CALIBRATION.read_text(encoding="utf-8"))
+    assert doc["synthetic_only"] is True and "seed" in doc["data"]
+    cal = default_calibration()
+    raw = np.linspace(0, 1, 201)
+    for cards in range(1, 28):
+        p = np.array([cal(r, cards) for r in raw])
+        assert np.all((p >= 0) & (p <= 1))
+        assert np.all(np.diff(p) >= 0), f"not monotone for {cards} cards"
+    # it says something: a weak read is doubtful, a strong one is trusted at the default threshold
+    assert cal(0.3, 5) < THRESHOLD <= cal(0.99, 5)
+
+
+def test_a_curve_that_falls_is_refused():
+    doc = {"size_groups": [{"name": "all", "min_cards": 1, "max_cards": 99}],
+           "curves": {"all": {"x": [0.2, 0.5, 0.9], "p": [0.3, 0.9, 0.8]}}}
+    with pytest.raises(CalibrationError, match="not increasing"):
+        Calibration(doc)
+    with pytest.raises(CalibrationError, match="malformed"):
+        Calibration({"size_groups": doc["size_groups"], "curves": {}})
+
+
+def test_the_tracker_reports_the_calibrated_probability():
+    cal = default_calibration()
+    tr = ZoneTracker("S", stable_s=0.2, stable_frames=3)
+    (e,) = settle(tr, read("S5", "H5", "D5", conf=0.35))
+    assert e.type == "play" and e.confidence < THRESHOLD
+    assert e.confidence == round(cal(0.35, 3), 4) and e.get("raw_confidence") == 0.35
+    # the lowest score seen over the run, then calibrated (the mapping is monotone)
+    tr = ZoneTracker("S", stable_s=0.2, stable_frames=3)
+    events = settle(tr, read("S5", conf=0.99), frames=2) + settle(tr, read("S5", conf=0.5), t0=0.2, frames=3)
+    assert [e.confidence for e in events] == [round(cal(0.5, 1), 4)]
+    # uncalibrated on request (the raw score, as before)
+    tr = ZoneTracker("S", stable_s=0.2, stable_frames=3, calibration=None)
+    assert settle(tr, read("S5", conf=0.35))[0].confidence == 0.35
+
+
+def test_a_doubtful_camera_read_asks_the_referee_and_never_penalises():
+    """End to end: zone reads -> trackers -> the table referee.  S leads with a
+    read the calibration doubts; E then plays (read well).  If S's play were
+    dropped E would be out of turn, but that is held as a request to confirm,
+    never a penalty; once the referee confirms S's play, E's play stands."""
+    table = Table("T01", Settings())
+    table.feed_dict({"t": 0.0, "type": "deal_start", "deal": 1, "level": "2", "leader": "S"})
+    south, east = ZoneTracker("S", table="T01"), ZoneTracker("E", table="T01")
+    (lead,) = settle(south, read("S3", conf=0.3), t0=1.0)
+    assert lead.confidence < THRESHOLD
+    ds = table.feed(lead)
+    (ask,) = [d for d in ds if d.type == "confirm_request"]
+    assert ask.code == "low_confidence" and ask.seat == "S"
+    assert not [d for d in ds if d.type == "violation"]
+    (answer,) = settle(east, read("S5", conf=0.99), t0=3.0)
+    assert answer.confidence >= THRESHOLD                # counted without asking
+    ds = table.feed(answer)
+    assert not [d for d in ds if d.type == "violation"]
+    assert [d.code for d in ds if d.type == "confirm_request"] == ["held_violation"]
+    assert table.snapshot()["ladder"]["EW"] == {"warning": 0, "infraction": 0, "foul": 0}
+    table.feed_dict({"t": 5.0, "type": "referee", "action": "confirm", "ref": ask.events[0]})
+    assert not [d for d in table.decisions if d.type == "violation"]
+    assert table.deal.counts["S"] == 26 and table.deal.counts["E"] == 26 and table.deal.turn == "N"

@@ -1,0 +1,86 @@
+"""A play's confidence as a probability: the raw score mapped through a calibration.
+
+The raw score of a read is its weakest card's confidence.  The calibration
+(``models/confidence-calibration.json``, made by
+:mod:`vision.training.calibrate_confidence` on held-out synthetic plays) maps
+it, per group of play sizes, to the share of such plays that were read
+exactly: the threshold in a table's settings (``min_confidence``) is then an
+error rate, not an arbitrary score.  Applied with ``numpy.interp`` (flat
+beyond the end knots), so a table node needs nothing more than numpy.
+
+>>> cal = Calibration({"size_groups": [{"name": "all", "min_cards": 1, "max_cards": 99}],
+...                    "curves": {"all": {"x": [0.3, 0.9], "p": [0.2, 0.99]}}})
+>>> cal(0.1, 3), round(cal(0.6, 3), 3), cal(1.0, 3)
+(0.2, 0.595, 0.99)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+
+DEFAULT_CALIBRATION = Path(__file__).resolve().parents[2] / "models" / "confidence-calibration.json"
+
+# Groups of play sizes (cards read) that may each have their own curve.  The
+# shipped calibration has one: with ~0.5 % of held-out plays wrong, curves
+# per size had no wrong play at all in some groups (flat at 1.0, whatever
+# the score), which is no evidence (vision.training.calibrate_confidence).
+SIZE_GROUPS = (("all", 1, 99),)
+
+
+def size_group(n: int, groups=SIZE_GROUPS) -> str:
+    for name, lo, hi in groups:
+        if lo <= n <= hi:
+            return name
+    return groups[-1][0] if n > groups[-1][2] else groups[0][0]
+
+
+class CalibrationError(ValueError):
+    """The calibration file is missing or malformed."""
+
+
+class Calibration:
+    """Raw score and cards read -> calibrated P(the play is read exactly)."""
+
+    def __init__(self, doc: dict):
+        try:
+            self.groups = tuple((g["name"], int(g["min_cards"]), int(g["max_cards"]))
+                                for g in doc["size_groups"])
+            self.curves = {}
+            for name, _, _ in self.groups:
+                c = doc["curves"][name]
+                x, p = np.asarray(c["x"], float), np.asarray(c["p"], float)
+                if len(x) == 0 or x.shape != p.shape:
+                    raise CalibrationError(f"curve {name}: x and p must be non-empty and alike")
+                if np.any(np.diff(x) < 0) or np.any(np.diff(p) < 0) or p.min() < 0 or p.max() > 1:
+                    raise CalibrationError(f"curve {name} is not increasing within 0..1")
+                self.curves[name] = (x, p)
+        except (KeyError, TypeError) as exc:
+            raise CalibrationError(f"malformed calibration: {exc!r}") from None
+        self.doc = doc
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> "Calibration":
+        path = Path(path or os.environ.get("GUANDAN_CONFIDENCE_CALIBRATION") or DEFAULT_CALIBRATION)
+        try:
+            return cls(json.loads(Path(path).read_text(encoding="utf-8")))
+        except OSError as exc:
+            raise CalibrationError(f"cannot read confidence calibration {path}: {exc}") from None
+
+    def __call__(self, raw: float, cards: int) -> float:
+        x, p = self.curves[size_group(cards, self.groups)]
+        return float(np.interp(raw, x, p))
+
+
+_default: Calibration | None = None
+
+
+def default_calibration() -> Calibration:
+    """The shipped calibration, loaded once."""
+    global _default
+    if _default is None:
+        _default = Calibration.load()
+    return _default

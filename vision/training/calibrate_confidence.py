@@ -1,0 +1,221 @@
+"""Calibrate a play's confidence: the raw score -> P(the whole play is read exactly).
+
+The raw score of one read is its weakest card's confidence (a card's is the
+classifier's probability for its best corner; :attr:`ZoneRead.confidence`),
+the number the zone tracker used to report.  It is not a probability that
+the play is right: a detector that misses a card leaves the others' scores
+high, and a long play has more cards to get wrong.  Here held-out synthetic
+plays (the benchmark's decks and cloths, :mod:`benchmarks.bench_vision`, on
+seeds never used to train or choose the models) are read as the table
+watcher reads them, and an isotonic regression (``scipy.optimize``, PAV)
+maps the raw score to the observed share of plays read exactly (one curve
+for all play sizes: see :data:`vision.reading.confidence.SIZE_GROUPS`).  Each
+block of the fit is then given the Laplace estimate (exact + 1) / (plays + 2)
+and made monotone again: 340 plays all read right say "about 0.997", not "1".  The curve is shipped as a small
+JSON file (``models/confidence-calibration.json``) that the tracker applies
+with ``numpy.interp`` (:mod:`vision.reading.confidence`), no scipy at a table.
+
+A second seed's plays, not used in the fit, give the reliability table and
+what a threshold means (of plays accepted, how many are wrong; of wrong
+plays, how many are caught).
+
+    python -m vision.training.calibrate_confidence --fit-seed 2611 --fit-plays 1200 \\
+        --eval-seed 2612 --eval-plays 800 --records runs/calibration --out models/confidence-calibration.json
+
+Synthetic pictures only: on real cameras the curve must be measured again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from vision.reading.confidence import SIZE_GROUPS, Calibration, size_group
+from vision.reading.detector import CardDetector
+from vision.reading.tracker import play_confidence
+from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone
+from vision.training.card_art import HELD_OUT_DECKS, load_decks
+from vision.training.synth import CLOTH_HELD_OUT, SceneGenerator, random_play
+
+# seeds the models were trained, validated or chosen on (models/MODEL_CARD.md): never calibrate on them
+USED_SEEDS = {1, 3, 5, 6, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31, 41, 51, 61, 63,
+              555, 777, 888, 999, 424242}
+
+
+def collect(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_MARGIN_MM) -> list[dict]:
+    """Read ``plays`` held-out plays drawn as the benchmark draws them; one record each."""
+    gen = SceneGenerator(load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT, hand_rate=0.0)
+    margin = Zone.margin_px(margin_mm)
+    out = []
+    for i in range(plays):
+        rng = np.random.default_rng([seed, i])
+        cards = random_play(rng)
+        deck = gen.decks[i % len(gen.decks)]
+        while not all(c in deck.cards for c in cards):
+            cards = random_play(rng)
+        scene = gen.render(cards, rng, deck=deck, margin=margin)
+        read = det.read_zones([scene.image], det.imgsz / max(ZONE_PX), margin)[0]
+        confs = [c.confidence for c in read.cards]
+        out.append({"i": i, "deck": deck.name, "true": list(scene.cards), "read": read.names,
+                    "raw": round(read.confidence, 5), "product": round(float(np.prod(confs)) if confs else 1.0, 5),
+                    "exact": read.names == list(scene.cards)})
+    return out
+
+
+def records(det_factory, path: Path | None, plays: int, seed: int) -> list[dict]:
+    """The records of one seed, read again only if not cached in ``path``."""
+    f = path / f"seed{seed}-{plays}.jsonl" if path else None
+    if f is not None and f.exists():
+        return [json.loads(line) for line in f.read_text().splitlines()]
+    recs = collect(det_factory(), plays, seed)
+    if f is not None:
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    return recs
+
+
+def fit(recs: list[dict]) -> dict:
+    """Isotonic P(exact | raw) per size group, as knots for numpy.interp."""
+    from scipy.optimize import isotonic_regression
+
+    curves = {}
+    for name, _, _ in SIZE_GROUPS:
+        rs = [r for r in recs if size_group(len(r["read"])) == name]
+        if not rs:
+            raise ValueError(f"no plays of size group {name} to fit")
+        x = np.array([r["raw"] for r in rs])
+        y = np.array([float(r["exact"]) for r in rs])
+        order = np.argsort(x, kind="stable")
+        x, y = x[order], y[order]
+        # ties share one value (the mean of their outcomes), weighted by their count
+        ux, inv, counts = np.unique(x, return_inverse=True, return_counts=True)
+        uy = np.bincount(inv, weights=y) / counts
+        p = isotonic_regression(uy, weights=counts, increasing=True).x
+        # Laplace estimate per block (never exactly 0 or 1 from a finite sample),
+        # then monotone again over the blocks
+        blocks = np.r_[0, np.nonzero(np.diff(p))[0] + 1]
+        bn = np.add.reduceat(counts, blocks)
+        bk = np.add.reduceat(uy * counts, blocks)
+        bp = isotonic_regression((bk + 1) / (bn + 2), weights=bn, increasing=True).x
+        p = np.repeat(bp, np.diff(np.r_[blocks, len(p)]))
+        # one knot per constant block, at the block's weighted mean score: the curve
+        # rises linearly between blocks instead of in steps at arbitrary scores
+        knots_x, knots_y, n = [], [], []
+        start = 0
+        for k in range(1, len(p) + 1):
+            if k == len(p) or p[k] != p[start]:
+                w = counts[start:k]
+                knots_x.append(float(np.average(ux[start:k], weights=w)))
+                knots_y.append(float(p[start]))
+                n.append(int(w.sum()))
+                start = k
+        curves[name] = {"x": [round(v, 5) for v in knots_x], "p": [round(v, 5) for v in knots_y],
+                        "plays": n}
+    return curves
+
+
+def reliability(cal: Calibration, recs: list[dict], edges=(0, 0.5, 0.8, 0.9, 0.95, 0.98, 0.99, 1.0001)) -> list[dict]:
+    """Predicted against observed exact share, in bins of the calibrated confidence."""
+    p = np.array([cal(r["raw"], len(r["read"])) for r in recs])
+    y = np.array([float(r["exact"]) for r in recs])
+    rows = []
+    for lo, hi in zip(edges[:-1], edges[1:]):
+        m = (p >= lo) & (p < hi)
+        if m.any():
+            rows.append({"bin": f"{lo:g}-{min(hi, 1):g}", "plays": int(m.sum()),
+                         "predicted": round(float(p[m].mean()), 4), "observed": round(float(y[m].mean()), 4)})
+    return rows
+
+
+def at_threshold(cal: Calibration | None, recs: list[dict], threshold: float) -> dict:
+    """What a threshold does to the tracker's play events: accepted plays that
+    are wrong, wrong plays caught (a third copy of a card halves the confidence,
+    as in the tracker)."""
+    p = np.array([play_confidence(r["raw"], r["read"], cal)[0] for r in recs])
+    wrong = np.array([not r["exact"] for r in recs])
+    acc = p >= threshold
+    return {"threshold": threshold, "plays": len(recs), "wrong": int(wrong.sum()),
+            "accepted": int(acc.sum()), "accepted_wrong": int((acc & wrong).sum()),
+            "accepted_wrong_rate": round(float((acc & wrong).sum() / max(1, acc.sum())), 4),
+            "asked": int((~acc).sum()), "wrong_caught": int((~acc & wrong).sum()),
+            "wrong_caught_rate": round(float((~acc & wrong).sum() / max(1, wrong.sum())), 4)}
+
+
+def brier(cal: Calibration | None, recs: list[dict]) -> float:
+    p = np.array([cal(r["raw"], len(r["read"])) if cal else r["raw"] for r in recs])
+    y = np.array([float(r["exact"]) for r in recs])
+    return round(float(np.mean((p - y) ** 2)), 5)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--fit-seed", type=int, nargs="+", default=[2611])
+    ap.add_argument("--fit-plays", type=int, default=1200, help="plays per fitting seed")
+    ap.add_argument("--eval-seed", type=int, default=2612)
+    ap.add_argument("--eval-plays", type=int, default=500)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--records", type=Path, default=None, help="cache the reads here (JSON lines a seed)")
+    ap.add_argument("--out", type=Path, default=None, help="write the calibration JSON here")
+    ap.add_argument("--threshold", type=float, default=0.8)
+    args = ap.parse_args(argv)
+    for s in (*args.fit_seed, args.eval_seed):
+        if s in USED_SEEDS:
+            ap.error(f"seed {s} was used to train or choose the models (models/MODEL_CARD.md)")
+    if args.eval_seed in args.fit_seed:
+        ap.error("the evaluation seed must differ from the fitting seed")
+    det = None
+
+    def factory():
+        nonlocal det
+        det = det or CardDetector(threads=args.threads)
+        return det
+
+    t0 = time.time()
+    fit_recs = [r for s in args.fit_seed for r in records(factory, args.records, args.fit_plays, s)]
+    eval_recs = records(factory, args.records, args.eval_plays, args.eval_seed)
+    doc = {
+        "what": "P(a play is read exactly, every card in order) from its raw score "
+                "(the weakest card's confidence), by the number of cards read; "
+                "numpy.interp over the knots, flat beyond the ends",
+        "method": "isotonic regression (scipy.optimize.isotonic_regression), one knot per block",
+        "data": f"synthetic held-out plays: decks {', '.join(HELD_OUT_DECKS)}, held-out cloths, camera "
+                f"effects, no hands, read with the {ZONE_MARGIN_MM:g} mm margin; fitted on seeds "
+                f"{', '.join(map(str, args.fit_seed))} ({len(fit_recs)} plays), checked on seed {args.eval_seed} "
+                f"({len(eval_recs)} plays)",
+        "made_by": "python -m vision.training.calibrate_confidence " + " ".join(
+            f"--{k} {v}" for k, v in (("fit-seed", " ".join(map(str, args.fit_seed))), ("fit-plays", args.fit_plays),
+                                      ("eval-seed", args.eval_seed), ("eval-plays", args.eval_plays))),
+        "synthetic_only": True,
+        "size_groups": [{"name": n, "min_cards": lo, "max_cards": hi} for n, lo, hi in SIZE_GROUPS],
+        "curves": fit(fit_recs),
+    }
+    cal = Calibration(doc)
+    report = {
+        "fit": {"plays": len(fit_recs), "exact": sum(r["exact"] for r in fit_recs)},
+        "eval": {"plays": len(eval_recs), "exact": sum(r["exact"] for r in eval_recs)},
+        "reliability_eval": reliability(cal, eval_recs),
+        "threshold_eval_calibrated": at_threshold(cal, eval_recs, args.threshold),
+        "threshold_eval_raw": at_threshold(None, eval_recs, args.threshold),
+        "thresholds_eval_calibrated": [at_threshold(cal, eval_recs, t) for t in (0.5, 0.8, 0.9, 0.95, 0.99, 0.995)],
+        "brier_eval": {"calibrated": brier(cal, eval_recs), "raw": brier(None, eval_recs)},
+        "wrong_eval": [{k: r[k] for k in ("i", "deck", "true", "read", "raw")}
+                       | {"calibrated": round(cal(r["raw"], len(r["read"])), 4),
+                          "event_confidence": play_confidence(r["raw"], r["read"], cal)[0]}
+                       for r in eval_recs if not r["exact"]],
+        "seconds": round(time.time() - t0, 1),
+    }
+    doc["check"] = {k: report[k] for k in ("eval", "reliability_eval", "threshold_eval_calibrated",
+                                           "threshold_eval_raw", "thresholds_eval_calibrated", "brier_eval")}
+    if args.out:
+        args.out.write_text(json.dumps(doc, indent=1) + "\n")
+    print(json.dumps(report, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
