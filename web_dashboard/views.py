@@ -56,7 +56,9 @@ def countdown() -> float:
 def table_state(table: str, public: bool = False) -> dict:
     lv = live()
     snapshot, decisions, events, version = lv.read(table)
-    view = table_view(table, snapshot, decisions, events, countdown(), public=public)
+    # the table's own settings (its log may carry other ones than the dashboard's)
+    seconds = snapshot.get("settings", {}).get("countdown", countdown())
+    view = table_view(table, snapshot, decisions, events, seconds, public=public)
     view["version"] = version
     view["now"] = lv.now(table)
     for item in view.get("feed", []):
