@@ -53,3 +53,14 @@ def _csrf(html: str) -> str:
 
 def csrf_of(client, path="/login") -> str:
     return _csrf(client.get(path).get_data(as_text=True))
+
+
+def open_violation(live, match_events, **fields):
+    """The first three events of the match, then a play out of turn (an open
+    violation for the actions on it); ``fields`` go on that play."""
+    for e in match_events[:3]:
+        live.submit(e)
+    turn = live.snapshot("T01")["deal"]["turn"]
+    wrong = {"S": "N", "E": "S", "N": "E", "W": "S"}[turn]
+    live.submit({"t": match_events[2]["t"] + 1, "table": "T01", "type": "play", "seat": wrong,
+                 "cards": ["BJ"], **fields})

@@ -8,7 +8,7 @@ from urllib.parse import quote, urlsplit
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from tests.dashboard.conftest import csrf_of, login, make_app
+from tests.dashboard.conftest import csrf_of, login, make_app, open_violation
 from web_dashboard.views import MANUAL_EVENTS
 
 ACTIONS = ["confirm", "void", "change_penalty", "penalty", "correct", "choice", "event", "sign"]
@@ -57,12 +57,7 @@ def _strict(text):
 def _setup(tmp_path, match_events):
     app = make_app(tmp_path)
     live = app.extensions["guandan_venue"]
-    for e in match_events[:3]:
-        live.submit(e)
-    turn = live.snapshot("T01")["deal"]["turn"]
-    wrong = {"S": "N", "E": "S", "N": "E", "W": "S"}[turn]
-    live.submit({"t": match_events[2]["t"] + 1, "table": "T01", "type": "play", "seat": wrong,
-                 "cards": ["BJ"]})          # an open violation, for the actions on it
+    open_violation(live, match_events)
     c = app.test_client()
     login(c, "li", "pw-li")
     return app, live, c, csrf_of(c, "/tables/T01")

@@ -5,7 +5,7 @@ import io
 
 import pytest
 
-from tests.dashboard.conftest import csrf_of, login
+from tests.dashboard.conftest import csrf_of, login, open_violation
 
 
 def test_pages_need_login(app):
@@ -274,12 +274,7 @@ def test_vision_evidence_crop_is_served_to_the_assigned_referee(tmp_path, match_
     cv2.imwrite(str(evidence / "T01" / "e4.jpg"), img)
     app = make_app(tmp_path, EVIDENCE_DIR=str(evidence))
     live = app.extensions["guandan_venue"]
-    for e in match_events[:3]:
-        live.submit(e)
-    turn = live.snapshot("T01")["deal"]["turn"]
-    wrong = {"S": "N", "E": "S", "N": "E", "W": "S"}[turn]
-    live.submit({"t": match_events[2]["t"] + 1, "table": "T01", "type": "play", "seat": wrong,
-                 "cards": ["BJ"], "source": "vision", "confidence": 0.95, "crop": "e4.jpg"})
+    open_violation(live, match_events, source="vision", confidence=0.95, crop="e4.jpg")
     c = app.test_client()
     login(c, "li", "pw-li")
     v = [f for f in c.get("/tables/T01/state.json").get_json()["feed"] if f["type"] == "violation"][0]

@@ -7,7 +7,6 @@ the same decisions.
 """
 
 import json
-import signal
 import subprocess
 import sys
 import threading
@@ -21,7 +20,7 @@ from referee.settings import Settings
 from referee.simulation import simulate_match
 from services.live import LiveVenue
 from services.venue import Venue
-from tests.services import kill_and_lose_files
+from tests.services import kill_and_lose_files, wait_until
 from venue.central import CentralService, _stable_owner
 from venue.publisher import RECORDED_KEY, Publisher, signature, stream_key
 
@@ -38,13 +37,6 @@ def interleaved(f, limit=400):
     return [f[t][k] for k in range(limit) for t in tables if k < len(f[t])]
 
 
-def wait_until(cond, timeout=30.0, what="condition"):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if cond():
-            return
-        time.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 class Node:

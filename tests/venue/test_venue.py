@@ -9,17 +9,15 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from contextlib import contextmanager
 
 import psycopg
-import pytest
 
 from referee.settings import Settings
 from referee.simulation import simulate_match
 from services.live import LiveVenue
 from services.venue import Venue
-from tests.services import PostgresServer, RedisServer
+from tests.services import wait_until
 from venue.central import CentralService
 from venue.publisher import Publisher
 
@@ -88,13 +86,6 @@ def through_outage(node, events, recorded, stop, noticed, start):
         node.live.submit(e)
 
 
-def wait_until(cond, timeout=30.0, what="condition"):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if cond():
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def recorded(pg):
