@@ -43,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
     except StoreError as exc:
         raise UsageError(str(exc)) from None
     uid_of = _uid_maker(args)
+    settings_given = explicit_settings(args)     # asked once, not per event
     out = sys.stdout
     skipped = 0
     with venue, open_input(args.file) as stream:
@@ -53,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
             guard.check_event(event, f"{args.file}:{lineno}")
             if event.uid is None:
                 event = Event.from_dict({**event.to_dict(), "uid": uid_of(lineno, event)})
-            if explicit_settings(args) and event.type != "settings" and event.table not in venue.tables:
+            if settings_given and event.type != "settings" and event.table not in venue.tables:
                 # a new table's log starts with the settings it is judged by
                 _write(out, venue.ingest(Event.from_dict({
                     "t": event.t, "table": event.table, "type": "settings",
