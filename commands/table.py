@@ -74,7 +74,7 @@ def run_table(args) -> int:
         raise UsageError(str(exc)) from None
     _check_before_start(cfg, args.config)
     try:
-        node = TableNode(cfg.table, str(cfg.database), cfg.settings)
+        node = TableNode(cfg.table, str(cfg.database), cfg.settings, names=cfg.names)
     except StoreError as exc:
         raise UsageError(str(exc)) from None
     stop = threading.Event()

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from referee.events import Event, EventError
 from referee.settings import Settings, SettingsError
 
 
@@ -39,9 +40,27 @@ class TableConfig:
     node: str | None = None
     redis_password_file: Path | None = None   # the node's Redis ACL user's password
     key_file: Path | None = None              # the HMAC key the node signs its events with
+    names: dict[str, dict[str, str]] = field(default_factory=dict)   # [match]: teams, captains, players
 
 
-_SECTIONS = {"table", "rules", "camera", "devices", "dashboard", "audio", "venue"}
+_SECTIONS = {"table", "rules", "camera", "devices", "dashboard", "audio", "venue", "match"}
+_NAME_KEYS = ("teams", "captains", "players")
+
+
+def _match_names(match: Any) -> dict[str, dict[str, str]]:
+    """``[match]``: teams and captains by side, players by seat, checked as the
+    log's ``settings`` event will be (one check: :meth:`Event.from_dict`)."""
+    if not isinstance(match, dict):
+        raise ConfigError("[match] must be a table of teams, captains and players")
+    unknown = set(match) - set(_NAME_KEYS)
+    if unknown:
+        raise ConfigError(f"[match]: unknown key(s) {', '.join(sorted(unknown))} "
+                          f"(known: {', '.join(_NAME_KEYS)})")
+    try:
+        Event.from_dict({"t": 0, "type": "settings", "settings": {}, **match})
+    except EventError as exc:
+        raise ConfigError(f"[match]: {str(exc).removeprefix('settings: ')}") from None
+    return {k: dict(match[k]) for k in _NAME_KEYS if match.get(k)}
 
 
 def _check_zones_watched_once(cameras: list[CameraConfig]) -> None:
@@ -122,7 +141,8 @@ def parse_config(data: dict[str, Any], base: Path = Path(".")) -> TableConfig:
         audio=bool(audio.get("enabled", False)), voice=audio.get("voice") or None,
         redis=venue.get("redis"), node=venue.get("node") or f"{tid}-node",
         redis_password_file=_secret_file(rel(venue.get("redis_password_file")), "redis_password_file"),
-        key_file=_secret_file(rel(venue.get("key_file")), "key_file"))
+        key_file=_secret_file(rel(venue.get("key_file")), "key_file"),
+        names=_match_names(data.get("match", {})))
 
 
 def _secret_file(path: Path | None, name: str) -> Path | None:

@@ -42,6 +42,11 @@ from referee.table import Table
 
 FPS = 5.0
 TABLE = "T01"
+# who plays: written into the log's settings event (the sheet, the standings and
+# the overlay name them; only these may sign the score sheet)
+NAMES = {"teams": {"NS": "南京队", "EW": "苏州队"},
+         "captains": {"NS": "李娜", "EW": "王芳"},
+         "players": {"N": "张伟", "S": "李娜", "E": "王芳", "W": "刘洋"}}
 VISION_TYPES = ("play", "tribute", "return")
 DEVICE_TYPES = ("pass", "report")
 LAY_AHEAD = 1.0     # cards go down this long before the scripted time (the camera needs ~0.6 s)
@@ -273,7 +278,8 @@ def run_demo(workdir: Path | None = None, *, seed: int = 3, speed: float = 8.0,
     db = _fresh_log(workdir / "demo.sqlite")
     clock = _VideoClock()
     evidence = workdir / "evidence"
-    node = TableNode(TABLE, str(db), script.settings, clock=clock, evidence_dir=str(evidence))
+    node = TableNode(TABLE, str(db), script.settings, clock=clock, evidence_dir=str(evidence),
+                     names=NAMES)
     device = SimulatedDevice("BOX", "ESWN", seed=seed).start()
     url = None
     found = _Violations()
@@ -502,6 +508,6 @@ def _act(node, device, e: dict) -> None:
 
 def _demo_dashboard_config(workdir: Path) -> dict:
     from web_dashboard.auth import user_entry
+    # the teams come from the log's settings event (NAMES), not from here
     return {"USERS": [user_entry("demo", "demo", "head", [])],
-            "MATCHES": {TABLE: {"round": 1, "NS": "南北队", "EW": "东西队"}},
             "SECRET_KEY": os.urandom(16).hex()}

@@ -6,7 +6,7 @@ import logging
 import queue
 import threading
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 
 from referee.events import Event, EventError
@@ -26,10 +26,16 @@ class TableNode:
     """
 
     def __init__(self, table: str, db: str, settings: Settings | None = None, *,
-                 clock: Callable[[], float] = time.time, evidence_dir: str | None = None) -> None:
+                 clock: Callable[[], float] = time.time, evidence_dir: str | None = None,
+                 names: Mapping[str, Mapping[str, str]] | None = None) -> None:
         """``evidence_dir``: where the zone picture behind each camera event is
-        kept (``<dir>/<table>/``), shown with violations on the dashboard."""
+        kept (``<dir>/<table>/``), shown with violations on the dashboard.
+        ``names``: the match's ``teams`` and ``captains`` (by side) and ``players``
+        (by seat), written into the log's ``settings`` event with the settings:
+        the sheet, the standings and the overlay name them, and only they may
+        sign the score sheet."""
         self.table = table
+        self.names = {k: dict(v) for k, v in (names or {}).items() if v}
         self.evidence_dir = evidence_dir
         self.settings = settings or Settings()
         self.clock = clock
@@ -52,14 +58,19 @@ class TableNode:
         with them; a log whose settings differ from this node's gets the new ones
         as a referee's change, said to the operator."""
         referee = self.live.venue.table(self.table)
-        if referee.log and referee.settings == self.settings:
+        logged = {"teams": referee.teams, "players": referee.players, "captains": referee.captains}
+        # names not configured are left as the log has them (a settings event
+        # without them keeps them)
+        if referee.log and referee.settings == self.settings and all(
+                logged[k] == v for k, v in self.names.items()):
             return
         if referee.log:
+            changed = self.settings.differences(referee.settings) + [
+                f"{k} {logged[k]} -> {v}" for k, v in self.names.items() if logged[k] != v]
             self.problem(f"{self.table}: the configured settings differ from the log's "
-                         f"({'; '.join(self.settings.differences(referee.settings))}): "
-                         f"recorded as a change of settings")
+                         f"({'; '.join(changed)}): recorded as a change of settings")
         self.submit({"t": max(0.0, referee.t if referee.log else self.clock()), "type": "settings",
-                     "settings": self.settings.to_dict()})
+                     "settings": self.settings.to_dict(), **self.names})
 
     # ------------------------------------------------------------ events in
     def submit(self, event: Event | dict) -> list[dict]:

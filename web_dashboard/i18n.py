@@ -118,6 +118,17 @@ CATALOGUE: dict[str, tuple[str, str]] = {  # key: (zh, en)
     "ev_anti_tribute": ("抗贡", "Anti-tribute"),
 }
 
+# ---- the referee's screen in one language: decisions' message templates and
+# the words they and the feed use (codes, statuses, sources, ...): messages.py
+from web_dashboard.messages import TEMPLATES, WORDS  # noqa: E402  (a block of its own)
+
+CATALOGUE.update(WORDS)
+CATALOGUE.update(TEMPLATES)
+CATALOGUE.update({
+    "sign_for": ("代表签字", "Sign for"),
+    "sign_name": ("签字人", "Name"),
+})
+
 
 def translate(key: str, lang: str) -> str:
     """The text for ``key`` in ``lang`` (the key itself when unknown)."""
@@ -141,9 +152,11 @@ def init_app(app: Flask) -> None:
         lang = request.cookies.get("lang", app.config["DEFAULT_LANG"])
         g.lang = lang if lang in LANGS else "zh"
 
+    from web_dashboard.messages import render
+
     @app.context_processor
     def _helpers() -> dict[str, Any]:
         lang = g.get("lang", "zh")
         # i18n_catalogue goes into a JSON data block (tojson makes it HTML-safe)
         return {"_": lambda key: translate(key, lang), "lang": lang,
-                "i18n_catalogue": catalogue(lang)}
+                "msg": lambda m: render(m, lang), "i18n_catalogue": catalogue(lang)}

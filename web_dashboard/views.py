@@ -20,7 +20,7 @@ from services.venue import Venue
 from web_dashboard.auth import login_required, table_access
 from web_dashboard.i18n import LANGS
 from web_dashboard.security import safe_next
-from web_dashboard.view_model import overview_row, table_view, violation_status
+from web_dashboard.view_model import overview_row, signers, table_view, violation_status
 
 bp = Blueprint("views", __name__)
 
@@ -283,7 +283,15 @@ def _action_events(form, table: str, t: float, who: str,
         side = form.get("side", "")
         if side not in ("NS", "EW"):
             raise ActionError("'side' must be NS or EW")
-        return [dict(base, action="sign", side=side, name=_text(form, "name", who, MAX_NAME))]
+        allowed = signers(snapshot).get(side, [])
+        if not allowed:
+            # no players or captains registered for the side: any name (documented)
+            return [dict(base, action="sign", side=side, name=_text(form, "name", who, MAX_NAME))]
+        name = form.get("name", "").strip()
+        if name not in allowed:
+            raise ActionError(f"'name' must be a registered player or captain of {side} "
+                              f"({', '.join(allowed)}), got {name[:40]!r}")
+        return [dict(base, action="sign", side=side, name=name)]
     raise ActionError(f"unknown action {action[:40]!r}")
 
 
