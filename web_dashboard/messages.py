@@ -117,7 +117,7 @@ TEMPLATES: dict[str, tuple[str, str]] = {
                     "{penalty@} by {who}"),
     "msg_violation": ("{seat}：{code@code_}", "{seat}: {code@code_}"),
     # other decisions of the referee's feed
-    "msg_penalty": ("{side@}：本场两次{prev@}，升为{penalty@}", "{side@}: two of {prev@} in this match make "
+    "msg_penalty": ("{side@}：本场两次{prev@}，升为{penalty@}", "{side@}: {prev@} twice in this match makes "
                     "{penalty@}"),
     "msg_device_offline": ("设备 {device} 离线：请人工留意过牌和报牌",
                            "device {device} offline: watch passes and reports by hand"),
@@ -209,7 +209,7 @@ WORDS: dict[str, tuple[str, str]] = {
 
 def _values_of(d: Mapping[str, Any], by_id: Mapping[Any, Mapping[str, Any]]) -> dict[str, Any]:
     """The decision's typed values, and those its evidence shows (cards, event type)."""
-    values = {k: v for k, v in d.items() if k not in ("message", "events", "evidence", "t", "table", "n")
+    values = {k: v for k, v in d.items() if k not in ("message", "events", "evidence", "t", "table", "n", "type")
               and v is not None}
     evidence = [by_id[i] for i in d.get("events") or [] if i in by_id]
     observed = d.get("observed") or {}
