@@ -120,9 +120,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {  # key: (zh, en)
 
 # ---- the referee's screen in one language: decisions' message templates and
 # the words they and the feed use (codes, statuses, sources, ...): messages.py
-from web_dashboard.messages import TEMPLATES, WORDS  # noqa: E402  (a block of its own)
+from web_dashboard.messages import ERRORS, TEMPLATES, WORDS  # noqa: E402  (a block of its own)
 
 CATALOGUE.update(WORDS)
+CATALOGUE.update(ERRORS)
 CATALOGUE.update(TEMPLATES)
 CATALOGUE.update({
     "sign_for": ("代表签字", "Sign for"),

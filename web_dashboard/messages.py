@@ -177,6 +177,46 @@ TEMPLATES: dict[str, tuple[str, str]] = {
     "fmt_time_deals": ("{minutes} 分钟或 {deals} 副", "{minutes} minutes or {deals} deals"),
 }
 
+# why a referee's form was refused (web_dashboard.views.ActionError): (zh, en)
+ERRORS: dict[str, tuple[str, str]] = {
+    "err_int": ("{name@field_}须为 {lo}-{hi} 的整数", "'{name}' must be {what@what_} ({lo}-{hi})"),
+    "err_seat": ("{name@field_}须为 E S W N 之一", "'{name}' must be one of E S W N"),
+    "err_text": ("{name@field_}须为一行 1-{limit} 个字符", "'{name}' must be 1-{limit} characters of text "
+                 "on one line"),
+    "err_penalty": ("处罚须为警告、违例、犯规或判负", "'penalty' must be one of {choices}"),
+    "err_not_violation": ("事件 {ref} 不是违规的证据：只能改判违规的处罚",
+                          "event {ref} is not the evidence of a violation: only a violation's penalty "
+                          "can be changed"),
+    "err_voided": ("事件 {ref} 的违规处罚已撤销，无可改判",
+                   "the penalty of the violation from event {ref} was voided; nothing to change"),
+    "err_no_event": ("本桌记录中没有事件 {ref}", "'ref': no event {ref} in table {table}'s log"),
+    "err_match_over": ("比赛已结束：不能再录入处罚或出牌（可撤销或更正事件以重述记录）",
+                       "the match is over: no more penalties or plays can be entered (void or correct "
+                       "an event to restate the record)"),
+    "err_what": ("撤销的对象须为处罚或事件", "'what' must be penalty or event"),
+    "err_change_code": ("类别须为违规类别", "'code' must be a violation code ({choices})"),
+    "err_offender": ("方位须为该违规的违规者（{seat}）", "'seat' must be the offender of the violation ({seat})"),
+    "err_manual_code": ("类别须为迟到、传递非法信息或裁判判罚", "'code' must be one of {choices}"),
+    "err_minutes": ("迟到分钟须为 0-{max} 的数", "'minutes' must be a number of minutes 0-{max}"),
+    "err_kind": ("更正的类型须为出牌或过牌", "'kind' must be play or pass"),
+    "err_cards": ("牌无法识别：{cards}", "{detail}"),
+    "err_level": ("级数无法识别：{level}", "{detail}"),
+    "err_correct_cards": ("更正出牌须填写牌", "a corrected play needs its cards"),
+    "err_event_cards": ("{type@ev_}须填写牌", "a {what} needs its cards"),
+    "err_side": ("签字方须为南北或东西", "'side' must be NS or EW"),
+    "err_signer": ("签字人须为{side@}已登记的队员或队长（{allowed}），不能是「{name}」",
+                   "'name' must be a registered player or captain of {side} ({allowed}), got '{name}'"),
+    "err_action": ("无法识别的操作", "unknown action '{action}'"),
+    "err_type": ("事件类型须为开始一副、出牌、过牌、报牌、贡牌、还牌或抗贡", "'type' must be one of {choices}"),
+    "err_long_cards": ("填写的牌超过一手牌", "'cards' is too long for a hand"),
+    "err_event": ("录入的内容有误，未保存", "{detail}"),
+    "field_seat": ("方位", "seat"), "field_leader": ("首出", "leader"), "field_ref": ("事件编号", "ref"),
+    "field_deal": ("副数", "deal"), "field_count": ("张数", "count"), "field_note": ("说明", "note"),
+    "field_name": ("签字人", "name"),
+    "what_ref": ("事件编号", "an event number"), "what_deal": ("副数", "the deal's number"),
+    "what_count": ("剩余张数", "the number of cards left"),
+}
+
 # every other text these templates and the feed need: (zh, en)
 WORDS: dict[str, tuple[str, str]] = {
     **{f"code_{v.value}": (v.term, VIOLATION_EN[v.value]) for v in Violation},

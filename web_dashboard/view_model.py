@@ -105,6 +105,7 @@ def table_view(name: str, snapshot: dict, decisions: list[dict], events: list[di
         "turn": live_turn(snapshot),
         "clock": clock(decisions, snapshot, countdown),
         "teams": snapshot.get("teams") or {},
+        "players": snapshot.get("players") or {},
         "trick": deal.get("trick", []),
         "counts": deal.get("counts", {}),
         "order": deal.get("order", []),

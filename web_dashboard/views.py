@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from flask import (Blueprint, Flask, abort, current_app, jsonify, make_response, redirect,
+from flask import (Blueprint, Flask, abort, current_app, g, jsonify, make_response, redirect,
                    render_template, request, send_from_directory, url_for)
 from flask_login import current_user
 
@@ -19,6 +19,7 @@ from services.live import LiveVenue
 from services.venue import Venue
 from web_dashboard.auth import login_required, table_access
 from web_dashboard.i18n import LANGS
+from web_dashboard.messages import render
 from web_dashboard.security import safe_next
 from web_dashboard.view_model import overview_row, signers, table_view, violation_status
 
@@ -137,7 +138,18 @@ def set_lang(code):
 
 
 class ActionError(ValueError):
-    """A referee's form that cannot become an event: the message says why."""
+    """A referee's form that cannot become an event: the message says why.
+
+    ``key`` names the message's template in the catalogue (``err_...``,
+    web_dashboard/messages.py), ``values`` fill it: the referee reads it in
+    the page's language; ``str()`` is the English text (logs, tests)."""
+
+    def __init__(self, key: str, **values: object) -> None:
+        self.key, self.values = key, values
+        super().__init__(render({"key": key, "values": values}, "en"))
+
+    def localized(self, lang: str) -> str:
+        return render({"key": self.key, "values": self.values}, lang)
 
 
 # What the form knows and Event.from_dict does not (it checks that numbers are
@@ -149,35 +161,35 @@ MAX_REF = 2 ** 31 - 1     # an event number (the log's positions)
 MAX_DEAL = 1000
 
 
-def _int(form, name: str, what: str = "an event number", lo: int = 1, hi: int = MAX_REF) -> int:
+def _int(form, name: str, what: str = "ref", lo: int = 1, hi: int = MAX_REF) -> int:
     raw = form.get(name, "")
     try:
         value = int(raw) if len(raw) <= 20 else None
     except ValueError:
         value = None
     if value is None or not lo <= value <= hi:
-        raise ActionError(f"'{name}' must be {what} ({lo}-{hi})")
+        raise ActionError("err_int", name=name, what=what, lo=lo, hi=hi)
     return value
 
 
 def _seat(form, name: str = "seat") -> str:
     seat = form.get(name, "")
     if seat not in SEATS:
-        raise ActionError(f"'{name}' must be one of E S W N")
+        raise ActionError("err_seat", name=name)
     return seat
 
 
 def _text(form, name: str, default: str, limit: int) -> str:
     value = form.get(name, "").strip() or default
     if len(value) > limit or any(ord(c) < 0x20 or c == "\x7f" for c in value):
-        raise ActionError(f"'{name}' must be 1-{limit} characters of text on one line")
+        raise ActionError("err_text", name=name, limit=limit)
     return value
 
 
 def _penalty(form) -> str:
     penalty = form.get("penalty", "")
     if penalty not in PENALTIES:
-        raise ActionError(f"'penalty' must be one of {', '.join(PENALTIES)}")
+        raise ActionError("err_penalty", choices=", ".join(PENALTIES))
     return penalty
 
 
@@ -187,12 +199,10 @@ def _open_violation(ref: int, decisions: list[dict], events: list[dict]) -> dict
     found = [d for d in decisions if d["type"] == "violation" and d.get("seat")
              and (d.get("events") or [None])[-1] == ref]
     if not found:
-        raise ActionError(f"event {ref} is not the evidence of a violation: only a violation's "
-                          "penalty can be changed")
+        raise ActionError("err_not_violation", ref=ref)
     target = found[-1]
     if violation_status(decisions, events).get(target["n"]) == "voided" or not target.get("penalty"):
-        raise ActionError(f"the penalty of the violation from event {ref} was voided; "
-                          "nothing to change")
+        raise ActionError("err_voided", ref=ref)
     return target
 
 
@@ -211,7 +221,7 @@ def action_events(form, table: str, t: float, who: str,
         known = {e.get("id") for e in record[2]}
         for d in out:
             if d.get("action") in ("confirm", "void", "correct") and d["ref"] not in known:
-                raise ActionError(f"'ref': no event {d['ref']} in table {table}'s log")
+                raise ActionError("err_no_event", ref=d["ref"], table=table)
     return out
 
 
@@ -220,15 +230,14 @@ def _action_events(form, table: str, t: float, who: str,
     action = form.get("action", "")
     snapshot, decisions, events = record or ({}, [], [])
     if action in CLOSED_AFTER_MATCH and (snapshot.get("score_sheet") or {}).get("result"):
-        raise ActionError("the match is over: no more penalties or plays can be entered "
-                          "(void or correct an event to restate the record)")
+        raise ActionError("err_match_over")
     base = {"type": "referee", "table": table, "t": t, "source": "manual", "who": who}
     if action == "confirm":
         return [dict(base, action="confirm", ref=_int(form, "ref"))]
     if action == "void":
         what = form.get("what", "penalty")
         if what not in ("penalty", "event"):
-            raise ActionError("'what' must be penalty or event")
+            raise ActionError("err_what")
         return [dict(base, action="void", ref=_int(form, "ref"), what=what)]
     if action == "change_penalty":
         ref = _int(form, "ref")
@@ -236,9 +245,9 @@ def _action_events(form, table: str, t: float, who: str,
         target = _open_violation(ref, decisions, events)
         code = form.get("code") or target["code"]
         if code not in VIOLATION_CODES:
-            raise ActionError(f"'code' must be a violation code ({', '.join(VIOLATION_CODES)})")
+            raise ActionError("err_change_code", choices=", ".join(VIOLATION_CODES))
         if form.get("seat") and form["seat"] != target["seat"]:
-            raise ActionError(f"'seat' must be the offender of the violation ({target['seat']})")
+            raise ActionError("err_offender", seat=target["seat"])
         # the new penalty keeps the original evidence and names what it replaces
         return [dict(base, action="void", ref=ref, what="penalty"),
                 dict(base, action="penalty", seat=target["seat"], penalty=penalty, code=code,
@@ -247,7 +256,7 @@ def _action_events(form, table: str, t: float, who: str,
     if action == "penalty":
         code = form.get("code", "manual")
         if code not in MANUAL_CODES:
-            raise ActionError(f"'code' must be one of {', '.join(MANUAL_CODES)}")
+            raise ActionError("err_manual_code", choices=", ".join(MANUAL_CODES))
         if code == "late":
             minutes = form.get("minutes", "")
             try:
@@ -256,23 +265,25 @@ def _action_events(form, table: str, t: float, who: str,
                 value = None
             # NaN fails the comparison too; Event.from_dict refuses non-finite values as well
             if value is None or not 0 <= value <= MAX_MINUTES:
-                raise ActionError(f"'minutes' must be a number of minutes 0-{MAX_MINUTES}")
+                raise ActionError("err_minutes", max=MAX_MINUTES)
             return [dict(base, action="late", seat=_seat(form), minutes=value)]
+        # no reason typed: none recorded (the page names the rule; the event has ``who``)
+        note = _text(form, "note", "-", MAX_NOTE)
         return [dict(base, action="penalty", seat=_seat(form), penalty=_penalty(form), code=code,
-                     reason=_text(form, "note", f"{code} ({who})", MAX_NOTE))]
+                     **({"reason": note} if form.get("note", "").strip() else {}))]
     if action == "correct":
         ref = _int(form, "ref")
         kind = form.get("kind", "play")
         if kind == "pass":
             return [dict(base, action="correct", ref=ref, event={"type": "pass"})]
         if kind != "play":
-            raise ActionError("'kind' must be play or pass")
+            raise ActionError("err_kind")
         try:
             cards = [c.code for c in parse_cards(form.get("cards", "")[:200])]
         except CardError as exc:
-            raise ActionError(str(exc)) from None
+            raise ActionError("err_cards", cards=form.get("cards", "")[:60], detail=str(exc)) from None
         if not cards:
-            raise ActionError("a corrected play needs its cards")
+            raise ActionError("err_correct_cards")
         return [dict(base, action="correct", ref=ref, event={"type": "play", "cards": cards})]
     if action == "choice":
         stop = form.get("choice", "stop_next_play") == "stop_next_play"
@@ -282,17 +293,16 @@ def _action_events(form, table: str, t: float, who: str,
     if action == "sign":
         side = form.get("side", "")
         if side not in ("NS", "EW"):
-            raise ActionError("'side' must be NS or EW")
+            raise ActionError("err_side")
         allowed = signers(snapshot).get(side, [])
         if not allowed:
             # no players or captains registered for the side: any name (documented)
             return [dict(base, action="sign", side=side, name=_text(form, "name", who, MAX_NAME))]
         name = form.get("name", "").strip()
         if name not in allowed:
-            raise ActionError(f"'name' must be a registered player or captain of {side} "
-                              f"({', '.join(allowed)}), got {name[:40]!r}")
+            raise ActionError("err_signer", side=side, allowed=", ".join(allowed), name=name[:40])
         return [dict(base, action="sign", side=side, name=name)]
-    raise ActionError(f"unknown action {action[:40]!r}")
+    raise ActionError("err_action", action=action[:40])
 
 
 MANUAL_EVENTS = ("deal_start", "play", "pass", "report", "tribute", "return", "anti_tribute")
@@ -303,17 +313,17 @@ def _manual_event(form, base: dict) -> dict:
     (no camera or device saw it): an ordinary event with source ``manual``."""
     etype = form.get("type", "")
     if etype not in MANUAL_EVENTS:
-        raise ActionError(f"'type' must be one of {', '.join(MANUAL_EVENTS)}")
+        raise ActionError("err_type", choices=", ".join(MANUAL_EVENTS))
     if len(form.get("cards", "")) > 200:
-        raise ActionError("'cards' is too long for a hand")
+        raise ActionError("err_long_cards")
     event = {k: v for k, v in base.items() if k != "who"}
     event.update(type=etype, who=base["who"])
     if etype == "deal_start":
-        deal = _int(form, "deal", "the deal's number", 1, MAX_DEAL)
+        deal = _int(form, "deal", "deal", 1, MAX_DEAL)
         try:
             level = level_name(level_rank(form.get("level", "")))
         except CardError as exc:
-            raise ActionError(str(exc)) from None
+            raise ActionError("err_level", level=form.get("level", "")[:20], detail=str(exc)) from None
         event.update(deal=deal, level=level)
         if form.get("leader"):
             event["leader"] = _seat(form, "leader")
@@ -323,14 +333,15 @@ def _manual_event(form, base: dict) -> dict:
         if etype in ("play", "anti_tribute"):
             cards = [c.code for c in parse_cards(form.get("cards", ""))]
             if not cards:
-                raise ActionError(f"a {etype.replace('_', ' ')} needs its cards")
+                raise ActionError("err_event_cards", type=etype, what=etype.replace("_", " "))
             event["cards"] = cards
         elif etype in ("tribute", "return"):
             event["card"] = parse_card(form.get("card", "")).code
     except CardError as exc:
-        raise ActionError(str(exc)) from None
+        given = form.get("card" if etype in ("tribute", "return") else "cards", "")[:60]
+        raise ActionError("err_cards", cards=given, detail=str(exc)) from None
     if etype == "report":
-        event["count"] = _int(form, "count", "the number of cards left", 0, MAX_CARDS)
+        event["count"] = _int(form, "count", "count", 0, MAX_CARDS)
     return event
 
 
@@ -347,9 +358,14 @@ def act(table):
         # request changes nothing
         checked = [Event.from_dict(d) for d in dicts]
     except (ActionError, EventError) as exc:
+        # the referee reads why in the page's language; ``detail``: the English text
+        if isinstance(exc, ActionError):
+            said = exc.localized(g.get("lang", "zh"))
+        else:
+            said = render({"key": "err_event", "values": {"detail": str(exc)}}, g.get("lang", "zh"))
         if request.accept_mimetypes.best == "application/json":
-            return jsonify(error=str(exc)), 400
-        abort(400, description=str(exc))
+            return jsonify(error=said, detail=str(exc)), 400
+        abort(400, description=said)
     decisions = []
     for e in checked:
         decisions.extend(lv.submit(e))

@@ -100,3 +100,27 @@ def test_the_match_format_reads_in_both_languages():
     m = format_message(Settings.parse_format("time_deals:40,2").to_dict())
     assert render(m, "zh") == "40 分钟或 2 副" and render(m, "en") == "40 minutes or 2 deals"
     assert render(format_message(Settings.parse_format("deals:2").to_dict()), "zh") == "2 副"
+
+
+def test_no_chinese_text_of_the_catalogue_holds_an_english_word():
+    import re
+    for key, (zh, _en) in CATALOGUE.items():
+        if key == "language":           # the switch names the other language: "English"
+            continue
+        fixed = re.sub(r"\{\w+(?:@\w*)?\}", " ", zh)
+        assert english_words(fixed) == [], (key, zh)
+
+
+def test_a_refused_form_is_told_in_the_pages_language(app, live):
+    from tests.dashboard.conftest import csrf_of, login
+    c = app.test_client()
+    login(c, "li", "pw-li")
+    form = {"action": "penalty", "seat": "X", "code": "manual", "penalty": "warning",
+            "csrf_token": csrf_of(c, "/tables/T01")}
+    r = c.post("/tables/T01/action", data=form, headers={"Accept": "application/json"})
+    assert r.status_code == 400 and r.get_json()["error"] == "方位须为 E S W N 之一"
+    assert r.get_json()["detail"] == "'seat' must be one of E S W N"
+    c.get("/lang/en")
+    r = c.post("/tables/T01/action", data=form, headers={"Accept": "application/json"})
+    assert r.get_json()["error"] == "'seat' must be one of E S W N"
+    assert live.events("T01") == []

@@ -2,6 +2,7 @@
 
 import csv
 import io
+import re
 
 import pytest
 
@@ -144,7 +145,10 @@ def test_bad_forms_get_a_clear_400_and_change_nothing(app, live, form, message):
     login(c, "li", "pw-li")
     before = len(live.events("T01"))
     r = _act(c, "T01", **form)
-    assert r.status_code == 400 and message in r.get_json()["error"]
+    out = r.get_json()
+    # the English text in ``detail``; the referee reads ``error`` in the page's language (Chinese)
+    assert r.status_code == 400 and message in out["detail"]
+    assert out["error"] and re.search(r"[\u4e00-\u9fff]", out["error"]), out
     assert len(live.events("T01")) == before
 
 
@@ -265,11 +269,25 @@ def test_only_a_registered_player_or_captain_signs_for_a_side(app, live, match_e
     for side, name in (("NS", "Wang"), ("NS", "Zhao"), ("EW", "Li Na"), ("NS", "")):
         r = _act(c, "T01", action="sign", side=side, name=name)
         assert r.status_code == 400, (side, name)
-        assert f"registered player or captain of {side}" in r.get_json()["error"]
+        assert f"registered player or captain of {side}" in r.get_json()["detail"]
+        assert "已登记的队员或队长" in r.get_json()["error"]
     assert c.get("/sheets/T01.json").get_json()["signatures"] == {}     # refused: nothing stored
     assert _act(c, "T01", action="sign", side="NS", name="Coach Ma").status_code == 200
     assert _act(c, "T01", action="sign", side="EW", name="Wang").status_code == 200
     assert c.get("/sheets/T01.json").get_json()["signatures"] == {"NS": "Coach Ma", "EW": "Wang"}
+
+
+def test_no_live_turn_once_the_match_is_over(app, live, match_events):
+    live.submit(SETTINGS)
+    for e in match_events:
+        live.submit(e)
+    c = app.test_client()
+    login(c, "li", "pw-li")
+    state = c.get("/tables/T01/state.json").get_json()
+    assert state["phase"] == "match_over" and state["turn"] is None and state["clock"] is None
+    assert state["players"]["S"] == "Li Na" and state["teams"]["NS"] == "Nanjing"
+    assert [r["turn"] for r in c.get("/overview.json").get_json() if r["table"] == "T01"] == [None]
+    assert 'id="player-S">Li Na<' in c.get("/tables/T01").get_data(as_text=True)
 
 
 def test_a_side_with_nobody_registered_signs_with_any_name_and_is_told_so(app, live, match_events):
@@ -366,5 +384,5 @@ def test_bad_manual_events_get_a_clear_400(app, live, form, message):
     c = app.test_client()
     login(c, "li", "pw-li")
     r = _act(c, "T01", action="event", **form)
-    assert r.status_code == 400 and message in r.get_json()["error"]
+    assert r.status_code == 400 and message in r.get_json()["detail"]
     assert live.events("T01") == []

@@ -31,6 +31,10 @@ def test_demo_catches_every_scripted_violation_from_video_and_devices(tmp_path):
     assert {"pass", "report", "device_status"} <= by_source["device"]   # presses through the ptys
     table = Table("T01", Settings.parse_format("deals:2"))
     decisions = table.replay(events)
+    # the log's settings name the teams, players and captains (the sheet, standings, who signs)
+    from table_node.demo import NAMES
+    snap = table.snapshot()
+    assert {k: snap[k] for k in NAMES} == NAMES
     found = defaultdict(list)
     for d in decisions:
         if d.type == "violation":
