@@ -9,9 +9,11 @@ the app's ``DEFAULT_LANG`` (Chinese).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
-from flask import Flask, g, request
+from flask import Flask, g, jsonify, render_template, request
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException, default_exceptions
 
 LANGS = ("zh", "en")
 
@@ -128,7 +130,28 @@ CATALOGUE.update(TEMPLATES)
 CATALOGUE.update({
     "sign_for": ("代表签字", "Sign for"),
     "sign_name": ("签字人", "Name"),
+    # error pages (fail() and the handler in init_app)
+    "http_400": ("请求有误", "Bad request"), "http_403": ("无权访问", "Forbidden"),
+    "http_404": ("未找到", "Not found"), "http_405": ("不允许的操作", "Method not allowed"),
+    "http_error": ("出错了", "Error"), "back_to_overview": ("返回全场总览", "Back to the overview"),
+    "err_no_table": ("本场没有牌桌 {table}", "no table '{table}' at this venue"),
+    "err_not_assigned": ("{user} 未被分配到牌桌 {table}，无权查看或操作",
+                         "{user} is not assigned to table {table}"),
+    "err_no_evidence_dir": ("未配置证据图片目录", "no evidence directory is configured (EVIDENCE_DIR)"),
+    "err_no_lang": ("没有这种语言（可选：中文、英文）", "no language '{code}' (zh, en)"),
+    "err_csrf": ("表单已失效，请刷新页面后重试",
+                 "the form has expired or was not sent by this site (CSRF token missing or invalid): "
+                 "reload the page and try again"),
 })
+
+
+def fail(status: int, key: str, /, **values: Any) -> NoReturn:
+    """Abort with HTTP ``status``; the page (or JSON ``error``) says why in the
+    reader's language from template ``key``, ``detail`` in English."""
+    from web_dashboard.messages import render
+    exc = default_exceptions[status](description=render({"key": key, "values": values}, "en"))
+    exc.i18n = {"key": key, "values": values}  # type: ignore[attr-defined]
+    raise exc
 
 
 def translate(key: str, lang: str) -> str:
@@ -154,6 +177,24 @@ def init_app(app: Flask) -> None:
         g.lang = lang if lang in LANGS else "zh"
 
     from web_dashboard.messages import render
+
+    @app.errorhandler(HTTPException)
+    def _error_page(exc: HTTPException):
+        """An error in the reader's language: the page, or JSON for a script."""
+        if exc.code is None or exc.code < 400:
+            return exc
+        lang = g.get("lang", "zh")
+        msg = getattr(exc, "i18n", None)
+        if msg is None and isinstance(exc, CSRFError):
+            msg = {"key": "err_csrf", "values": {}}
+        said = (render(msg, lang) if msg is not None
+                else translate(f"http_{exc.code}", lang) if lang != "en" else (exc.description or ""))
+        if request.accept_mimetypes.best == "application/json":
+            return jsonify(error=said, detail=exc.description), exc.code
+        title = translate(f"http_{exc.code}", lang)
+        if title == f"http_{exc.code}":
+            title = translate("http_error", lang)
+        return render_template("error.html", code=exc.code, title=title, said=said), exc.code
 
     @app.context_processor
     def _helpers() -> dict[str, Any]:

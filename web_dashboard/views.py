@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from flask import (Blueprint, Flask, abort, current_app, g, jsonify, make_response, redirect,
+from flask import (Blueprint, Flask, current_app, jsonify, make_response, redirect,
                    render_template, request, send_from_directory, url_for)
 from flask_login import current_user
 
@@ -18,7 +18,7 @@ from referee.settings import Settings
 from services.live import LiveVenue
 from services.venue import Venue
 from web_dashboard.auth import login_required, table_access
-from web_dashboard.i18n import LANGS
+from web_dashboard.i18n import LANGS, fail
 from web_dashboard.messages import render
 from web_dashboard.security import safe_next
 from web_dashboard.view_model import overview_row, signers, table_view, violation_status
@@ -81,7 +81,7 @@ def overview_state() -> list[dict]:
 
 def require_table(table: str) -> None:
     if table not in live().tables:
-        abort(404, description=f"no table {table!r} at this venue")
+        fail(404, "err_no_table", table=str(table)[:60])
 
 
 @bp.route("/")
@@ -116,7 +116,7 @@ def evidence(table, name):
     """A frame crop a vision event points at (``crop``: a file in EVIDENCE_DIR/<table>/)."""
     root = current_app.config.get("EVIDENCE_DIR")
     if not root:
-        abort(404, description="no evidence directory is configured (EVIDENCE_DIR)")
+        fail(404, "err_no_evidence_dir")
     return send_from_directory(f"{root}/{table}", name)
 
 
@@ -130,7 +130,7 @@ def overlay(table):
 @bp.route("/lang/<code>")
 def set_lang(code):
     if code not in LANGS:
-        abort(404, description=f"no language {code!r} (zh, en)")
+        fail(404, "err_no_lang", code=str(code)[:20])
     resp = make_response(redirect(safe_next(request.args.get("next"))))
     resp.set_cookie("lang", code, max_age=365 * 86400, samesite="Lax",
                     secure=request.is_secure or bool(current_app.config["SESSION_COOKIE_SECURE"]))
@@ -147,9 +147,6 @@ class ActionError(ValueError):
     def __init__(self, key: str, **values: object) -> None:
         self.key, self.values = key, values
         super().__init__(render({"key": key, "values": values}, "en"))
-
-    def localized(self, lang: str) -> str:
-        return render({"key": self.key, "values": self.values}, lang)
 
 
 # What the form knows and Event.from_dict does not (it checks that numbers are
@@ -358,14 +355,11 @@ def act(table):
         # request changes nothing
         checked = [Event.from_dict(d) for d in dicts]
     except (ActionError, EventError) as exc:
-        # the referee reads why in the page's language; ``detail``: the English text
+        # the referee reads why in the page's language (JSON ``detail``: the English
+        # text), from the error handler of web_dashboard.i18n
         if isinstance(exc, ActionError):
-            said = exc.localized(g.get("lang", "zh"))
-        else:
-            said = render({"key": "err_event", "values": {"detail": str(exc)}}, g.get("lang", "zh"))
-        if request.accept_mimetypes.best == "application/json":
-            return jsonify(error=said, detail=str(exc)), 400
-        abort(400, description=said)
+            fail(400, exc.key, **exc.values)
+        fail(400, "err_event", detail=str(exc))
     decisions = []
     for e in checked:
         decisions.extend(lv.submit(e))

@@ -45,7 +45,9 @@ def test_referee_sees_only_assigned_tables(app):
     login(c, "li", "pw-li")
     assert c.get("/tables/T01").status_code == 200
     r = c.get("/tables/T02")
-    assert r.status_code == 403 and "not assigned" in r.get_data(as_text=True)
+    assert r.status_code == 403 and "li 未被分配到牌桌 T02" in r.get_data(as_text=True)
+    c.get("/lang/en")
+    assert "li is not assigned to table T02" in c.get("/tables/T02").get_data(as_text=True)
     assert c.get("/tables/T02/state.json").status_code == 403
     assert c.get("/tables/T99").status_code == 404
 
@@ -99,7 +101,7 @@ def test_forged_form_is_refused_and_changes_nothing(app, live):
     before = len(live.events("T01"))
     r = c.post("/tables/T01/action", data={"action": "penalty", "seat": "N", "code": "manual",
                                            "penalty": "foul", "csrf_token": "forged"})
-    assert r.status_code == 400 and "CSRF" in r.get_data(as_text=True)
+    assert r.status_code == 400 and "表单已失效" in r.get_data(as_text=True)
     r = c.post("/tables/T01/action", data={"action": "penalty", "seat": "N", "code": "manual",
                                            "penalty": "foul"})
     assert r.status_code == 400

@@ -68,7 +68,7 @@ def test_live_page_keeps_updating_after_a_bad_value_is_refused(server, browser, 
     form.locator("input[name=minutes]").fill("nan")
     form.locator("button[type=submit]").click()
     # expect() polls without eval, which the page's CSP (script-src 'self') refuses
-    expect(page.locator("#action-error")).to_contain_text("minutes")
+    expect(page.locator("#action-error")).to_contain_text("迟到分钟")     # in the page's language
     assert len(live.events("T01")) == before
     assert page.inner_text("#phase") != "比赛结束"
 
