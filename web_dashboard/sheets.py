@@ -10,7 +10,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, render_templ
 from referee.standings import MatchResult, standings
 from web_dashboard.messages import format_message, render
 from web_dashboard.pdf import score_sheet_pdf
-from web_dashboard.views import MAX_NAME, require_table, live
+from web_dashboard.views import MAX_NAME, live, require_table, teams
 
 bp = Blueprint("sheets", __name__)
 
@@ -28,17 +28,6 @@ def signatures(table: str) -> dict[str, str]:
             # shortened: a log written before names were limited may hold a huge one
             out[e["side"]] = str(e.get("name") or e.get("who") or e["side"])[:MAX_NAME]
     return out
-
-
-def teams(table: str, snapshot: dict | None = None) -> dict[str, str]:
-    """The table's teams by side: the log's ``settings`` event names them (the
-    table node and the demo write them there); the dashboard's ``MATCHES``
-    fills in a side the log does not name."""
-    snap = snapshot if snapshot is not None else live().snapshot(table)
-    configured = live().matches.get(table, {})
-    logged = snap.get("teams") or {}
-    return {side: str(logged.get(side) or configured[side])[:MAX_NAME]
-            for side in ("NS", "EW") if logged.get(side) or configured.get(side)}
 
 
 def sheet(table: str) -> dict:

@@ -54,6 +54,20 @@ def countdown() -> float:
     return live().venue.settings.countdown
 
 
+def teams(table: str, snapshot: dict | None = None) -> dict[str, str]:
+    """The table's teams by side: the log's ``settings`` event names them (the
+    table node and the demo write them there); the dashboard's ``MATCHES``
+    fills in a side the log does not name."""
+    snap = snapshot if snapshot is not None else live().snapshot(table)
+    configured = live().matches.get(table, {})
+    logged = snap.get("teams") or {}
+    return {side: str(logged.get(side) or configured[side])[:MAX_NAME_SHOWN]
+            for side in ("NS", "EW") if logged.get(side) or configured.get(side)}
+
+
+MAX_NAME_SHOWN = 100      # a team name from a log or the settings, as pages show it
+
+
 def table_state(table: str, public: bool = False) -> dict:
     lv = live()
     snapshot, decisions, events, version = lv.read(table)
@@ -62,6 +76,7 @@ def table_state(table: str, public: bool = False) -> dict:
     view = table_view(table, snapshot, decisions, events, seconds, public=public)
     view["version"] = version
     view["now"] = lv.now(table)
+    view["teams"] = teams(table, snapshot)
     for item in view.get("feed", []):
         for e in item["evidence"]:
             crop = e.get("crop")
@@ -75,7 +90,8 @@ def overview_state() -> list[dict]:
     rows = []
     for t in lv.tables:
         snapshot, decisions, events, version = lv.read(t)
-        rows.append(dict(overview_row(t, snapshot, decisions, events), version=version))
+        rows.append(dict(overview_row(t, snapshot, decisions, events), version=version,
+                         teams=teams(t, snapshot)))
     return rows
 
 
