@@ -37,6 +37,7 @@ from typing import Any
 
 import psycopg
 import redis
+from redis.typing import EncodableT, FieldT, KeyT, StreamIdT
 
 from referee.cards import CardError, parse_card
 from referee.events import Event, EventError
@@ -70,6 +71,21 @@ class Refused(Exception):
 
 class LostTable(Exception):
     """Another central wrote this table: let it go and refold."""
+
+
+# what XREADGROUP gives (RESP2, bytes): per stream, its messages (id, fields)
+Messages = list[tuple[bytes, dict[bytes, bytes]]]
+Replies = list[tuple[bytes, Messages]]
+
+
+def _replies(reply: object) -> Replies:
+    """XREADGROUP's reply, checked to be the RESP2 shape the central asks for
+    (redis-py types it as the union of every protocol's shapes)."""
+    if reply is None:
+        return []
+    if not isinstance(reply, list):
+        raise TypeError(f"unexpected XREADGROUP reply {type(reply).__name__} (RESP3?)")
+    return [(bytes(key), list(messages)) for key, messages in reply]
 
 
 class BatchFailed(Exception):
@@ -150,7 +166,7 @@ class CentralService:
         self._published = False
 
     def _publish_positions(self) -> None:
-        mine = {t: p for t, p in self.position.items() if t in self.owned}
+        mine: dict[FieldT, EncodableT] = {t: p for t, p in self.position.items() if t in self.owned}
         if mine:
             self.redis.hset(RECORDED_KEY, mapping=mine)
         self._published = True
@@ -195,9 +211,9 @@ class CentralService:
         if not self.cursor:
             time.sleep(block_ms / 1000)
             return 0
-        streams = {stream_key(t): c for t, c in self.cursor.items()}
-        replies = self.redis.xreadgroup(GROUP, self.consumer, streams, count=count,
-                                        block=None if "0" in streams.values() else block_ms)
+        streams: dict[KeyT, StreamIdT] = {stream_key(t): c for t, c in self.cursor.items()}
+        replies = _replies(self.redis.xreadgroup(GROUP, self.consumer, streams, count=count,
+                                                 block=None if "0" in streams.values() else block_ms))
         # a batch is one transaction; if PostgreSQL refuses any of it, it is rolled
         # back and done again one event per transaction, to find the one at fault
         careful, self._careful = self._careful, False
@@ -205,9 +221,9 @@ class CentralService:
         counts = (self.recorded, self.duplicates, self.dead, len(self.latencies))
         try:
             if not self.store.batch:
-                return self._batch(replies or [])
+                return self._batch(replies)
             try:
-                return self._batch(replies or [])
+                return self._batch(replies)
             except psycopg.Error as exc:
                 if is_connection_error(exc, self.store.connection):
                     raise
@@ -217,7 +233,7 @@ class CentralService:
             self.recorded, self.duplicates, self.dead, n = counts
             self._uncommitted.clear()
             del self.latencies[n:]
-            touched = {k.decode()[len(STREAM_PREFIX):] for k, _ in replies or []} & self.cursor.keys()
+            touched = {k.decode()[len(STREAM_PREFIX):] for k, _ in replies} & self.cursor.keys()
             for t in touched:
                 self.store.reload(t)
                 self.live.refold(t)
@@ -230,10 +246,10 @@ class CentralService:
         finally:
             self.store.batch = False
 
-    def _batch(self, replies: list[Any]) -> int:
+    def _batch(self, replies: Replies) -> int:
         handled = 0
         acks: dict[str, list[bytes]] = {}
-        done: dict[str, int] = {}
+        done: dict[FieldT, EncodableT] = {}
         for key_b, messages in replies:
             key = key_b.decode()
             table = key[len(STREAM_PREFIX):]

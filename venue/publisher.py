@@ -30,12 +30,16 @@ import logging
 import sqlite3
 import threading
 import time
+from typing import TYPE_CHECKING
 
 import redis
 from redis.backoff import ExponentialBackoff
 from redis.retry import Retry
 
 from storage.sqlite_log import EventStore
+
+if TYPE_CHECKING:
+    from referee.events import Event
 
 STREAM_PREFIX = "guandan:events:"
 RECORDED_KEY = "guandan:recorded"      # hash: table -> last position recorded in PostgreSQL
@@ -81,7 +85,7 @@ def stream_key(table: str) -> str:
     return STREAM_PREFIX + table
 
 
-def event_uid(node: str, event) -> str:
+def event_uid(node: str, event: Event) -> str:
     """The event's uid: the source's own (devices set one) or node/table/id."""
     return event.uid or f"{node}/{event.table}/{event.id}"
 
