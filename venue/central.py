@@ -45,7 +45,8 @@ from referee.settings import Settings
 from services.live import LiveVenue
 from services.venue import Venue
 from storage.postgres_log import PostgresEventStore, is_connection_error
-from venue.publisher import RECORDED_KEY, STREAM_PREFIX, connect_redis, signature, stream_key
+from venue.publisher import (RECORDED_KEY, STREAM_PREFIX, connect_redis, signature, stream_key,
+                             tls_trust_error)
 from venue.secrets import redact
 
 GROUP = "central"
@@ -101,13 +102,16 @@ class CentralService:
     def __init__(self, redis_url: str, pg_dsn: str, settings: Settings | None = None,
                  consumer: str = "central-1", tables: Iterable[str] = (),
                  matches: Mapping[str, Any] | None = None, lease_ms: int = 3000,
-                 node_keys: Mapping[str, bytes] | None = None, redis_password: str | None = None) -> None:
+                 node_keys: Mapping[str, bytes] | None = None, redis_password: str | None = None,
+                 redis_ca_file: str | None = None) -> None:
         """``tables``: the tables to record (required: other streams are never read).
         ``lease_ms``: how long a table's lease lasts unrenewed: a central that dies
         leaves its tables to the others after this long. Every central takes
         leases, so two started by mistake never fold one table both.
         ``node_keys``: per table, the key its node signs with (HMAC-SHA256);
-        without, the Redis ACL is the authentication (docs/architecture.md)."""
+        without, the Redis ACL is the authentication (docs/architecture.md).
+        TLS: a ``rediss://`` URL with ``redis_ca_file`` (the CA of Redis's
+        certificate), and ``sslmode=verify-full sslrootcert=CA`` in ``pg_dsn``."""
         self.tables = sorted(set(tables))
         if not self.tables:
             raise ValueError("no tables configured: the central reads only configured tables' streams")
@@ -118,7 +122,7 @@ class CentralService:
         self.holder = f"{consumer}/{uuid.uuid4().hex[:8]}"
         self.lease_ms = lease_ms
         self.node_keys = dict(node_keys or {})
-        self.redis = connect_redis(redis_url, password=redis_password)
+        self.redis = connect_redis(redis_url, password=redis_password, ca_file=redis_ca_file)
         self.store = PostgresEventStore(pg_dsn)
         self.live = LiveVenue(Venue(self.store, self.settings), self.tables, dict(matches or {}))
         self.owned: set[str] = set()
@@ -430,6 +434,9 @@ class CentralService:
                 except (redis.AuthenticationError, redis.exceptions.AuthorizationError):
                     raise                   # wrong credentials: no outage, a fault to fix
                 except (redis.ConnectionError, redis.TimeoutError) as exc:
+                    trust = tls_trust_error(exc)
+                    if trust:              # like a wrong password: a setting to fix, no outage
+                        raise redis.ConnectionError(f"Redis: {trust}") from None
                     self._unhealthy("Redis", exc, stop)
                 except redis.ResponseError as exc:
                     if "NOGROUP" not in str(exc):

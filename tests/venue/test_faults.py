@@ -40,9 +40,9 @@ def interleaved(f, limit=400):
 
 
 class Node:
-    def __init__(self, path, redis_url, name="node-A", key=None):
+    def __init__(self, path, redis_url, name="node-A", key=None, **kw):
         self.live = LiveVenue(Venue(str(path)))
-        self.publisher = Publisher(str(path), redis_url, node=name, key=key, check_interval=0.1)
+        self.publisher = Publisher(str(path), redis_url, node=name, key=key, check_interval=0.1, **kw)
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self.publisher.run, args=(self.stop, 0.01, 0.1), daemon=True)
         self.thread.start()
