@@ -178,11 +178,9 @@ def run(args) -> int:
         from web_dashboard.serving import make_server
         if args.users:
             config["USERS_FILE"] = args.users
+        from web_dashboard import venue_status
         app = create_app(config, live=service.live)
-        # the overview can read these until the dashboard page shows them itself
-        app.add_url_rule("/venue/health", "venue_health", lambda: service.health())
-        app.add_url_rule("/venue/dead-letters", "venue_dead_letters",
-                         lambda: {"dead_letters": service.recent_dead_letters()})
+        venue_status.init_app(app, service)    # dead letters and lag on the overview
         web = make_server(app, args.host, args.port)
         threading.Thread(target=web.serve_forever, name="dashboard", daemon=True).start()
         servers.append(web)

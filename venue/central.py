@@ -420,6 +420,11 @@ class CentralService:
         with PostgresEventStore(self.pg_dsn) as store:
             return store.dead_letters(limit)
 
+    def dead_letter_summary(self, limit: int = 20) -> tuple[int, list[dict[str, Any]]]:
+        """How many dead letters there are in all, and the latest ``limit`` (for the overview)."""
+        with PostgresEventStore(self.pg_dsn) as store:
+            return store.dead_letter_count(), store.dead_letters(limit)
+
     # -------------------------------------------------------------- loop
     def run(self, stop: threading.Event) -> None:
         """Record until ``stop``; ride out Redis or PostgreSQL outages. Anything

@@ -116,6 +116,21 @@ CATALOGUE: dict[str, tuple[str, str]] = {  # key: (zh, en)
     "ev_tribute": ("贡牌", "Tribute"),
     "ev_return": ("还牌", "Return"),
     "ev_anti_tribute": ("抗贡", "Anti-tribute"),
+    # the venue central on the overview (web_dashboard/venue_status.py): dead letters and lag
+    "venue_central": ("中心服务", "Venue central"),
+    "venue_healthy": ("正常", "Healthy"),
+    "venue_unhealthy": ("连接中断", "Connection lost"),
+    "venue_last_error": ("最近错误", "Last error"),
+    "venue_dead_letters": ("无法记录的消息（死信）", "Messages that could not be recorded (dead letters)"),
+    "venue_dead_letters_none": ("没有无法记录的消息", "No dead letters"),
+    "venue_dl_time": ("时间", "Time"),
+    "venue_dl_stream": ("数据流", "Stream"),
+    "venue_dl_position": ("序号", "Position"),
+    "venue_dl_reason": ("原因", "Reason"),
+    "venue_lag": ("各桌积压", "Lag per table"),
+    "venue_lag_undelivered": ("未送达", "Not yet delivered"),
+    "venue_lag_pending": ("待确认", "Delivered, not yet acknowledged"),
+    "venue_unavailable": ("暂时无法读取", "cannot be read just now"),
 }
 
 
