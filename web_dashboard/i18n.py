@@ -131,6 +131,23 @@ CATALOGUE: dict[str, tuple[str, str]] = {  # key: (zh, en)
     "venue_lag_undelivered": ("未送达", "Not yet delivered"),
     "venue_lag_pending": ("待确认", "Delivered, not yet acknowledged"),
     "venue_unavailable": ("暂时无法读取", "cannot be read just now"),
+    # the broadcast overlay (web_dashboard/overlay.py); {n}, {team} are filled in by overlay.js
+    "seat_S": ("南", "South"),
+    "seat_E": ("东", "East"),
+    "seat_N": ("北", "North"),
+    "seat_W": ("西", "West"),
+    "ov_deal": ("第 {n} 副", "Deal {n}"),
+    "ov_playing": ("打 {n}", "Playing {n}"),
+    "ov_left": ("剩 {n} 张", "{n} left"),
+    "ov_place_1": ("上游", "1st out"),
+    "ov_place_2": ("二游", "2nd out"),
+    "ov_place_3": ("三游", "3rd out"),
+    "ov_place_4": ("下游", "Last"),
+    "ov_ruling": ("裁判判罚", "Referee's ruling"),
+    "ov_winner": ("{team} 获胜", "{team} win"),
+    "ov_draw": ("平局", "Draw"),
+    "ov_big_joker": ("大王", "Big joker"),
+    "ov_little_joker": ("小王", "Little joker"),
 }
 
 

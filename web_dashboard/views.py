@@ -122,9 +122,11 @@ def evidence(table, name):
 
 @bp.route("/overlay/<table>")
 def overlay(table):
+    """The broadcast overlay (options and view: :mod:`web_dashboard.overlay`)."""
+    from web_dashboard.overlay import page
+
     require_table(table)
-    return render_template("overlay.html", table=table,
-                           delay=float(current_app.config["OVERLAY_DELAY"]))
+    return page(table)
 
 
 @bp.route("/lang/<code>")
