@@ -53,6 +53,10 @@ class OverlayParamError(ValueError):
     """A query parameter of the overlay that cannot be used: the message says which and why."""
 
 
+class OverlayConfigError(ValueError):
+    """An overlay setting of the dashboard that cannot be used (the app is not made)."""
+
+
 @dataclass(frozen=True)
 class OverlayOptions:
     """The overlay page's options, checked."""
@@ -284,11 +288,12 @@ def init_app(app: Flask) -> None:
     for key, hi in (("OVERLAY_DELAY", MAX_DELAY), ("OVERLAY_RULING_SECONDS", 3600.0)):
         value = app.config[key]
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= hi:
-            raise ValueError(f"{key} must be a number of seconds from 0 to {hi:g} (got {value!r})")
+            raise OverlayConfigError(f"{key} must be a number of seconds from 0 to {hi:g} (got {value!r})")
         app.config[key] = float(value)
     themes = app.config["OVERLAY_THEMES"]
     if themes is not None and not Path(themes).is_dir():
-        raise ValueError(f"OVERLAY_THEMES must be a directory of theme stylesheets (no directory {themes!r})")
+        raise OverlayConfigError(f"OVERLAY_THEMES must be a directory of theme stylesheets "
+                                 f"(no directory {themes!r})")
     app.register_blueprint(bp)
 
 

@@ -303,3 +303,20 @@ def test_every_overlay_text_is_in_the_catalogue_in_both_languages():
     assert len(keys) > 20
     missing = sorted(k for k in keys if k not in CATALOGUE or not all(CATALOGUE[k]))
     assert missing == []
+
+
+@pytest.mark.parametrize("line, message", [
+    ("overlay_delay = -5", "OVERLAY_DELAY must be a number of seconds from 0 to 600 (got -5)"),
+    ('overlay_themes = "/no/such/dir"', "OVERLAY_THEMES must be a directory"),
+])
+def test_the_dashboard_command_says_a_bad_overlay_setting_in_one_line(tmp_path, line, message):
+    import subprocess
+    import sys
+
+    make_app(tmp_path).extensions["guandan_venue"].close()     # an event log to serve
+    (tmp_path / "dashboard.toml").write_text(line + "\n")
+    r = subprocess.run([sys.executable, "-m", "commands", "dashboard", "--db", str(tmp_path / "venue.sqlite"),
+                        "--config", str(tmp_path / "dashboard.toml"), "--port", "0"],
+                       capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert r.returncode == 2 and message in r.stderr and "Traceback" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
