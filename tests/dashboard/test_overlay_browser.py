@@ -15,6 +15,7 @@ from werkzeug.serving import make_server
 from tests.dashboard.conftest import make_app
 from tests.dashboard.test_browser import ARTIFACTS, browser  # noqa: F401 (a fixture)
 from tests.dashboard.test_overlay import PLAYERS, TEAMS, scripted
+from tests.dashboard.test_security_browser import _csp_errors
 
 W, H = 1920, 1080
 MID = 61     # the scripted match mid-deal: cards on the table, counts reported, a clock running
@@ -177,6 +178,7 @@ def test_show_scale_theme_and_language(serve, page, tmp_path):
     app, live, base = serve(OVERLAY_THEMES=str(themes))
     for e in scripted()[:MID]:
         live.submit(e)
+    errors = _csp_errors(page)
     open_overlay(page, base, live, "?show=teams,clock,cards&scale=1.5&theme=club&lang=en")
     expect(page.locator("body")).to_have_css("font-size", "30px")
     expect(page.locator(".ov-team").first).to_have_css("background-color", "rgb(1, 2, 3)")
@@ -187,6 +189,7 @@ def test_show_scale_theme_and_language(serve, page, tmp_path):
         expect(page.locator(hidden)).to_be_hidden()
     expect(page.locator(".ov-card").first).to_be_visible()
     screenshot(page, tmp_path, "overlay-themed.png")
+    assert errors == []     # the theme, the scale and the script all run under the CSP
 
 
 def test_a_bad_parameter_is_a_clear_400(serve, page):
@@ -267,3 +270,19 @@ def test_overlay_page_allows_framing_and_no_inline_script(serve):
     assert "frame-ancestors *" in r.headers["Content-Security-Policy"]
     assert "<script>" not in r.get_data(as_text=True)
     assert Path(app.static_folder, "overlay.js").is_file()
+
+
+def test_the_clock_turns_to_the_countdown_past_the_limit(serve, page):
+    app, live, base = serve()
+    for e in scripted()[:MID]:
+        live.submit(e)
+    open_overlay(page, base, live)
+    turn = page.locator("#ov-turn")
+    expect(turn).not_to_have_class(re.compile(r"\bcounting\b"))
+    clock = app.test_client().get("/overlay/T01/state.json").get_json()["clock"]
+    # table time passes the limit (the log's 15 s countdown runs): 读秒, in its colour
+    live.submit({"t": clock["deadline"] + 1.0, "table": "T01", "type": "tick"})
+    expect(page.locator("body")).to_have_attribute("data-version", str(live.version("T01")))
+    expect(turn).to_have_class(re.compile(r"\bcounting\b"))
+    seat_zh = {"S": "南", "E": "东", "N": "北", "W": "西"}[clock["seat"]]
+    expect(turn).to_have_text(re.compile(rf"^{seat_zh} 读秒 0:\d\d$"))
