@@ -320,3 +320,12 @@ def test_the_dashboard_command_says_a_bad_overlay_setting_in_one_line(tmp_path, 
                        capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert r.returncode == 2 and message in r.stderr and "Traceback" not in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_player_names_from_the_table_state_or_the_settings_event_and_only_names():
+    snap = {"deal": None, "levels": {}, "score_sheet": {}}
+    settings = {"id": 1, "t": 0.0, "type": "settings", "players": {"N": "Li", "X": "nobody", "E": 7, "W": "  "}}
+    assert overlay_view("T", snap, [], [settings], 10, 0.0)["players"] == {"N": "Li"}
+    with_state = dict(snap, players={"S": "Wang", "N": "x" * 100})
+    assert overlay_view("T", with_state, [], [settings], 10, 0.0)["players"] == {"S": "Wang", "N": "x" * 40}
+    assert overlay_view("T", snap, [], [], 10, 0.0)["players"] == {}

@@ -286,3 +286,23 @@ def test_the_clock_turns_to_the_countdown_past_the_limit(serve, page):
     expect(turn).to_have_class(re.compile(r"\bcounting\b"))
     seat_zh = {"S": "南", "E": "东", "N": "北", "W": "西"}[clock["seat"]]
     expect(turn).to_have_text(re.compile(rf"^{seat_zh} 读秒 0:\d\d$"))
+
+
+def test_in_tribute_the_clock_names_who_is_to_act(serve, page):
+    from referee.settings import Settings
+    from referee.simulation import simulate_match
+
+    app, live, base = serve(SETTINGS={"match_format": "deals", "deals": 2})
+    events = [dict(e, table="T01") for e in simulate_match(seed=3, settings=Settings.parse_format("deals:2"))]
+    second = next(i for i, e in enumerate(events) if e["type"] == "deal_start" and e["deal"] == 2)
+    for e in events[:second + 1]:
+        live.submit(e)
+    open_overlay(page, base, live)
+    expect(page.locator("body")).to_have_attribute("data-phase", "tribute")
+    state = app.test_client().get("/overlay/T01/state.json").get_json()
+    seat = state["clock"]["seat"]
+    assert state["turn"] is None and state["clock"]["purpose"] == "tribute"
+    expect(page.locator(".ov-seat.to-act")).to_have_count(1)
+    expect(page.locator(f"#ov-seat-{seat}")).to_have_class(re.compile(r"\bto-act\b"))
+    expect(page.locator("#ov-turn")).to_have_attribute("data-seat", seat)
+    expect(page.locator("#ov-deal")).to_contain_text("第 2 副")

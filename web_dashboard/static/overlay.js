@@ -79,7 +79,8 @@
       play.replaceChildren();
       if (info.last && info.last.pass) play.appendChild(el("span", "ov-pass", T("pass")));
       else if (info.last) (info.last.cards || []).forEach((c) => play.appendChild(cardEl(c)));
-      $("ov-seat-" + seat).classList.toggle("to-act", s.turn === seat);
+      // in tribute and return the clock names who is to act
+      $("ov-seat-" + seat).classList.toggle("to-act", (s.turn || (s.clock && s.clock.seat)) === seat);
     });
     const result = $("ov-result");
     if (s.result && show.has("result")) {
@@ -103,7 +104,11 @@
         : fmtClock(c.deadline - now));
       turn.classList.toggle("counting", counting);
       turn.dataset.seat = c.seat;
-    } else { turn.textContent = ""; turn.classList.remove("counting"); delete turn.dataset.seat; }
+    } else {   // no clock running (or none kept): whose turn alone
+      turn.textContent = state.turn ? T("seat_" + state.turn) : "";
+      turn.classList.remove("counting");
+      if (state.turn) turn.dataset.seat = state.turn; else delete turn.dataset.seat;
+    }
     const r = state.ruling, banner = $("ov-ruling");
     const on = !!r && show.has("ruling") && now < r.until;
     if (on && banner.dataset.n !== String(r.n)) {
