@@ -30,9 +30,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Flask, abort, current_app, jsonify, render_template, request, send_from_directory
+from flask import (Blueprint, Flask, abort, current_app, g, jsonify, render_template, request,
+                   send_from_directory, url_for)
 
 from referee.codes import Violation
+from web_dashboard.i18n import catalogue
 from web_dashboard.view_model import clock, violation_status
 
 bp = Blueprint("overlay", __name__)
@@ -291,7 +293,7 @@ def init_app(app: Flask) -> None:
             raise OverlayConfigError(f"{key} must be a number of seconds from 0 to {hi:g} (got {value!r})")
         app.config[key] = float(value)
     themes = app.config["OVERLAY_THEMES"]
-    if themes is not None and not Path(themes).is_dir():
+    if themes is not None and (not isinstance(themes, str) or not Path(themes).is_dir()):
         raise OverlayConfigError(f"OVERLAY_THEMES must be a directory of theme stylesheets "
                                  f"(no directory {themes!r})")
     app.register_blueprint(bp)
@@ -325,18 +327,15 @@ def stream_delay() -> float:
 
 def page(table: str):
     """The overlay page of ``table`` (the route is ``views.overlay``)."""
-    from flask import g, url_for
-
-    from web_dashboard.i18n import catalogue
-
     opts = options()
     lang = opts.lang or g.get("lang", "zh")
     delay = max(float(current_app.config["OVERLAY_DELAY"]), opts.delay)
     stream = url_for("stream.overlay_stream", table=table,
                      **({"delay": f"{delay:g}"} if delay > current_app.config["OVERLAY_DELAY"] else {}))
+    # ``lang`` may be the address's, not the cookie's: the page's own texts
+    texts = catalogue(lang)
     return render_template("overlay.html", table=table, opts=opts, lang=lang, seats=SEAT_ORDER,
-                           i18n_catalogue=catalogue(lang), delay=delay,
-                           _=lambda key: catalogue(lang).get(key, key),
+                           i18n_catalogue=texts, delay=delay, _=lambda key: texts.get(key, key),
                            data={"stream": stream, "show": list(opts.show), "scale": opts.scale,
                                  "table": table})
 

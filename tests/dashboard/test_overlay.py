@@ -230,6 +230,7 @@ def test_shipped_theme(app):
     ({"OVERLAY_DELAY": "5"}, "OVERLAY_DELAY must be a number"),
     ({"OVERLAY_RULING_SECONDS": float("nan")}, "OVERLAY_RULING_SECONDS must be"),
     ({"OVERLAY_THEMES": "/no/such/dir"}, "OVERLAY_THEMES must be a directory"),
+    ({"OVERLAY_THEMES": 5}, "OVERLAY_THEMES must be a directory"),
 ])
 def test_bad_overlay_settings_stop_the_app(tmp_path, config, message):
     with pytest.raises(ValueError, match=message):
