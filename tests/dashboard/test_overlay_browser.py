@@ -132,7 +132,7 @@ def test_mid_deal_at_1080p(serve, page, tmp_path):
     assert not any(overlaps(a, b) for i, a in enumerate(panels) for b in panels[i + 1:])
 
 
-def test_jokers_and_passes_are_drawn(serve, page, tmp_path):
+def test_jokers_passes_and_the_wild_card_are_drawn(serve, page, tmp_path):
     app, live, base = serve()
     live.submit(scripted()[0])
     live.submit({"t": 1.0, "table": "T01", "type": "deal_start", "deal": 1, "level": "2", "leader": "S"})
@@ -146,6 +146,16 @@ def test_jokers_and_passes_are_drawn(serve, page, tmp_path):
     expect(jokers.first).to_contain_text("JOKER")
     expect(page.locator("#ov-play-E .ov-pass")).to_have_text("过")
     screenshot(page, tmp_path, "overlay-jokers.png")
+    # everyone passes, S leads a pair of 3s made with the heart 2 (the level's wild card)
+    live.submit({"t": 4.0, "table": "T01", "type": "pass", "seat": "N"})
+    live.submit({"t": 5.0, "table": "T01", "type": "pass", "seat": "W"})
+    live.submit({"t": 6.0, "table": "T01", "type": "play", "seat": "S", "cards": ["H2", "S3"]})
+    expect(page.locator("body")).to_have_attribute("data-version", str(live.version("T01")))
+    cards = page.locator("#ov-play-S .ov-card")
+    expect(cards).to_have_count(2)
+    expect(cards.first).to_have_class(re.compile(r"\bwild\b"))
+    expect(cards.last).not_to_have_class(re.compile(r"\bwild\b"))
+    expect(cards.last).to_contain_text("3")
 
 
 @pytest.mark.parametrize("layout", ["bottom", "top", "corners"])
@@ -199,7 +209,7 @@ def test_a_bad_parameter_is_a_clear_400(serve, page):
     expect(page.locator("body")).to_contain_text("'layout' must be one of bottom, top, corners")
 
 
-def test_ruling_banner_comes_with_the_confirmation_and_goes_with_table_time(serve, page):
+def test_ruling_banner_comes_with_the_confirmation_and_goes_with_table_time(serve, page, tmp_path):
     app, live, base = serve()
     events = scripted(faults=("overtime",))
     i = 0
@@ -216,6 +226,8 @@ def test_ruling_banner_comes_with_the_confirmation_and_goes_with_table_time(serv
     expect(banner).to_contain_text("出牌/贡还牌超时")
     expect(banner).to_contain_text("警告")
     expect(banner).to_contain_text(TEAMS[violation["side"]])
+    screenshot(page, tmp_path, "overlay-ruling.png")
+    assert not overlaps(box(banner), box(page.locator("#ov-seats")))
     # table time passes the banner's end (20 s): the next state has no ruling
     live.submit({"t": t + 20.0, "table": "T01", "type": "tick"})
     expect(page.locator("body")).to_have_attribute("data-version", str(live.version("T01")))

@@ -31,10 +31,11 @@
 
   // A card drawn with HTML and CSS: rank and suit in the corner, the suit big
   // in the middle; a joker has JOKER down its side and a star.
-  function cardEl(code) {
+  // ``wild``: the heart of the level played (逢人配) is marked
+  function cardEl(code, wild) {
     const joker = code === "BJ" || code === "LJ";
     const red = code === "BJ" || code[0] === "H" || code[0] === "D";
-    const c = el("span", "ov-card " + (red ? "red" : "black") + (joker ? " joker" : ""));
+    const c = el("span", "ov-card " + (red ? "red" : "black") + (joker ? " joker" : "") + (code === wild ? " wild" : ""));
     c.dataset.card = code;
     if (joker) {
       c.title = T(code === "BJ" ? "ov_big_joker" : "ov_little_joker");
@@ -68,6 +69,7 @@
       setText("ov-level-" + side, (s.levels || {})[side] || "");
     });
     setText("ov-deal", s.deal ? T("ov_deal", { n: s.deal }) + (s.level ? " · " + T("ov_playing", { n: rankLabel(s.level) }) : "") : "");
+    const wild = s.level ? "H" + (s.level === "10" ? "T" : s.level) : null;
     SEATS.forEach((seat) => {
       const info = (s.seats || {})[seat] || {};
       setText("ov-player-" + seat, (s.players || {})[seat] || "");
@@ -78,7 +80,7 @@
       const play = $("ov-play-" + seat);
       play.replaceChildren();
       if (info.last && info.last.pass) play.appendChild(el("span", "ov-pass", T("pass")));
-      else if (info.last) (info.last.cards || []).forEach((c) => play.appendChild(cardEl(c)));
+      else if (info.last) (info.last.cards || []).forEach((c) => play.appendChild(cardEl(c, wild)));
       // in tribute and return the clock names who is to act
       $("ov-seat-" + seat).classList.toggle("to-act", (s.turn || (s.clock && s.clock.seat)) === seat);
     });
