@@ -2,13 +2,13 @@
 draws it: screenshots with a transparent background, every element where it
 belongs, live from the stream."""
 
-import io
 import re
 import threading
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
-from PIL import Image
 from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
@@ -67,13 +67,13 @@ def inside_frame(b):
 
 def screenshot(page, tmp_path, name):
     """A 1080p screenshot with a transparent background, kept under the test's
-    tmp dir and test-artifacts/; returns the image."""
+    tmp dir and test-artifacts/; returns the image (height × width × BGRA)."""
     png = page.screenshot(omit_background=True)
     (tmp_path / name).write_bytes(png)
     ARTIFACTS.mkdir(exist_ok=True)
     (ARTIFACTS / name).write_bytes(png)
-    img = Image.open(io.BytesIO(png)).convert("RGBA")
-    assert img.size == (W, H)
+    img = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_UNCHANGED)
+    assert img.shape == (H, W, 4)
     return img
 
 
@@ -119,9 +119,9 @@ def test_mid_deal_at_1080p(serve, page, tmp_path):
 
     img = screenshot(page, tmp_path, "overlay-1080p.png")
     # transparent where nothing is drawn, opaque where a panel is
-    assert img.getpixel((0, 0))[3] == 0 and img.getpixel((W - 1, 0))[3] == 0
+    assert img[0, 0, 3] == 0 and img[0, W - 1, 3] == 0
     b = box(page.locator("#ov-team-NS"))
-    assert img.getpixel((int(b["x"] + b["width"] / 2), int(b["y"] + b["height"] / 2)))[3] > 150
+    assert img[int(b["y"] + b["height"] / 2), int(b["x"] + b["width"] / 2), 3] > 150
     # nothing overlaps: a seat's label and its first card, the panels, the score bar
     for seat in "SENW":
         first = page.locator(f"#ov-play-{seat} .ov-card").first
