@@ -48,13 +48,16 @@ play E ['S5'] True 4.0
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from referee.cards import CardError, parse_card
 from referee.decisions import Decision
 from referee.events import Event, EventError
 
-__all__ = ["HAND_SIZE", "ACTIONS", "RULING_TYPES", "deals_of", "sort_cards"]
+if TYPE_CHECKING:
+    from referee.table import Table
+
+__all__ = ["HAND_SIZE", "ACTIONS", "RULING_TYPES", "FORMAT", "VERSION", "deals_of", "record_of", "sort_cards"]
 
 HAND_SIZE = 27
 # events a deal's steps show (ticks, zone clears and device states are not steps)
@@ -432,3 +435,39 @@ def walk_correction(walk: _Walk, e: Event) -> None:
         walk.loose.append(step)
     else:
         stage["steps"].append(step)
+
+
+# ---------------------------------------------------------------- the record
+FORMAT = "guandan-deal-record"
+VERSION = 1
+
+
+def record_of(table: "Table") -> dict[str, Any]:
+    """The open deal record of a table's match (docs/deal-record.md): the match's
+    settings, teams and players as its log gives them, its result, each deal
+    as :func:`deals_of` makes it, and the whole log, from which a reader
+    replays every decision.
+
+    >>> from referee.table import Table
+    >>> t = Table("T01")
+    >>> _ = t.feed_dict({"t": 0, "type": "settings", "settings": {"match_format": "deals", "deals": 1},
+    ...                  "teams": {"NS": "Nanjing", "EW": "Suzhou"}})
+    >>> r = record_of(t)
+    >>> r["format"], r["version"], r["table"], r["match"]["teams"], len(r["events"])
+    ('guandan-deal-record', 1, 'T01', {'NS': 'Nanjing', 'EW': 'Suzhou'}, 1)
+    """
+    snapshot = table.snapshot()
+    players: dict[str, str] = {}
+    for e in table.log:       # the latest settings event that names the players
+        named = e.get("players") if e.type == "settings" else None
+        if isinstance(named, Mapping):
+            players = {str(k): str(v) for k, v in named.items()}
+    match: dict[str, Any] = {"settings": table.settings.to_dict(), "teams": dict(table.teams),
+                             "levels": dict(snapshot["levels"]),
+                             "result": snapshot["score_sheet"].get("result")}
+    if players:
+        match["players"] = players
+    view = deals_of(table.log, table.decisions)
+    return {"format": FORMAT, "version": VERSION, "table": table.table_id, "match": match,
+            "deals": view["deals"], "rulings": view["rulings"],
+            "events": [e.to_dict() for e in table.log]}
