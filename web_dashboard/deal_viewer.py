@@ -29,6 +29,7 @@ from flask_login import current_user
 
 from referee.codes import Violation
 from referee.deal_record import deals_of
+from web_dashboard.i18n import CATALOGUE, translate
 from web_dashboard.views import live, require_table
 
 bp = Blueprint("deals", __name__)
@@ -77,10 +78,12 @@ def _may_see_all(table: str) -> bool:
 def ruling_label(step: dict[str, Any], lang: str) -> str:
     """A ruling in the page's language: a violation by its rule's own name and
     clause (《江苏省掼蛋竞赛规则（2023）》), the English message only in English."""
-    violation = _VIOLATIONS.get(step.get("code") or "")
+    code = step.get("code") or ""
+    violation = _VIOLATIONS.get(code)
     if violation is not None:
         return violation.cn()
-    return ""
+    key = f"dv_code_{code}"
+    return translate(key, lang) if key in CATALOGUE else ""
 
 
 @bp.route("/tables/<table>/deals/<int:number>")
