@@ -89,7 +89,7 @@ def read_record(path: str | os.PathLike[str]) -> DealRecordFile:
 
 def parse_record(raw: bytes | str, name: str = "<record>") -> DealRecordFile:
     """Check a deal record given as JSON text (``name`` for the messages)."""
-    import jsonschema  # type: ignore[import-untyped]  # only readers of records need it
+    import jsonschema  # only readers of records need it
 
     try:
         data = json.loads(raw, parse_constant=_reject_constant)
