@@ -163,3 +163,14 @@ def test_not_json_and_too_large_are_refused(tmp_path, monkeypatch):
     monkeypatch.setattr(deal_files, "MAX_RECORD_BYTES", 1000)
     with pytest.raises(deal_files.RecordError, match="NaN is not a number"):
         deal_files.read_record(f)
+
+
+def test_the_documented_example_is_a_valid_record():
+    import re
+    text = (DOCS / "deal-record.md").read_text(encoding="utf-8")
+    (example,) = [b for b in re.findall(r"```json\n(.*?)```", text, flags=re.S)]
+    record = deal_files.parse_record(example, "docs/deal-record.md")   # schema, events and deals
+    deal = record.data["deals"][0]
+    assert [s["code"] for s in deal["tricks"][0]["steps"] if s["kind"] == "ruling"] == \
+        ["out_of_turn_play", "stop_choice"]
+    assert deal["hands"]["N"]["left"] == ["S8", "H8"]
