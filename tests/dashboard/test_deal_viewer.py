@@ -105,6 +105,20 @@ def test_page_in_chinese_and_english(tmp_path):
         live.close()
 
 
+def test_the_demo_names_each_deals_page_at_the_end():
+    import io
+    from table_node.demo import _finish, _Violations
+    found = _Violations()
+    for d in [{"type": "deal_end", "deal": 1}, {"type": "violation", "code": "overtime"},
+              {"type": "deal_end", "deal": 2}, {"type": "deal_end", "deal": 2}]:
+        found(d)
+    out = io.StringIO()
+    _finish(found, "http://127.0.0.1:8000/", False, out)
+    assert out.getvalue().splitlines()[-1] == ("demo: each deal trick by trick, its rulings in place: "
+                                               "http://127.0.0.1:8000/tables/T01/deals/1 "
+                                               "http://127.0.0.1:8000/tables/T01/deals/2")
+
+
 # ---------------------------------------------------------------- in chromium
 pytest.importorskip("playwright.sync_api")
 from playwright.sync_api import expect  # noqa: E402
