@@ -226,6 +226,10 @@ class _Walk:
         stage["steps"].append(step)
         if "event" in step:
             self.where[step["event"]] = stage
+        if stage.get("leader", "") is None and step["kind"] == "play" and step["counted"]:
+            stage["leader"] = step["seat"]      # no leader was named: the first play leads
+            if self.deal is not None and self.deal["leader"] is None:
+                self.deal["leader"] = step["seat"]
 
     # ------------------------------------------------------------ hands
     def hands(self) -> dict[str, dict[str, Any]]:
@@ -346,6 +350,8 @@ def deals_of(events: Sequence[Event], decisions: Sequence[Decision]) -> dict[str
         is_meta = e.type == "referee" and e.get("action") in _META
         if is_meta:
             walk_correction(walk, e)
+            for d in mine:      # a correction that named nothing usable is asked about
+                _decision(walk, d)
             continue
         if e.type == "deal_start" and not walk.deals and isinstance(e.get("levels"), Mapping):
             walk.levels = {str(k): str(v) for k, v in e.get("levels").items()}
@@ -365,6 +371,8 @@ def deals_of(events: Sequence[Event], decisions: Sequence[Decision]) -> dict[str
                 _decision(walk, d)
     if walk.deal is not None:
         walk.close_deal(None)
+    # decisions that name no event at all (none today) are kept, outside the deals
+    walk.loose.extend(_ruling(d) for d in anchored.get(0, []) if d.type in RULING_TYPES)
     return {"deals": walk.deals, "rulings": walk.loose}
 
 

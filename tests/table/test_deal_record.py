@@ -177,3 +177,14 @@ def test_record_carries_settings_teams_players_and_the_log():
     assert r["match"]["teams"] == {"NS": "Nanjing", "EW": "Suzhou"}
     assert r["match"]["players"]["N"] == "Li" and r["match"]["settings"]["deals"] == 1
     assert [e["id"] for e in r["events"]] == [1, 2] and len(r["deals"]) == 1
+
+
+def test_first_deal_without_a_named_leader_and_a_correction_naming_nothing():
+    t = _table({"t": 0, "type": "deal_start", "deal": 1, "level": "2"},
+               {"t": 3, "type": "play", "seat": "E", "cards": ["S3"]},
+               {"t": 4, "type": "referee", "action": "void", "ref": 99})
+    deal = deals_of(t.log, t.decisions)["deals"][0]
+    assert deal["leader"] == "E" and deal["tricks"][0]["leader"] == "E"
+    steps = deal["tricks"][0]["steps"]
+    assert [s["kind"] for s in steps] == ["play", "ruling"]       # the correction named no event
+    assert steps[1]["code"] == "bad_reference"
