@@ -46,9 +46,10 @@ def init_app(app: Flask) -> None:
 def table_deals(table: str) -> dict[str, Any]:
     """The table's deals (a fresh view of its log and record)."""
     lv = live()
-    with lv._cond:      # the log and record of one moment (LiveVenue.read's lock)
+    with lv._cond:      # the log and record of one moment (LiveVenue.read's lock), copied
         tb = lv.venue.table(table)
-        return deals_of(list(tb.log), list(tb.decisions))
+        log, decisions = list(tb.log), list(tb.decisions)
+    return deals_of(log, decisions)     # outside the lock: the table's sources go on
 
 
 def _first_seen_ended(table: str, number: int) -> float:
