@@ -101,6 +101,15 @@ def test_page_in_chinese_and_english(tmp_path):
         c.set_cookie("lang", "en")
         en = c.get("/tables/T01/deals/1").get_data(as_text=True)
         assert "Trick 3" in en and "does not beat" in en and "Hands reconstructed" in en
+        # every text through the catalogue: a key it lacks would show as itself
+        for page in (zh, en):
+            assert "dv_" not in page.replace('"dv_', "")   # the script's catalogue block names keys
+        assert c.get("/tables/T01/deals/2").status_code == 403      # in play: not public
+        login(c, "li", "pw-li")                                     # the table's referee
+        for lang, words in (("zh", ("进贡与还贡", "贡错牌", "大王")), ("en", ("Tribute and return", "Big joker"))):
+            c.set_cookie("lang", lang)
+            page = c.get("/tables/T01/deals/2").get_data(as_text=True)
+            assert all(w in page for w in words) and "dv_" not in page.replace('"dv_', "")
     finally:
         live.close()
 
