@@ -24,11 +24,13 @@ import threading
 import time
 from typing import Any
 
-from flask import Blueprint, Flask, abort, current_app, g, render_template
+import json
+
+from flask import Blueprint, Flask, Response, abort, current_app, g, render_template
 from flask_login import current_user
 
 from referee.codes import Violation
-from referee.deal_record import deals_of
+from referee.deal_record import deals_of, record_of
 from web_dashboard.i18n import CATALOGUE, translate
 from web_dashboard.views import live, require_table
 
@@ -112,3 +114,22 @@ def deal_page(table: str, number: int):
                            next_deal=min((n for n in numbers if n > number), default=None),
                            teams=live().matches.get(table, {}) or live().snapshot(table).get("teams", {}),
                            rule=lambda s: ruling_label(s, lang))
+
+
+@bp.route("/tables/<table>/record.json")
+def record_json(table: str):
+    """The table's deal record (docs/deal-record.md) as a file: for the public
+    once the match is over and its last deal's broadcast delay has passed (the
+    record holds every card of every deal)."""
+    require_table(table)
+    lv = live()
+    if not _may_see_all(table):
+        view = table_deals(table)
+        over = lv.snapshot(table)["score_sheet"].get("result") is not None
+        if not over or any(public_wait(table, d) != 0 for d in view["deals"]):
+            return render_template("deal_hidden.html", table=table, number=None, wait=None), 403
+    with lv._cond:      # one moment of the table (LiveVenue.read's lock)
+        record = record_of(lv.venue.table(table))
+    body = json.dumps(record, ensure_ascii=False, indent=1) + "\n"
+    return Response(body, mimetype="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="deal-record-{table}.json"'})

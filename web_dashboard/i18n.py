@@ -184,6 +184,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {  # key: (zh, en)
     "dv_not_public": ("本副牌结束并经过直播延时后才对公众公开", "This deal is shown to the public once it "
                       "has ended and the broadcast delay has passed"),
     "dv_public_in": ("约 {s} 秒后公开", "public in about {s} s"),
+    "dv_record": ("下载牌谱（JSON）", "Deal record (JSON)"),
 }
 
 

@@ -68,6 +68,28 @@ def test_without_a_delay_the_deal_is_public_once_it_ended(tmp_path):
         live.close()
 
 
+def test_the_deal_record_download_waits_for_the_matchs_end(tmp_path):
+    from services.deal_files import parse_record
+    app, live = _app(tmp_path)
+    try:
+        for e in [SETTINGS, *SCRIPT.events[:200]]:
+            live.submit(e)
+        c = app.test_client()
+        assert c.get("/tables/T01/record.json").status_code == 403     # deal 2 is in play
+        li = app.test_client()
+        login(li, "li", "pw-li")
+        assert li.get("/tables/T01/record.json").status_code == 200
+        for e in SCRIPT.events[200:]:
+            live.submit(e)
+        r = c.get("/tables/T01/record.json")
+        assert r.status_code == 200 and "deal-record-T01.json" in r.headers["Content-Disposition"]
+        record = parse_record(r.get_data(), "download")            # a valid record, deals as replayed
+        assert [d["deal"] for d in record.data["deals"]] == [1, 2]
+        assert 'href="/tables/T01/record.json"' in c.get("/tables/T01/deals/1").get_data(as_text=True)
+    finally:
+        live.close()
+
+
 def test_the_tables_referee_sees_the_deal_in_play_others_do_not(tmp_path):
     app, live = _app(tmp_path, OVERLAY_DELAY=30)
     try:
