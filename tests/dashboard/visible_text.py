@@ -6,7 +6,7 @@ Allowed in the Chinese view (they are not English words but notation):
 - seat letters ``N E S W`` and sides ``NS EW``;
 - card codes (``S3``, ``HT``, ``H10``, ``BJ``, ``LJ``) and level ranks (``2``-``A``, ``J Q K``);
 - numbers with or without units (``20``, ``0.97``, ``12s``, ``60px``);
-- ``PDF`` and ``CSV`` (the file formats' names);
+- ``PDF``, ``CSV`` and ``JSON`` (the file formats' names);
 - ``English``: the language switch names the other language in its own words;
 - names the test itself chose (its tables, teams, users, players): passed as ``names``.
 """
@@ -18,7 +18,7 @@ import re
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 CARD = re.compile(r"^(?:[SHDC](?:[2-9TJQKA]|10)|BJ|LJ)$")
 UNIT = re.compile(r"^(?:s|ms|px|mm|min)$")
-ALLOWED = {"N", "E", "S", "W", "NS", "EW", "J", "Q", "K", "A", "T", "PDF", "CSV", "English"}
+ALLOWED = {"N", "E", "S", "W", "NS", "EW", "J", "Q", "K", "A", "T", "PDF", "CSV", "JSON", "English"}
 
 
 def english_words(text: str, names: tuple[str, ...] = ()) -> list[str]:
