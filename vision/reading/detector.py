@@ -262,20 +262,23 @@ class CardDetector:
             raise DetectorError("no index classifier loaded: this detector only finds boxes")
         if not images:
             return []
-        # a zone whose cards are turned is read turned back upright (larger
-        # pictures, their own detector run), near 45 degrees both ways round
+        # a zone whose cards seem turned is also read turned back upright
+        # (larger pictures, their own detector run), near 45 degrees both ways
+        # round; the read as it lies stays a candidate (a wood grain or a cloth's
+        # weave can seem turned) and alone says whether a hand is there
         variants: list[list[Upright | None]] = []
         for im in images:
             tilts = turns(im, margin, self.turn_from) if self.turn_from is not None else []
-            variants.append([upright(im, t) for t in tilts] or [None])
+            variants.append([None] + [upright(im, t) for t in tilts])
         pictures = [u.image if u else im for im, vs in zip(images, variants) for u in vs]
         named = iter(self._name_indices_many(pictures, self.find_boxes_many(pictures, scale)))
         reads = []
         for im, vs in zip(images, variants):
             tried = [self._zone_read(im, u, next(named), margin) for u in vs]
-            # the surer read wins: an index seen sideways is read unsure (and
-            # often as a joker), so each card counts by how far it is over SURE
-            reads.append(max(tried, key=lambda r: sum(c.confidence - SURE for c in r.cards)))
+            # the surer read wins (the first on a tie): an index seen sideways is
+            # read unsure, often as a joker, so each card counts by how far it is over SURE
+            best = max(tried, key=lambda r: sum(c.confidence - SURE for c in r.cards))
+            reads.append(replace(best, hand=tried[0].hand, hand_confidence=tried[0].hand_confidence))
         return reads
 
     @staticmethod
