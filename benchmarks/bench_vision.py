@@ -27,6 +27,10 @@ mate-backgrounds``), bare or with held-out synthetic cards, under light
 changes (warm, cold, dim, a hard shadow band), and with synthetic hands
 laid on the same surfaces; skipped with a message when the packages are
 absent.  ``--only-real-surfaces`` runs that section alone.
+
+``--turned N`` adds card recall and plays exact for rows turned 0-15, 15-30
+and 30-45 degrees from the zone's axis and for tight fans (N plays each,
+generated pictures of the held-out decks).
 """
 
 from __future__ import annotations
@@ -90,6 +94,42 @@ def accuracy(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_M
         "exact_by_card_count": {k: f"{by_kind_exact[k]}/{by_kind[k]}" for k in sorted(by_kind)},
         "exact_by_deck": {k: f"{by_deck_exact[k]}/{by_deck[k]}" for k in sorted(by_deck)},
     }
+
+
+ANGLE_BINS = ((0, 15), (15, 30), (30, 45))
+
+
+def turned(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_MARGIN_MM) -> dict:
+    """Card recall and plays exact by the row's angle to the zone's axis
+    (``plays`` per bin, either way round, drawn uniformly in the bin), and in
+    tight fans (every card but the last showing only its index strip) laid
+    within 15 degrees: held-out decks and cloths, generated pictures."""
+    gen = SceneGenerator(load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT, hand_rate=0.0)
+    margin = Zone.margin_px(margin_mm)
+    scale = det.imgsz / max(ZONE_PX)
+    out = {}
+    cases = [(f"angle_{lo}_{hi}", lo, hi, False) for lo, hi in ANGLE_BINS] + [("tight_fans", 0, 15, True)]
+    for case, (name, lo, hi, tight) in enumerate(cases):
+        tp = n_true = n_pred = exact = 0
+        for i in range(plays):
+            rng = np.random.default_rng([seed, 7, case, i])
+            deck = gen.decks[i % len(gen.decks)]
+            kind = str(rng.choice(["straight", "tube", "plate", "bomb"])) if tight else None
+            cards = random_play(rng, kind)
+            while not all(c in deck.cards for c in cards):
+                cards = random_play(rng, kind)
+            angle = float(rng.uniform(lo, hi) * rng.choice([-1, 1]))
+            spacing = max(0.17, deck.index_box[2] + 0.03) if tight else None
+            scene = gen.render(cards, rng, deck=deck, margin=margin, turn=angle, spacing=spacing)
+            got = det.read_zones([scene.image], scale, margin)[0].names
+            t, p = Counter(scene.cards), Counter(got)
+            tp += sum((t & p).values())
+            n_true += len(cards)
+            n_pred += len(got)
+            exact += got == scene.cards
+        out[name] = {"plays": plays, "card_recall": round(tp / max(1, n_true), 4),
+                     "card_precision": round(tp / max(1, n_pred), 4), "plays_exact": round(exact / plays, 4)}
+    return out
 
 
 def speed(det: CardDetector, frames: int, seed: int) -> dict:
@@ -283,6 +323,8 @@ def main() -> int:
                     help="also hand false alarms and misses on real surfaces from Debian packages")
     ap.add_argument("--only-real-surfaces", action="store_true", help="that section alone")
     ap.add_argument("--surface-seed", type=int, default=5150)
+    ap.add_argument("--turned", type=int, default=0, metavar="N",
+                    help="also N plays per angle bin (0-15, 15-30, 30-45 degrees) and N tight fans")
     args = ap.parse_args()
     if args.only_real_surfaces:
         print(json.dumps({"real_surfaces": real_surfaces(args.model, args.classifier, args.threads,
@@ -293,6 +335,8 @@ def main() -> int:
            "index_classifier": str(det.classifier.model_path),
            "detector_conf": det.conf, "held_out_decks": list(HELD_OUT_DECKS),
            **accuracy(det, args.plays, args.seed, args.margin_mm), **speed(det, args.frames, args.seed)}
+    if args.turned:
+        out["turned_and_tight_fans"] = turned(det, args.turned, args.seed, args.margin_mm)
     if args.real_surfaces:
         out["real_surfaces"] = real_surfaces(args.model, args.classifier, args.threads, args.surface_seed,
                                              margin_mm=args.margin_mm)
