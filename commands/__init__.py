@@ -24,6 +24,7 @@ COMMAND_MODULES = [
     "commands.replay",
     "commands.record",
     "commands.export",
+    "commands.appeal",
     "commands.dashboard",
     "commands.venue",
     "commands.table",

@@ -48,3 +48,19 @@ def clip_paths(folder: Path, decision: dict[str, Any]) -> list[Path]:
     found = [p for p in folder.glob(f"{stem}*{CLIP_SUFFIX}")
              if p.stem == stem or re.fullmatch(re.escape(stem) + r"-\d+", p.stem)]
     return sorted(found, key=lambda p: (len(p.stem), p.stem))
+
+
+def clip_index(folder: Path) -> dict[str, list[str]]:
+    """Every complete clip in ``folder`` by its ruling's stem (one listing of the
+    folder, for pages that show many rulings), in camera order."""
+    try:
+        names = [n for n in sorted(p.name for p in folder.iterdir())
+                 if n.endswith(CLIP_SUFFIX) and not n.startswith(".")]
+    except OSError:
+        return {}
+    out: dict[str, list[str]] = {}
+    for name in sorted(names, key=len):
+        stem = name[:-len(CLIP_SUFFIX)]
+        head, _, tail = stem.rpartition("-")
+        out.setdefault(head if tail.isdigit() and head else stem, []).append(name)
+    return out
