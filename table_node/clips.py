@@ -184,7 +184,10 @@ class ClipRecorder:
         import cv2
 
         fps = self.settings.fps
-        frames = ring.frames(req.t0 - 1.0 / fps, req.t1)
+        frames = ring.frames(t1=req.t1)
+        # from the newest frame at or before the start: what the camera showed then
+        before = [i for i, (t, _) in enumerate(frames) if t <= req.t0 + 1e-6]
+        frames = frames[before[-1]:] if before else frames
         if not frames:
             log.warning("clip %s: %s has no frames from %.2f to %.2f s", req.stem, camera, req.t0, req.t1)
             return False
