@@ -108,10 +108,11 @@ class ClipRecorder:
         self._thread: threading.Thread | None = None
         self._closing = False
 
-    def ring(self, name: str) -> FrameRing:
-        """A new camera's ring (its clips are numbered in the order cameras are added)."""
+    def ring(self, name: str, background: bool = True) -> FrameRing:
+        """A new camera's ring (its clips are numbered in the order cameras are added;
+        ``background``: see :class:`vision.reading.framering.FrameRing`)."""
         s = self.settings
-        ring = FrameRing(s.ring_seconds, s.fps, s.width)
+        ring = FrameRing(s.ring_seconds, s.fps, s.width, background=background)
         with self._lock:
             self.rings.append((name, ring))
         return ring
@@ -153,9 +154,6 @@ class ClipRecorder:
                 log.exception("clip %s could not be written", req.stem)
 
     def _make(self, req: _Request) -> None:
-        for _, ring in self.rings:
-            if not self._closing:
-                ring.wait_until(req.t1, self.settings.wait_s)
         self.folder.mkdir(parents=True, exist_ok=True)
         same = self._made.get((req.t0, req.t1))
         paths = []
@@ -179,42 +177,46 @@ class ClipRecorder:
 
     def _write(self, path: Path, camera: str, ring: FrameRing, req: _Request) -> bool:
         """One camera's clip of ``req``: a frame every ``1/fps`` s from the window's
-        start to its end, each the newest the camera had by then. False if the
-        ring holds nothing of the window."""
+        start to its end, each the newest the camera had by then. Written as
+        the frames come: the seconds before the ruling are encoded while the
+        camera films the second after it. Cut short where the camera falls
+        silent for ``wait_s`` (or the recorder closes). False if the ring holds
+        nothing of the window."""
         import cv2
 
         fps = self.settings.fps
-        frames = ring.frames(t1=req.t1)
-        # from the newest frame at or before the start: what the camera showed then
-        before = [i for i, (t, _) in enumerate(frames) if t <= req.t0 + 1e-6]
-        frames = frames[before[-1]:] if before else frames
-        if not frames:
+        held = ring.frames(t1=req.t0)
+        start_frame = held[-1] if held else next(iter(ring.frames(t1=req.t1)), None)
+        if start_frame is None:
             log.warning("clip %s: %s has no frames from %.2f to %.2f s", req.stem, camera, req.t0, req.t1)
             return False
-        start = max(req.t0, frames[0][0])
-        end = min(req.t1, max(frames[-1][0], start))
-        count = int(math.floor((end - start) * fps + 1e-6)) + 1
-        first = decode(frames[0][1])
+        start = max(req.t0, start_frame[0])
+        first = decode(start_frame[1])
         h, w = first.shape[:2]
         tmp = path.with_name(f".{path.stem}.part{CLIP_SUFFIX}")
         writer = cv2.VideoWriter(str(tmp), cv2.VideoWriter_fourcc(*"VP80"), fps, (w, h))
         if not writer.isOpened():
             raise OSError(f"OpenCV cannot write VP8/WebM video here ({tmp})")
-        used: list[float] = []
-        k, picture = 0, first
+        used: list[float] = [start_frame[0]]
+        picture, shown, end, count = first, start_frame[0], start, 0
         try:
-            for n in range(count):
+            for n in range(int(math.floor((req.t1 - start) * fps + 1e-6)) + 1):
                 slot = start + n / fps
-                moved = False
-                while k + 1 < len(frames) and frames[k + 1][0] <= slot + 1e-6:
-                    k, moved = k + 1, True
-                if moved:
-                    picture = decode(frames[k][1])
+                if ring.latest < slot - 1e-6:
+                    if self._closing or not ring.wait_until(slot - 1e-6, self.settings.wait_s):
+                        break           # the camera stopped: the clip ends with its last frame
+                newer = ring.frames(shown + 1e-6, slot + 1e-6)
+                if newer:
+                    shown = newer[-1][0]
+                    picture = decode(newer[-1][1])
+                    used.append(shown)
                 writer.write(picture)
-                if not used or used[-1] != frames[k][0]:
-                    used.append(frames[k][0])
+                end, count = slot, count + 1
         finally:
             writer.release()
+        if count == 0:
+            tmp.unlink(missing_ok=True)
+            return False
         meta = {"clip": path.name, "camera": camera, "t0": round(start, 3), "t1": round(end, 3),
                 "asked": [req.t0, req.t1], "fps": fps, "frames": count, "size": [w, h],
                 "source_frames": [round(t, 3) for t in used]}

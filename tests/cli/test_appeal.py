@@ -42,7 +42,7 @@ def write_evidence(folder, violation, crop="12.50-S-play.jpg"):
     ev.mkdir(parents=True)
     cv2.imwrite(str(ev / crop), np.full((80, 120, 3), 90, np.uint8))
     rec = ClipRecorder(ev, ClipSettings(before_s=1.0, after_s=0.5, width=160))
-    ring = rec.ring("camera 0")
+    ring = rec.ring("camera 0", background=False)
     t = violation["t"]
     for k in range(-30, 10):
         ring.push(t + k / 10, np.full((120, 160, 3), 100 + k, np.uint8))

@@ -18,7 +18,7 @@ from tests.dashboard.test_browser import browser  # noqa: F401  (the fixture)
 def _clip_for(folder, violation):
     """A real clip of the violation (2.5 s, 320x240), as the table node writes it."""
     rec = ClipRecorder(folder, ClipSettings(before_s=1.5, after_s=1.0, width=320))
-    ring = rec.ring("camera 0")
+    ring = rec.ring("camera 0", background=False)
     t = violation["t"]
     for k in range(-20, 12):
         f = np.full((240, 320, 3), 60, np.uint8)

@@ -35,7 +35,7 @@ def _read_clip(path):
 
 
 def test_the_ring_keeps_the_last_seconds_in_order_within_its_bound():
-    ring = FrameRing(seconds=2.0, fps=10.0, width=160)
+    ring = FrameRing(seconds=2.0, fps=10.0, width=160, background=False)
     kept = [t for k in range(300) if ring.push(t := round(k / 30, 4), _frame(k))]   # 10 s at 30 frames/s
     frames = ring.frames()
     times = [t for t, _ in frames]
@@ -52,13 +52,28 @@ def test_the_ring_keeps_the_last_seconds_in_order_within_its_bound():
     assert np.abs(picture.astype(int) - expected).mean() < 6
 
 
+def test_a_cameras_ring_encodes_in_its_own_thread_and_never_holds_the_camera_back():
+    ring = FrameRing(seconds=2.0, fps=10.0, width=160)
+    big = [np.full((1080, 1920, 3), k, np.uint8) for k in range(3)]
+    taken = [ring.push(k / 10, big[k % 3]) for k in range(60)]      # as fast as the loop goes
+    ring.close()                                                      # the frame waiting is still kept
+    assert all(taken)
+    times = [t for t, _ in ring.frames()]
+    assert times == sorted(times) and len(times) <= ring.limit
+    assert times[-1] == pytest.approx(5.9)                            # the last frame handed over is kept
+    # frames the encoder had no time for were dropped, not queued: memory stays bounded
+    assert ring.encoded + ring.dropped == 60 and ring.encoded >= len(times)
+    assert decode(ring.frames()[-1][1])[0, 0, 0] == pytest.approx(59 % 3, abs=2)
+    assert not ring.push(6.0, big[0])                                 # closed: nothing more taken
+
+
 def _recorder(tmp_path, **settings):
     return ClipRecorder(tmp_path / "clips", ClipSettings(**settings))
 
 
 def test_a_clip_covers_its_window_frame_by_frame(tmp_path):
     rec = _recorder(tmp_path, before_s=2.0, after_s=1.0, fps=10.0, width=320)
-    ring = rec.ring("camera 0")
+    ring = rec.ring("camera 0", background=False)
     for k in range(70):                                   # 7 s at 10 frames/s (the ring keeps 6)
         ring.push(k / 10, _frame(k))
     rec.request("violation-7-illegal_play", [5.0, 5.5])
@@ -79,7 +94,7 @@ def test_the_budget_deletes_the_oldest_clips_of_closed_rulings_never_an_open_one
     open_now = {"violation-1-overtime"}
     rec = ClipRecorder(tmp_path / "clips", ClipSettings(before_s=1.0, after_s=0.5, width=320),
                        open_stems=lambda: set(open_now))
-    ring = rec.ring("camera 0")
+    ring = rec.ring("camera 0", background=False)
     for k in range(80):
         ring.push(k / 10, _frame(k))
     rec.request("violation-1-overtime", [5.0])
@@ -101,7 +116,7 @@ def test_the_budget_deletes_the_oldest_clips_of_closed_rulings_never_an_open_one
 
 def test_a_clip_asked_for_just_before_stop_is_written_with_the_frames_there_are(tmp_path):
     rec = _recorder(tmp_path, before_s=2.0, after_s=1.0, width=320, wait_s=120)
-    ring = rec.ring("camera 0")
+    ring = rec.ring("camera 0", background=False)
     for k in range(50):
         ring.push(k / 10, _frame(k))
     rec.request("violation-3-overtime", [4.8])      # wants frames up to 5.8 s; the camera stopped at 4.9

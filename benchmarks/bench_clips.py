@@ -1,0 +1,163 @@
+"""Evidence clips: what the frame ring costs the camera path, and how soon a
+ruling's clip can be played.
+
+Every figure comes from generated video, not a real camera: a table video
+is painted here (``vision.training.synth_table``, the demo's painter and
+frame size, 2560x1920) with cards laid and taken every few frames, written
+to an MJPG file and read back through the table node's camera path.
+
+1. Camera path frames per second (decode with ``vision.reading.watch.open_source``,
+   read and track every zone with ``TableWatcher`` and the shipped ONNX model)
+   without and with each frame offered to a :class:`vision.reading.framering.FrameRing`
+   (shrunk to 960 px, JPEG, at most 10 a second of table time). The passes
+   alternate, the best of ``--repeats`` each is kept. Aim: at most 5 % fewer.
+2. Ruling -> clip playable: a ring fed in real time at ``--camera-fps`` (the
+   frames paced as a camera delivers them), a ruling asks for its clip
+   (4 s before, 1 s after) as its event happens; the time until the WebM file
+   is complete and OpenCV decodes it. It holds the 1 s of video after the
+   event the clip must show. Aim: at most 3 s.
+
+    python benchmarks/bench_clips.py [--frames 60] [--repeats 3] [--clips 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from table_node.clips import ClipRecorder, ClipSettings  # noqa: E402
+from vision.reading.detector import CardDetector  # noqa: E402
+from vision.reading.framering import FrameRing  # noqa: E402
+from vision.reading.table import calibrate  # noqa: E402
+from vision.reading.watch import TableWatcher, open_source  # noqa: E402
+from vision.training.card_art import load_decks  # noqa: E402
+from vision.training.synth import SceneGenerator, random_play  # noqa: E402
+from vision.training.synth_table import TablePainter  # noqa: E402
+
+FPS = 15.0
+
+
+def make_video(path: Path, frames: int, seed: int = 5) -> tuple[Path, np.ndarray]:
+    """A generated table video: a new play in a zone every 6 frames (camera noise on)."""
+    rng = np.random.default_rng(seed)
+    painter = TablePainter(SceneGenerator(load_decks(["anglo"]), hand_rate=0.0), rng)
+    out = None
+    first = None
+    scenes = []
+    for k in range(4):
+        seat = "SENW"[k]
+        scenes.append(painter.frame({f"{seat}-play": random_play(rng, "pair")}, noise=1.5)[0])
+    for n in range(frames):
+        frame = scenes[(n // 6) % len(scenes)]
+        if out is None:
+            h, w = frame.shape[:2]
+            out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), FPS, (w, h))
+            first = frame
+        out.write(frame)
+    out.release()
+    return path, first
+
+
+def camera_fps(video: Path, watcher_args, ring: FrameRing | None) -> float:
+    geometry, detector = watcher_args
+    watcher = TableWatcher(geometry, detector)
+    n = 0
+    start = time.perf_counter()
+    for t, frame in open_source(str(video)):
+        if frame is None:
+            continue
+        if ring is not None:
+            ring.push(t, frame)
+        watcher.process(t, frame)
+        n += 1
+    return n / (time.perf_counter() - start)
+
+
+def ruling_to_clip(scene: np.ndarray, folder: Path, clips: int, camera_fps: float) -> list[float]:
+    """Seconds from each ruling to its clip being complete and decodable."""
+    settings = ClipSettings()
+    rec = ClipRecorder(folder, settings)
+    ring = rec.ring("camera")
+    stop = threading.Event()
+    t0 = time.monotonic()
+    frames = [np.roll(scene, 8 * k, axis=1) for k in range(4)]
+
+    def camera():
+        k = 0
+        while not stop.is_set():
+            ring.push(time.monotonic() - t0, frames[k % len(frames)])
+            k += 1
+            time.sleep(max(0.0, t0 + k / camera_fps - time.monotonic()))   # a camera's pace
+
+    th = threading.Thread(target=camera, daemon=True)
+    th.start()
+    out = []
+    try:
+        time.sleep(settings.before_s + 0.5)        # the ring holds the seconds before the first ruling
+        for i in range(clips):
+            event_t = time.monotonic() - t0
+            asked = time.monotonic()
+            stem = f"violation-{i + 1}-illegal_play"
+            rec.request(stem, [event_t])
+            if not rec.wait_written(stem, 60):
+                raise SystemExit(f"clip {stem} was not written within 60 s")
+            cap = cv2.VideoCapture(str(folder / f"{stem}.webm"))
+            ok, _ = cap.read()
+            cap.release()
+            if not ok:
+                raise SystemExit(f"clip {stem} cannot be decoded")
+            out.append(time.monotonic() - asked)
+            time.sleep(1.0)
+    finally:
+        stop.set()
+        th.join()
+        rec.close()
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--frames", type=int, default=60, help="frames of generated video per pass")
+    ap.add_argument("--repeats", type=int, default=3, help="passes with and without the ring")
+    ap.add_argument("--clips", type=int, default=5, help="rulings timed")
+    ap.add_argument("--camera-fps", type=float, default=15.0, help="the live camera's rate for part 2")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        print(f"generated video: {args.frames} frames of a painted table (not a real camera)", flush=True)
+        video, first = make_video(tmp / "table.avi", args.frames)
+        h, w = first.shape[:2]
+        geometry = calibrate(first)
+        detector = CardDetector()
+        camera_fps(video, (geometry, detector), None)          # warm up the model and the caches
+        plain, ringed, kept = [], [], []
+        for _ in range(args.repeats):
+            plain.append(camera_fps(video, (geometry, detector), None))
+            ring = FrameRing()
+            ringed.append(camera_fps(video, (geometry, detector), ring))
+            kept.append(len(ring.frames()))
+        a, b = max(plain), max(ringed)
+        print(f"camera path, {w}x{h} frames at {FPS:g} frames/s of video time:")
+        print(f"  without the ring: {a:.2f} frames/s (passes: {', '.join(f'{x:.2f}' for x in plain)})")
+        print(f"  with the ring:    {b:.2f} frames/s (passes: {', '.join(f'{x:.2f}' for x in ringed)}), "
+              f"{kept[-1]} frames kept of at most {FrameRing().limit}")
+        print(f"  cost: {100 * (a - b) / a:+.1f} % fewer frames per second (aim: at most 5 %)")
+        times = ruling_to_clip(first, tmp / "clips", args.clips, args.camera_fps)
+        print(f"ruling -> clip playable (4 s before, 1 s after, 960 px VP8 WebM, camera at "
+              f"{args.camera_fps:g} frames/s in real time): median {statistics.median(times):.2f} s, "
+              f"max {max(times):.2f} s over {len(times)} rulings (aim: at most 3 s; 1 s of it is the "
+              f"video after the event)")
+
+
+if __name__ == "__main__":
+    main()
