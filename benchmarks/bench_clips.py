@@ -23,6 +23,7 @@ to an MJPG file and read back through the table node's camera path.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -134,7 +135,8 @@ def main() -> None:
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        print(f"generated video: {args.frames} frames of a painted table (not a real camera)", flush=True)
+        print(f"generated video: {args.frames} frames of a painted table (not a real camera); "
+              f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the start", flush=True)
         video, first = make_video(tmp / "table.avi", args.frames)
         h, w = first.shape[:2]
         geometry = calibrate(first)
@@ -152,6 +154,13 @@ def main() -> None:
         print(f"  with the ring:    {b:.2f} frames/s (passes: {', '.join(f'{x:.2f}' for x in ringed)}), "
               f"{kept[-1]} frames kept of at most {FrameRing().limit}")
         print(f"  cost: {100 * (a - b) / a:+.1f} % fewer frames per second (aim: at most 5 %)")
+        sync = FrameRing(background=False)
+        frames = [f for _, f in open_source(str(video)) if f is not None][:20]
+        c = time.process_time()
+        for i, f in enumerate(frames):
+            sync.push(i / 10, f)
+        print(f"  the ring's own work (shrink + JPEG, in its thread): "
+              f"{1000 * (time.process_time() - c) / len(frames):.1f} ms CPU a frame taken")
         times = ruling_to_clip(first, tmp / "clips", args.clips, args.camera_fps)
         print(f"ruling -> clip playable (4 s before, 1 s after, 960 px VP8 WebM, camera at "
               f"{args.camera_fps:g} frames/s in real time): median {statistics.median(times):.2f} s, "
