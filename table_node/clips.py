@@ -227,8 +227,12 @@ class ClipRecorder:
     def _keep_budget(self) -> None:
         budget = self.settings.budget_mb * 1e6
         clips = [p for p in self.folder.glob(f"*{CLIP_SUFFIX}") if not p.name.startswith(".")]
-        sizes = {p: p.stat().st_size for p in clips}
-        total = sum(sizes.values())
+        stats = {p: p.stat() for p in clips}
+        # a clip shared by two rulings (the same window) is one file with two names
+        links: dict[tuple[int, int], int] = {}
+        for st in stats.values():
+            links[(st.st_dev, st.st_ino)] = links.get((st.st_dev, st.st_ino), 0) + 1
+        total = sum(st.st_size for st in {(st.st_dev, st.st_ino): st for st in stats.values()}.values())
         if total <= budget:
             return
         try:
@@ -236,13 +240,16 @@ class ClipRecorder:
         except Exception:              # the open rulings unknown: delete nothing
             log.exception("the open rulings could not be read; no clip deleted")
             return
-        for p in sorted(clips, key=lambda p: p.stat().st_mtime):
+        for p in sorted(clips, key=lambda p: stats[p].st_mtime_ns):
             if total <= budget:
                 break
             stem = p.stem.rsplit("-", 1)[0] if p.stem.rsplit("-", 1)[-1].isdigit() else p.stem
             if stem in keep:
                 continue
-            total -= sizes[p]
+            inode = (stats[p].st_dev, stats[p].st_ino)
+            links[inode] -= 1
+            if links[inode] == 0:
+                total -= stats[p].st_size
             p.unlink(missing_ok=True)
             p.with_suffix(".json").unlink(missing_ok=True)
             self.deleted.append(p)
