@@ -198,3 +198,30 @@ def test_a_violation_seen_by_the_camera_gets_its_clip_through_the_camera_path(tm
     assert np.abs(last - small(played)).mean() < np.abs(last - small(empty)).mean()
     # the node's frames are pushed at the table times the events carry
     assert all(play["t"] - 3.0 - 0.25 <= t <= play["t"] + 1.0 for t in meta["source_frames"])
+
+
+def test_two_rulings_on_the_same_evidence_share_one_file_and_the_budget_counts_it_once(tmp_path):
+    open_now = {"confirm-9-stop_choice"}
+    rec = ClipRecorder(tmp_path / "clips", ClipSettings(before_s=1.0, after_s=0.5, width=320),
+                       open_stems=lambda: set(open_now))
+    ring = rec.ring("camera 0", background=False)
+    for k in range(60):
+        ring.push(k / 10, _frame(k))
+    rec.request("violation-9-illegal_play", [4.0])
+    rec.request("confirm-9-stop_choice", [4.0])
+    assert rec.wait_written("confirm-9-stop_choice", 30)
+    a, b = (tmp_path / "clips" / f"{s}.webm" for s in ("violation-9-illegal_play", "confirm-9-stop_choice"))
+    assert a.read_bytes() == b.read_bytes() and a.stat().st_ino == b.stat().st_ino
+    size = a.stat().st_size
+    # two files of about `size` bytes (three names): within 2.5 sizes nothing goes
+    rec.settings = dataclasses.replace(rec.settings, budget_mb=2.5 * size / 1e6)
+    rec.request("violation-10-overtime", [5.0])
+    assert rec.wait_written("violation-10-overtime", 30)
+    assert rec.deleted == [] and a.exists() and b.exists()
+    # over a budget of one clip: the closed ruling's name goes, its open twin keeps the file
+    rec.settings = dataclasses.replace(rec.settings, budget_mb=1.2 * size / 1e6)
+    rec.request("violation-11-overtime", [5.5])
+    assert rec.wait_written("violation-11-overtime", 30)
+    rec.close()
+    assert [p.name for p in rec.deleted][:2] == ["violation-9-illegal_play.webm", "violation-10-overtime.webm"]
+    assert b.exists() and b.stat().st_size == size and not a.exists()
