@@ -24,6 +24,7 @@ import math
 import os
 import queue
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -185,6 +186,7 @@ class ClipRecorder:
         import cv2
 
         fps = self.settings.fps
+        cpu = time.thread_time()
         held = ring.frames(t1=req.t0)
         start_frame = held[-1] if held else next(iter(ring.frames(t1=req.t1)), None)
         if start_frame is None:
@@ -219,7 +221,8 @@ class ClipRecorder:
             return False
         meta = {"clip": path.name, "camera": camera, "t0": round(start, 3), "t1": round(end, 3),
                 "asked": [req.t0, req.t1], "fps": fps, "frames": count, "size": [w, h],
-                "source_frames": [round(t, 3) for t in used]}
+                "source_frames": [round(t, 3) for t in used],
+                "encode_cpu_s": round(time.thread_time() - cpu, 3)}
         path.with_suffix(".json").write_text(json.dumps(meta), encoding="utf-8")
         os.replace(tmp, path)           # complete or absent: the dashboard never serves half a clip
         return True
