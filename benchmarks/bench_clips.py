@@ -9,7 +9,7 @@ to an MJPG file and read back through the table node's camera path.
 1. Camera path frames per second (decode with ``vision.reading.watch.open_source``,
    read and track every zone with ``TableWatcher`` and the shipped ONNX model)
    without and with each frame offered to a :class:`vision.reading.framering.FrameRing`
-   (shrunk to 960 px, JPEG, at most 10 a second of table time). The passes
+   (shrunk to 800 px, JPEG, at most 10 a second of table time). The passes
    alternate; the best of ``--repeats`` each is kept, and the median of the
    frames per CPU-second (all threads, the ring's encoder too), which the
    load of other processes moves far less. Aim: at most 5 % fewer.
@@ -153,7 +153,7 @@ def main() -> None:
         plain, ringed, kept = [], [], []
         for _ in range(args.repeats):
             plain.append(camera_fps(video, (geometry, detector), None))
-            ring = FrameRing()
+            ring = FrameRing(ClipSettings().ring_seconds, ClipSettings().fps, ClipSettings().width)
             ringed.append(camera_fps(video, (geometry, detector), ring))
             kept.append((ring.encoded + ring.dropped, ring.dropped))
         a, b = max(x for x, _ in plain), max(x for x, _ in ringed)
@@ -178,7 +178,7 @@ def main() -> None:
               f"{kept[-1][0]} taken of {args.frames}: {100 * share:.1f} % of the path's {path_ms:.0f} ms "
               f"CPU a frame")
         times, cpu = ruling_to_clip(first, tmp / "clips", args.clips, args.camera_fps)
-        print(f"ruling -> clip playable (4 s before, 1 s after, 960 px VP8 WebM, camera at "
+        print(f"ruling -> clip playable (4 s before, 1 s after, {ClipSettings().width} px VP8 WebM, camera at "
               f"{args.camera_fps:g} frames/s in real time): median {statistics.median(times):.2f} s, "
               f"max {max(times):.2f} s over {len(times)} rulings (aim: at most 3 s; 1 s of it is the "
               f"video after the event)")

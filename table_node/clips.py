@@ -43,7 +43,7 @@ class ClipSettings:
     after_s: float = 1.0       # ... and after the last
     budget_mb: float = 500.0   # the table's clips together, in MB (10^6 bytes)
     fps: float = 10.0          # frames a second kept and written
-    width: int = 960           # pictures shrunk to this width at most
+    width: int = 800           # pictures shrunk to this width at most
     wait_s: float = 10.0       # wall seconds a clip waits for a silent camera before it is cut short
 
     RANGES = {"before_s": (0, 30), "after_s": (0, 10), "budget_mb": (1, 1_000_000),

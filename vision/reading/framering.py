@@ -3,8 +3,8 @@
 Each kept frame is shrunk to at most ``width`` pixels wide and stored as a
 JPEG, at most ``fps`` frames a second, and only the last ``seconds`` are
 kept: a ring of at most ``ceil(seconds * fps) + 1`` JPEGs, plus one raw frame
-waiting for its turn.  With the defaults (8 s, 10 frames/s, 960 px,
-quality 80) that is 81 pictures of about 50-150 KB, some 4-12 MB a camera,
+waiting for its turn.  With the defaults (8 s, 10 frames/s, 800 px,
+quality 80) that is 81 pictures of about 35-100 KB, some 3-8 MB a camera,
 whatever the camera's resolution or rate.
 
 The camera's thread only hands the frame over (:meth:`FrameRing.push`
@@ -37,7 +37,7 @@ import numpy as np
 class FrameRing:
     """A thread-safe ring of a camera's recent frames, JPEG-encoded, by table time."""
 
-    def __init__(self, seconds: float = 8.0, fps: float = 10.0, width: int = 960, quality: int = 80,
+    def __init__(self, seconds: float = 8.0, fps: float = 10.0, width: int = 800, quality: int = 80,
                  background: bool = True):
         """``background``: encode in the ring's own thread (a camera); False
         encodes in :meth:`push` itself (every frame kept, for tests and tools)."""
