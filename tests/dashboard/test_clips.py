@@ -91,10 +91,15 @@ def test_a_violations_clip_plays_in_the_dashboard(clip_app, tmp_path, browser): 
         page.fill("#password", "pw-li")
         page.click("#login-submit")
         page.wait_for_url(base + "/")
-        _clip_for(tmp_path / "ev" / "T01", violation)
         page.goto(base + "/tables/T01")
+        page.wait_for_selector("#live-flag:not(.down)")
         item = page.locator(f"#feed li.violation[data-n='{violation['n']}']")
         video = item.locator("video.clip")
+        expect(item).to_have_count(1)
+        expect(video).to_have_count(0)                 # not written yet
+        # the table node writes the clip and wakes the table's pages: it appears without a reload
+        _clip_for(tmp_path / "ev" / "T01", violation)
+        app.extensions["guandan_venue"].touch("T01")
         expect(video).to_have_count(1)
         expect(item.locator(".clip-label")).to_have_text("录像")
         expect(item.locator("a.appeal")).to_have_text("下载申诉材料")
@@ -104,6 +109,10 @@ def test_a_violations_clip_plays_in_the_dashboard(clip_app, tmp_path, browser): 
         expect(video).to_have_js_property("paused", True)
         video.click()                          # the native controls: a click plays
         expect(video).to_have_js_property("paused", False)
+        # the feed is drawn again on every change: the clip being watched goes on playing
+        version = page.locator("body").get_attribute("data-version")
+        app.extensions["guandan_venue"].touch("T01")
+        expect(page.locator("body")).not_to_have_attribute("data-version", version)
         expect(video).to_have_js_property("ended", True, timeout=15000)
         assert page.locator("#feed video.clip").count() == 1
     finally:
