@@ -25,6 +25,7 @@ COMMAND_MODULES = [
     "commands.record",
     "commands.export",
     "commands.appeal",
+    "commands.deal",
     "commands.dashboard",
     "commands.venue",
     "commands.table",

@@ -90,8 +90,10 @@ def run_table(args) -> int:
             from table_node.config import read_secret
             key = read_secret(cfg.key_file)
             node.add_publisher(cfg.redis, cfg.node, key=key.encode() if key else None,
-                               password=read_secret(cfg.redis_password_file))
-            print(f"{cfg.table}: publishing to the venue at {cfg.redis}", flush=True)
+                               password=read_secret(cfg.redis_password_file),
+                               ca_file=str(cfg.redis_ca_file) if cfg.redis_ca_file else None)
+            from venue.secrets import redact
+            print(f"{cfg.table}: publishing to the venue at {redact(cfg.redis)}", flush=True)
         config = {"USERS_FILE": str(cfg.users)} if cfg.users else {}
         try:
             url = node.serve_dashboard(cfg.host, cfg.port, config)

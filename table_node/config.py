@@ -39,6 +39,7 @@ class TableConfig:
     node: str | None = None
     redis_password_file: Path | None = None   # the node's Redis ACL user's password
     key_file: Path | None = None              # the HMAC key the node signs its events with
+    redis_ca_file: Path | None = None         # TLS (rediss://): the CA of the Redis server's certificate
     evidence_dir: Path | None = None          # zone pictures and clips ([clips]; None: none kept)
     clips: Any = None                         # table_node.clips.ClipSettings
 
@@ -117,13 +118,23 @@ def parse_config(data: dict[str, Any], base: Path = Path(".")) -> TableConfig:
         raise ConfigError(f"[dashboard] port must be 0..65535, got {port!r}")
     audio = data.get("audio", {})
     venue = data.get("venue", {})
+    redis_url = venue.get("redis")
+    ca_file = _secret_file(rel(venue.get("redis_ca_file")), "redis_ca_file")
+    if redis_url is not None:
+        from venue.publisher import check_redis_url
+        try:
+            check_redis_url(str(redis_url), ca_file)
+        except ValueError as exc:
+            raise ConfigError(f"[venue] redis: {exc}") from None
+    elif ca_file is not None:
+        raise ConfigError("[venue] redis_ca_file without redis: give redis = \"rediss://...\"")
     evidence_dir, clips = _clips(data.get("clips", {}), rel)
     return TableConfig(
         table=tid, database=rel(table.get("database") or f"{tid}.sqlite"), settings=settings,
         cameras=cameras, binding=rel(devices.get("binding")), ports=ports,
         host=str(dash.get("host", "127.0.0.1")), port=port, users=rel(dash.get("users")),
         audio=bool(audio.get("enabled", False)), voice=audio.get("voice") or None,
-        redis=venue.get("redis"), node=venue.get("node") or f"{tid}-node",
+        redis=redis_url, node=venue.get("node") or f"{tid}-node", redis_ca_file=ca_file,
         redis_password_file=_secret_file(rel(venue.get("redis_password_file")), "redis_password_file"),
         key_file=_secret_file(rel(venue.get("key_file")), "key_file"),
         evidence_dir=evidence_dir, clips=clips)
@@ -153,7 +164,7 @@ def _clips(section: Any, rel) -> tuple[Path | None, Any]:
 
 
 def _secret_file(path: Path | None, name: str) -> Path | None:
-    """A secret is named by its file (never written in the config itself)."""
+    """A secret (or the CA file) is named by its file (never written in the config itself)."""
     if path is not None and not path.is_file():
         raise ConfigError(f"[venue] {name}: {path} is not a file")
     return path

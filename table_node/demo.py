@@ -409,9 +409,14 @@ class _Violations:
 
     def __init__(self) -> None:
         self.by_code: dict[str, int] = {}
+        self.deals: list[int] = []      # the deals ended, for their deal viewer pages
         self._lock = threading.Lock()   # decisions come from this thread and the devices' pump
 
     def __call__(self, d: dict) -> None:
+        if d["type"] == "deal_end":
+            with self._lock:
+                if d["deal"] not in self.deals:     # a correction restates the record
+                    self.deals.append(d["deal"])
         if d["type"] == "violation":
             with self._lock:
                 self.by_code[d["code"]] = self.by_code.get(d["code"], 0) + 1
@@ -472,6 +477,9 @@ def _finish(found: _Violations, url: str | None, keep_serving: bool, out) -> Non
     print("demo: match over; violations found: "
           + (", ".join(f"{c} x{n}" for c, n in sorted(found.by_code.items())) or "none"),
           file=out, flush=True)
+    if url and found.deals:
+        print("demo: each deal trick by trick, its rulings in place: "
+              + " ".join(f"{url}tables/{TABLE}/deals/{n}" for n in found.deals), file=out, flush=True)
     if keep_serving:
         print(f"demo: the dashboard stays at {url} until Ctrl-C", file=out, flush=True)
         while True:

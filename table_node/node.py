@@ -268,12 +268,13 @@ class TableNode:
         return watcher
 
     def add_publisher(self, redis_url: str, node: str, key: bytes | None = None,
-                      password: str | None = None):
+                      password: str | None = None, ca_file: str | None = None):
         """Venue mode: copy the log to the venue's Redis stream (signed with
         ``key`` when the central checks signatures; ``password``: the node's Redis
-        ACL user's)."""
+        ACL user's; ``ca_file``: TLS, the CA of Redis's certificate)."""
         from venue.publisher import Publisher
-        pub = Publisher(self.live.venue.store.path, redis_url, node, key=key, password=password)
+        pub = Publisher(self.live.venue.store.path, redis_url, node, key=key, password=password,
+                        ca_file=ca_file)
         self._spawn(pub.run, "publisher", self._stop)
         self._closers.append(pub.close)
         return pub

@@ -22,6 +22,7 @@ from services.venue import Venue
 from web_dashboard.auth import login_required, table_access
 from web_dashboard.i18n import LANGS
 from web_dashboard.security import safe_next
+from web_dashboard.venue_status import overview_data
 from web_dashboard.view_model import overview_row, table_view, violation_status
 
 bp = Blueprint("views", __name__)
@@ -102,7 +103,7 @@ def require_table(table: str) -> None:
 @bp.route("/")
 @login_required
 def overview():
-    return render_template("overview.html", rows=overview_state())
+    return render_template("overview.html", rows=overview_state(), venue=overview_data())
 
 
 @bp.route("/overview.json")
@@ -156,9 +157,11 @@ def appeal(table, n):
 
 @bp.route("/overlay/<table>")
 def overlay(table):
+    """The broadcast overlay (options and view: :mod:`web_dashboard.overlay`)."""
+    from web_dashboard.overlay import page
+
     require_table(table)
-    return render_template("overlay.html", table=table,
-                           delay=float(current_app.config["OVERLAY_DELAY"]))
+    return page(table)
 
 
 @bp.route("/lang/<code>")

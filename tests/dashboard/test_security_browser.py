@@ -94,7 +94,7 @@ def test_pages_run_under_the_csp(server, browser, match_events):  # noqa: F811
     errors = _csp_errors(page)
     response = page.goto(base + "/overlay/T01")
     assert "script-src 'self'" in response.headers["content-security-policy"]
-    page.wait_for_selector("#ov-trick .card")
+    page.wait_for_selector(".ov-play .ov-card")
     _log_in(page, base, "head", "pw-head")
     page.wait_for_selector("#overview tbody tr[data-table='T01']")
     version = live.version("T01")
