@@ -102,7 +102,7 @@ def test_a_violations_clip_plays_in_the_dashboard(clip_app, tmp_path, browser): 
         app.extensions["guandan_venue"].touch("T01")
         expect(video).to_have_count(1)
         expect(item.locator(".clip-label")).to_have_text("录像")
-        expect(item.locator("a.appeal")).to_have_text("下载申诉材料")
+        expect(item.locator("a.appeal")).to_have_text(f"下载申诉材料 #{violation['n']}")
         # decoded by the browser: its size and length known, then played to the end
         expect(video).to_have_js_property("videoWidth", 320)
         expect(video).to_have_js_property("videoHeight", 240)

@@ -130,7 +130,7 @@
       li.appendChild(ev);
       if (d.clips && d.clips.length) li.appendChild(clipsEl(d.clips));
       if (d.appeal) {
-        const a = el("a", "appeal", T("appeal_bundle"));
+        const a = el("a", "appeal", T("appeal_bundle") + " #" + d.n);   // n: for guandan-ref appeal
         a.href = d.appeal;
         a.setAttribute("download", "");
         li.appendChild(a);
