@@ -74,7 +74,9 @@ def run_table(args) -> int:
         raise UsageError(str(exc)) from None
     _check_before_start(cfg, args.config)
     try:
-        node = TableNode(cfg.table, str(cfg.database), cfg.settings, names=cfg.names)
+        node = TableNode(cfg.table, str(cfg.database), cfg.settings, names=cfg.names,
+                         evidence_dir=str(cfg.evidence_dir) if cfg.evidence_dir else None,
+                         clips=cfg.clips)
     except StoreError as exc:
         raise UsageError(str(exc)) from None
     stop = threading.Event()

@@ -41,10 +41,12 @@ class TableConfig:
     redis_password_file: Path | None = None   # the node's Redis ACL user's password
     key_file: Path | None = None              # the HMAC key the node signs its events with
     redis_ca_file: Path | None = None         # TLS (rediss://): the CA of the Redis server's certificate
+    evidence_dir: Path | None = None          # zone pictures and clips ([clips]; None: none kept)
+    clips: Any = None                         # table_node.clips.ClipSettings
     names: dict[str, dict[str, str]] = field(default_factory=dict)   # [match]: teams, captains, players
 
 
-_SECTIONS = {"table", "rules", "camera", "devices", "dashboard", "audio", "venue", "match"}
+_SECTIONS = {"table", "rules", "camera", "devices", "dashboard", "audio", "venue", "match", "clips"}
 _NAME_KEYS = ("teams", "captains", "players")
 
 
@@ -145,6 +147,7 @@ def parse_config(data: dict[str, Any], base: Path = Path(".")) -> TableConfig:
             raise ConfigError(f"[venue] redis: {exc}") from None
     elif ca_file is not None:
         raise ConfigError("[venue] redis_ca_file without redis: give redis = \"rediss://...\"")
+    evidence_dir, clips = _clips(data.get("clips", {}), rel)
     return TableConfig(
         table=tid, database=rel(table.get("database") or f"{tid}.sqlite"), settings=settings,
         cameras=cameras, binding=rel(devices.get("binding")), ports=ports,
@@ -153,7 +156,31 @@ def parse_config(data: dict[str, Any], base: Path = Path(".")) -> TableConfig:
         redis=redis_url, node=venue.get("node") or f"{tid}-node", redis_ca_file=ca_file,
         redis_password_file=_secret_file(rel(venue.get("redis_password_file")), "redis_password_file"),
         key_file=_secret_file(rel(venue.get("key_file")), "key_file"),
-        names=_match_names(data.get("match", {})))
+        names=_match_names(data.get("match", {})),
+        evidence_dir=evidence_dir, clips=clips)
+
+
+def _clips(section: Any, rel) -> tuple[Path | None, Any]:
+    """``[clips]``: where the evidence (zone pictures and clips) goes and how clips are cut."""
+    from table_node.clips import ClipSettings
+    if not isinstance(section, dict):
+        raise ConfigError("[clips] must be a table of keys")
+    section = dict(section)
+    extra = set(section) - {"dir", "enabled", "before_s", "after_s", "budget_mb", "fps", "width", "wait_s"}
+    if extra:
+        raise ConfigError(f"[clips]: unknown key(s) {', '.join(sorted(extra))} (known: dir, enabled, "
+                          f"before_s, after_s, budget_mb, fps, width, wait_s)")
+    enabled = section.pop("enabled", True)
+    folder = section.pop("dir", "evidence")
+    if not isinstance(enabled, bool):
+        raise ConfigError(f"[clips] enabled must be true or false, got {enabled!r}")
+    if not isinstance(folder, str) or not folder:
+        raise ConfigError(f"[clips] dir must be a folder path, got {folder!r}")
+    try:
+        settings = ClipSettings.from_dict(section)
+    except ValueError as exc:
+        raise ConfigError(f"[clips] {exc}") from None
+    return (rel(folder) if enabled else None), settings
 
 
 def _secret_file(path: Path | None, name: str) -> Path | None:

@@ -297,8 +297,10 @@ def run_demo(workdir: Path | None = None, *, seed: int = 3, speed: float = 8.0,
         geometry = calibrate(first, table=TABLE)
         geometry.save(workdir / "table.json")
         watcher = TableWatcher(geometry, CardDetector())
+        ring = node.frame_ring("demo camera")      # each ruling's clip (evidence/T01/*.webm)
 
         def see(t: float, frame) -> None:
+            ring.push(t, frame)
             try:
                 for e in watcher.process(t, frame):
                     node.submit(node.with_evidence(e, frame, geometry))

@@ -118,6 +118,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {  # key: (zh, en)
     "ev_tribute": ("贡牌", "Tribute"),
     "ev_return": ("还牌", "Return"),
     "ev_anti_tribute": ("抗贡", "Anti-tribute"),
+    "clip": ("录像", "Video clip"),
+    "appeal_bundle": ("下载申诉材料", "Download appeal bundle"),
     # the venue central on the overview (web_dashboard/venue_status.py): dead letters and lag
     "venue_central": ("中心服务", "Venue central"),
     "venue_healthy": ("正常", "Healthy"),

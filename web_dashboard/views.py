@@ -15,6 +15,8 @@ from referee.codes import Violation
 from referee.events import MAX_CARDS, SEATS, Event, EventError
 from referee.penalties import PENALTIES
 from referee.settings import Settings
+from services.appeal import AppealError, bundle, find_ruling
+from services.evidence import clip_index, clip_stem
 from services.live import LiveVenue
 from services.venue import Venue
 from web_dashboard.auth import login_required, table_access
@@ -83,7 +85,21 @@ def table_state(table: str, public: bool = False) -> dict:
             crop = e.get("crop")
             if isinstance(crop, str) and not crop.startswith("data:image/"):
                 e["crop"] = url_for("views.evidence", table=table, name=crop)
+    if not public:
+        _clip_links(table, view.get("feed", []))
     return view
+
+
+def _clip_links(table: str, feed: list[dict]) -> None:
+    """Each ruling's video clips (once written) and its appeal bundle's address."""
+    root = current_app.config.get("EVIDENCE_DIR")
+    clips = clip_index(Path(root) / table) if root else {}
+    for item in feed:
+        stem = clip_stem(item)
+        if stem is None:
+            continue
+        item["clips"] = [url_for("views.evidence", table=table, name=n) for n in clips.get(stem, [])]
+        item["appeal"] = url_for("views.appeal", table=table, n=item["n"])
 
 
 def overview_state() -> list[dict]:
@@ -135,6 +151,25 @@ def evidence(table, name):
     if not root:
         fail(404, "err_no_evidence_dir")
     return send_from_directory(f"{root}/{table}", name)
+
+
+@bp.route("/tables/<table>/appeal/<int:n>.zip")
+@table_access
+def appeal(table, n):
+    """The appeal bundle of ruling ``n`` (as ``guandan-ref appeal``)."""
+    snapshot, decisions, events, _ = live().read(table)
+    root = current_app.config.get("EVIDENCE_DIR")
+    folder = Path(root) / table if root and (Path(root) / table).is_dir() else None
+    try:
+        ruling = find_ruling(decisions, n, table)
+        data = bundle(table, ruling, events, violation_status(decisions, events).get(n, "open"), folder)
+    except AppealError as exc:
+        abort(404, description=str(exc))
+    resp = make_response(data)
+    resp.headers["Content-Type"] = "application/zip"
+    resp.headers["Content-Disposition"] = f'attachment; filename="appeal-{table}-{n}.zip"'
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
 
 
 @bp.route("/overlay/<table>")

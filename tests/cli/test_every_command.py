@@ -79,6 +79,7 @@ BAD = [
     (["export", "--db", "{d}/missing.sqlite"], "--db: {d}/missing.sqlite does not exist"),
     (["export", "--db", "{d}/text.sqlite"], "not a database"),
     (["export", "--db", "{d}/log.sqlite", "--table", "T99"], "no table 'T99'"),
+    (["appeal", "--db", "{d}/log.sqlite", "--violation", "99999"], "no violation or confirm request number 99999"),
     (["import", "--db", "{d}/nodir/x.sqlite", "{d}/good.jsonl"], "folder {d}/nodir does not exist"),
     (["import", "--db", "{d}/log.sqlite", "{d}/good.jsonl"], "already holds events of table(s) T01"),
     (["deal", "--db", "{d}/log.sqlite", "--deal", "5"], "no deal 5 in {d}/log.sqlite table T01 (deals: 1)"),

@@ -125,6 +125,25 @@
       return b;
     }
 
+    // a ruling's clips: one <video> per clip kept across re-renders (the feed is
+    // rebuilt on every change; a clip being watched must not restart)
+    const videos = new Map();
+    function clipsEl(urls) {
+      const box = el("div", "clips");
+      box.appendChild(el("span", "clip-label", T("clip")));
+      urls.forEach((url) => {
+        let v = videos.get(url);
+        if (!v) {
+          v = el("video", "clip");
+          v.controls = true; v.preload = "metadata"; v.muted = true; v.src = url;
+          v.title = T("clip");
+          videos.set(url, v);
+        }
+        box.appendChild(v);
+      });
+      return box;
+    }
+
     function feedItem(d) {
       const li = el("li", "item " + d.type + " " + (d.status || ""));
       li.dataset.n = d.n;
@@ -160,6 +179,13 @@
         ev.appendChild(line);
       });
       li.appendChild(ev);
+      if (d.clips && d.clips.length) li.appendChild(clipsEl(d.clips));
+      if (d.appeal) {
+        const a = el("a", "appeal", T("appeal_bundle") + " #" + d.n);   // n: for guandan-ref appeal
+        a.href = d.appeal;
+        a.setAttribute("download", "");
+        li.appendChild(a);
+      }
       if ((d.type === "violation" || d.type === "confirm_request") && d.status === "open") {
         const ref = (d.events || [])[d.events.length - 1];
         const acts = el("div", "acts");
