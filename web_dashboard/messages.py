@@ -210,6 +210,7 @@ ERRORS: dict[str, tuple[str, str]] = {
     "err_type": ("事件类型须为开始一副、出牌、过牌、报牌、贡牌、还牌或抗贡", "'type' must be one of {choices}"),
     "err_long_cards": ("填写的牌超过一手牌", "'cards' is too long for a hand"),
     "err_event": ("录入的内容有误，未保存", "{detail}"),
+    "err_appeal": ("无法生成申诉材料：无此裁决，或其证据文件缺失", "{detail}"),
     "field_seat": ("方位", "seat"), "field_leader": ("首出", "leader"), "field_ref": ("事件编号", "ref"),
     "field_deal": ("副数", "deal"), "field_count": ("张数", "count"), "field_note": ("说明", "note"),
     "field_name": ("签字人", "name"),

@@ -164,7 +164,7 @@ def appeal(table, n):
         ruling = find_ruling(decisions, n, table)
         data = bundle(table, ruling, events, violation_status(decisions, events).get(n, "open"), folder)
     except AppealError as exc:
-        abort(404, description=str(exc))
+        fail(404, "err_appeal", detail=str(exc))
     resp = make_response(data)
     resp.headers["Content-Type"] = "application/zip"
     resp.headers["Content-Disposition"] = f'attachment; filename="appeal-{table}-{n}.zip"'
