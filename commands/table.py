@@ -94,7 +94,7 @@ def run_table(args) -> int:
                                ca_file=str(cfg.redis_ca_file) if cfg.redis_ca_file else None)
             from venue.secrets import redact
             print(f"{cfg.table}: publishing to the venue at {redact(cfg.redis)}", flush=True)
-        config = {"USERS_FILE": str(cfg.users)} if cfg.users else {}
+        config = {**({"USERS_FILE": str(cfg.users)} if cfg.users else {}), **cfg.overlay}
         try:
             url = node.serve_dashboard(cfg.host, cfg.port, config)
         except OSError as exc:

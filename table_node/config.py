@@ -34,6 +34,7 @@ class TableConfig:
     host: str = "127.0.0.1"
     port: int = 8000
     users: Path | None = None
+    overlay: dict[str, Any] = field(default_factory=dict)   # [dashboard] overlay_delay/_themes, as OVERLAY_*
     audio: bool = False
     voice: str | None = None
     redis: str | None = None
@@ -135,6 +136,7 @@ def parse_config(data: dict[str, Any], base: Path = Path(".")) -> TableConfig:
     port = dash.get("port", 8000)
     if not isinstance(port, int) or not 0 <= port <= 65535:
         raise ConfigError(f"[dashboard] port must be 0..65535, got {port!r}")
+    overlay = _overlay(dash, rel)
     audio = data.get("audio", {})
     venue = data.get("venue", {})
     redis_url = venue.get("redis")
@@ -151,13 +153,31 @@ def parse_config(data: dict[str, Any], base: Path = Path(".")) -> TableConfig:
     return TableConfig(
         table=tid, database=rel(table.get("database") or f"{tid}.sqlite"), settings=settings,
         cameras=cameras, binding=rel(devices.get("binding")), ports=ports,
-        host=str(dash.get("host", "127.0.0.1")), port=port, users=rel(dash.get("users")),
+        host=str(dash.get("host", "127.0.0.1")), port=port, users=rel(dash.get("users")), overlay=overlay,
         audio=bool(audio.get("enabled", False)), voice=audio.get("voice") or None,
         redis=redis_url, node=venue.get("node") or f"{tid}-node", redis_ca_file=ca_file,
         redis_password_file=_secret_file(rel(venue.get("redis_password_file")), "redis_password_file"),
         key_file=_secret_file(rel(venue.get("key_file")), "key_file"),
         names=_match_names(data.get("match", {})),
         evidence_dir=evidence_dir, clips=clips)
+
+
+def _overlay(dash: dict[str, Any], rel) -> dict[str, Any]:
+    """``[dashboard] overlay_delay`` (seconds the public overlay and deal
+    viewer lag the table, 0-600) and ``overlay_themes`` (a folder of theme
+    stylesheets), as the dashboard's ``OVERLAY_DELAY`` / ``OVERLAY_THEMES``."""
+    out: dict[str, Any] = {}
+    delay = dash.get("overlay_delay")
+    if delay is not None:
+        if isinstance(delay, bool) or not isinstance(delay, (int, float)) or not 0 <= delay <= 600:
+            raise ConfigError(f"[dashboard] overlay_delay must be 0 to 600 seconds, got {delay!r}")
+        out["OVERLAY_DELAY"] = float(delay)
+    themes = dash.get("overlay_themes")
+    if themes is not None:
+        if not isinstance(themes, str) or not themes or not rel(themes).is_dir():
+            raise ConfigError(f"[dashboard] overlay_themes must be a folder of theme stylesheets, got {themes!r}")
+        out["OVERLAY_THEMES"] = str(rel(themes))
+    return out
 
 
 def _clips(section: Any, rel) -> tuple[Path | None, Any]:

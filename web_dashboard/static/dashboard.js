@@ -282,29 +282,7 @@
     });
   }
 
-  // ------------------------------------------------------------------- overlay
-  function overlayPage(streamUrl, table) {
-    connect(streamUrl, (s) => {
-      document.body.dataset.version = s.version;
-      const lv = document.getElementById("ov-levels");
-      lv.textContent = table + " · " + T("NS") + " " + (s.levels.NS || "") + " · " + T("EW") + " " + (s.levels.EW || "") +
-        (s.level ? " · " + T("level") + " " + s.level : "");
-      const trick = document.getElementById("ov-trick");
-      trick.replaceChildren(...["S", "E", "N", "W"].map((seat) => {
-        const box = el("div", "ov-seat ov-" + seat + (s.turn === seat ? " to-act" : ""));
-        box.appendChild(el("b", null, seat));
-        const plays = (s.trick || []).filter((p) => p.seat === seat);
-        const last = plays[plays.length - 1];
-        if (last && last.pass) box.appendChild(el("span", "pass", T("pass")));
-        else if (last) box.appendChild(cardsEl(last.cards));
-        return box;
-      }));
-      document.getElementById("ov-order").textContent =
-        (s.order && s.order.length) ? T("finish_order") + ": " + s.order.join(" → ") : "";
-    });
-  }
-
-  window.GD = { tablePage, overviewPage, overlayPage, cardEl, fmt };
+  window.GD = { tablePage, overviewPage, cardEl, fmt };
 
   // The pages hold their data in <script type="application/json"> blocks
   // (the Content-Security-Policy allows no inline script): read it and start.
