@@ -56,7 +56,7 @@ from vision.training.synth_table import TablePainter  # noqa: E402
 
 def accuracy(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_MARGIN_MM) -> dict:
     gen = SceneGenerator(load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT, hand_rate=0.0)
-    tp = n_pred = n_true = exact = readable = exact_readable = 0
+    tp = n_pred = n_true = exact = readable = exact_readable = phantom = 0
     by_kind: Counter = Counter()
     by_kind_exact: Counter = Counter()
     by_deck: Counter = Counter()
@@ -75,6 +75,7 @@ def accuracy(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_M
         got = read.names
         t, p = Counter(scene.cards), Counter(got)
         tp += sum((t & p).values())
+        phantom += _phantom_jokers(t, p)
         n_pred += len(got)
         n_true += len(cards)
         ok = got == scene.cards
@@ -89,11 +90,17 @@ def accuracy(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_M
     return {
         "plays": plays, "zone_margin_mm": margin_mm, "card_precision": round(tp / max(1, n_pred), 4),
         "card_recall": round(tp / max(1, n_true), 4),
-        "plays_exact": round(exact / plays, 4),
+        "plays_exact": round(exact / plays, 4), "phantom_jokers": phantom,
         "readable_plays": readable, "readable_plays_exact": round(exact_readable / max(1, readable), 4),
         "exact_by_card_count": {k: f"{by_kind_exact[k]}/{by_kind[k]}" for k in sorted(by_kind)},
         "exact_by_deck": {k: f"{by_deck_exact[k]}/{by_deck[k]}" for k in sorted(by_deck)},
     }
+
+
+def _phantom_jokers(true: Counter, read: Counter) -> int:
+    """Jokers read that the play does not hold (a pip, a court card or a turned
+    index taken for one)."""
+    return sum(max(0, read[j] - true[j]) for j in ("BJ", "LJ"))
 
 
 ANGLE_BINS = ((0, 15), (15, 30), (30, 45))
@@ -110,7 +117,7 @@ def turned(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_MAR
     out = {}
     cases = [(f"angle_{lo}_{hi}", lo, hi, False) for lo, hi in ANGLE_BINS] + [("tight_fans", 0, 15, True)]
     for case, (name, lo, hi, tight) in enumerate(cases):
-        tp = n_true = n_pred = exact = 0
+        tp = n_true = n_pred = exact = phantom = 0
         for i in range(plays):
             rng = np.random.default_rng([seed, 7, case, i])
             deck = gen.decks[i % len(gen.decks)]
@@ -124,11 +131,13 @@ def turned(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_MAR
             got = det.read_zones([scene.image], scale, margin)[0].names
             t, p = Counter(scene.cards), Counter(got)
             tp += sum((t & p).values())
+            phantom += _phantom_jokers(t, p)
             n_true += len(cards)
             n_pred += len(got)
             exact += got == scene.cards
         out[name] = {"plays": plays, "card_recall": round(tp / max(1, n_true), 4),
-                     "card_precision": round(tp / max(1, n_pred), 4), "plays_exact": round(exact / plays, 4)}
+                     "card_precision": round(tp / max(1, n_pred), 4), "plays_exact": round(exact / plays, 4),
+                     "phantom_jokers": phantom}
     return out
 
 

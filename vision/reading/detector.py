@@ -100,7 +100,7 @@ def _trained_size(session) -> int:
     return max(sizes) if sizes else 320
 
 
-SURE = 0.6   # a card read with this confidence adds nothing when two turns of a zone are weighed
+SURE = 0.8   # a card read with this confidence adds nothing when two turns of a zone are weighed
 
 
 class CardDetector:
