@@ -99,6 +99,7 @@ BAD = [
     (["central"], "--redis"),
     (["demo", "--port", "99999"], "--port: 99999 is not a TCP port"),
     (["demo", "--speed", "-1"], "--speed: -1 is not a speed"),
+    (["demo", "--seed", "-5"], "--seed: -5 is not a seed from 0"),
     (["table", "--config", "{d}/none.toml"], "--config: {d}/none.toml does not exist"),
     (["table", "--config", str(ROOT / "examples" / "table.toml")], "users add NAME"),
     (["devices"], "ACTION"),
