@@ -50,8 +50,10 @@ from vision.training.synth import CLOTH_HELD_OUT, SceneGenerator, random_play  #
 from vision.training.synth_table import TablePainter  # noqa: E402
 
 
-def accuracy(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_MARGIN_MM) -> dict:
-    gen = SceneGenerator(load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT, hand_rate=0.0)
+def accuracy(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_MARGIN_MM,
+             decks: list | None = None) -> dict:
+    """The held-out plays (``decks``: these rendered decks instead of the held-out ones)."""
+    gen = SceneGenerator(decks or load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT, hand_rate=0.0)
     tp = n_pred = n_true = exact = readable = exact_readable = 0
     by_kind: Counter = Counter()
     by_kind_exact: Counter = Counter()
