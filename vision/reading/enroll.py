@@ -179,13 +179,17 @@ def cards_from_photos(photos: list[tuple[str, np.ndarray]], labels: list[str] | 
 
     ``photos``: (name, picture).  Single photos: each shows one card, named
     by ``labels`` in order, else by its file name's stem.  ``grid``:
-    (rows, cols), the photos in order (see the module's doc).
+    (rows, cols), the photos in order (see the module's doc), the cards in
+    :data:`GRID_ORDER` or in the order of ``labels`` (54 codes).
     """
     from referee.cards import CardError, parse_card
 
     found: list[tuple[str, str, np.ndarray, np.ndarray]] = []      # (code, photo, picture, outline)
     if grid is not None:
         rows, cols = grid
+        order = tuple(labels) if labels is not None else GRID_ORDER
+        if sorted(order) != sorted(CARD_NAMES):
+            raise EnrollError("a grid's labels must name each of the 54 faces once")
         counts = grid_counts(rows, cols)
         if len(photos) != len(counts):
             raise EnrollError(f"a {rows}x{cols} grid takes {len(counts)} photo(s) for 54 cards "
@@ -200,7 +204,7 @@ def cards_from_photos(photos: list[tuple[str, np.ndarray]], labels: list[str] | 
                 quads = grid_order(quads, cols)
             except EnrollError as exc:
                 raise EnrollError(f"photo {name}: {exc}") from None
-            found += [(GRID_ORDER[at + i], name, img, q) for i, q in enumerate(quads)]
+            found += [(order[at + i], name, img, q) for i, q in enumerate(quads)]
             at += n
     else:
         if labels is not None and len(labels) != len(photos):
