@@ -105,8 +105,8 @@ class DeckProfile:
         try:
             with np.load(path, allow_pickle=False) as z:
                 data = {k: z[k] for k in z.files}
-        except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
-            raise DeckProfileError(f"{path} is not a deck profile (.npz from guandan-ref enroll-deck): {exc}") from None
+        except (OSError, ValueError, zipfile.BadZipFile, EOFError):
+            raise DeckProfileError(f"{path} is not a deck profile (.npz from guandan-ref enroll-deck)") from None
         missing = {"format", "version", "labels", "classifier_sha256", "weight", "bias", "blend"} - set(data)
         if str(data.get("format", "")) != FORMAT or missing:
             raise DeckProfileError(f"{path} is not a deck profile (.npz from guandan-ref enroll-deck)")

@@ -95,31 +95,66 @@ def _order_portrait(quad: np.ndarray) -> np.ndarray:
 
 def find_cards(image: np.ndarray, count: int) -> list[np.ndarray]:
     """The outlines of the ``count`` cards in a photo (each 4 corners, portrait,
-    clockwise from the top-left), or :class:`EnrollError` when the photo
-    does not show that many cards apart."""
+    clockwise from the top-left); fewer or more when the photo does not show
+    that many cards apart (the caller says so).
+
+    A card is a light region on a darker cloth, shaped like a card.  A court
+    card's dark picture may reach its thin white border and break it into
+    pieces: the light regions are closed over wider and wider gaps (less
+    than the cards lie apart, a finger's width) until ``count`` cards show.
+    """
     h, w = image.shape[:2]
     k = min(1.0, 1200 / max(h, w))                 # outlines on a smaller copy, corners scaled back
     small = cv2.resize(image, (int(w * k), int(h * k)), interpolation=cv2.INTER_AREA) if k < 1 else image
     gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
-    _, mask = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    _, light = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    light = cv2.morphologyEx(light, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    # and the card's outline against the cloth: an edge all round it, whatever its picture
+    edges = cv2.Canny(gray, 40, 120)
+    light |= cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    best: list[np.ndarray] = []
+    for gap in (0.0, 0.012, 0.024, 0.036, 0.048):
+        size = int(gap * min(light.shape)) | 1
+        mask = light if size < 3 else cv2.morphologyEx(
+            light, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+        quads = [q / k for q in _card_shapes(mask, count)]
+        if len(quads) == count:
+            return quads
+        if abs(len(quads) - count) < abs(len(best) - count) or not best:
+            best = quads
+    return best
+
+
+def _card_shapes(mask: np.ndarray, count: int) -> list[np.ndarray]:
+    """Card-shaped light regions of a mask (outlines in its pixels)."""
+    # every light region's outer boundary, also those inside another one's hole
+    # (a light line round the cloth, a tray's rim)
+    contours, tree = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     area = mask.shape[0] * mask.shape[1]
-    blobs = sorted((c for c in contours if cv2.contourArea(c) >= 0.002 * area), key=cv2.contourArea, reverse=True)
-    if not blobs:
-        return []
-    ref = float(np.median([cv2.contourArea(c) for c in blobs[:count]]))
-    cards = [c for c in blobs if 0.5 * ref <= cv2.contourArea(c) <= 1.8 * ref]
-    if count == 1:
-        cards = blobs[:1]
-    quads = []
-    for c in cards:
+    shapes = []
+    for c, t in zip(contours, tree[0] if tree is not None else []):
+        a = cv2.contourArea(c)
+        if t[3] >= 0 or not 0.002 * area <= a <= 0.6 * area:
+            continue
         hull = cv2.convexHull(c)
-        rect = cv2.boxPoints(cv2.minAreaRect(hull))
+        rect = cv2.minAreaRect(hull)
+        side = sorted(rect[1])
+        if a < 0.8 * cv2.contourArea(hull) or not 1.15 <= side[1] / max(side[0], 1e-6) <= 1.9:
+            continue
+        shapes.append((a, hull, rect))
+    if not shapes:
+        return []
+    shapes.sort(key=lambda s: -s[0])
+    ref = float(np.median([s[0] for s in shapes[:count]]))
+    quads = []
+    for a, hull, rect in shapes[:1] if count == 1 else shapes:
+        if not 0.5 * ref <= a <= 1.8 * ref:
+            continue
+        box = cv2.boxPoints(rect)
         approx = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True).reshape(-1, 2)
         quad = approx if (len(approx) == 4 and cv2.contourArea(approx.astype(np.float32))
-                          >= 0.9 * cv2.contourArea(rect)) else rect
-        quads.append(_order_portrait(np.float32(quad) / k))
+                          >= 0.9 * cv2.contourArea(box)) else box
+        quads.append(_order_portrait(np.float32(quad)))
     return quads
 
 
