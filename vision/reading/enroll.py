@@ -380,7 +380,7 @@ def _variant(card: np.ndarray, box_px: tuple[float, ...], rng: np.random.Generat
 
 
 def augmented_crops(cards: dict[str, np.ndarray], boxes: dict[str, tuple], per_corner: int,
-                    rng: np.random.Generator, negatives: int = 2) -> tuple[list[np.ndarray], np.ndarray]:
+                    rng: np.random.Generator, negatives: int = 8) -> tuple[list[np.ndarray], np.ndarray]:
     """Classifier crops of every card's two indices, each seen upright and
     upside down (a card lies either way), ``per_corner`` variants each, and
     ``negatives`` crops a card of its body (pips, pictures: label NONE)."""
@@ -468,14 +468,15 @@ class EnrollResult:
 
 
 def enroll(detector, cards: dict[str, np.ndarray], deck_name: str = "", per_corner: int = 24,
-           head: str = "logistic", blend: float = 1.0, seed: int = 0, log=None) -> EnrollResult:
+           head: str = "logistic", blend: float = 1.0, seed: int = 0, negatives: int = 8,
+           log=None) -> EnrollResult:
     """Fit a deck profile on rectified cards (:func:`cards_from_photos`).
 
     ``detector``: a :class:`vision.reading.detector.CardDetector` (its
     detector finds the indices, its classifier gives the features).
     ``head``: ``logistic`` (:func:`fit_head`) or ``prototypes``
     (:func:`prototype_head`); ``blend``: the deck head's share
-    (:class:`DeckProfile`).  A separate set of variants (other draws) checks
+    (:class:`DeckProfile`); ``negatives``: crops a card of its body (NONE).  A separate set of variants (other draws) checks
     the result: ``check_shipped`` and ``check_deck`` in the result.
     """
     t0 = time.perf_counter()
@@ -485,7 +486,7 @@ def enroll(detector, cards: dict[str, np.ndarray], deck_name: str = "", per_corn
     say(f"index boxes: the detector found them on {seen} of {len(cards)} cards; usual box "
         f"{', '.join(f'{v:.3f}' for v in usual)}")
     rng = np.random.default_rng([seed, 1])
-    crops, y = augmented_crops(cards, boxes, per_corner, rng)
+    crops, y = augmented_crops(cards, boxes, per_corner, rng, negatives)
     chk, yc = augmented_crops(cards, boxes, max(2, per_corner // 6), np.random.default_rng([seed, 2]))
     say(f"{len(crops)} crops to fit, {len(chk)} to check")
     z, f = _run(clf, crops)
