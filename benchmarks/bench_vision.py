@@ -294,31 +294,36 @@ def enrollment(model: str | None, classifier: str | None, threads: int, decks: l
 
     det = CardDetector(model, threads=threads, classifier=classifier)
     out: dict = {"photos": photos, "plays_per_deck": plays, "pictures": "generated (project renderer)",
+                 "threads": threads, "load_average_at_start": round(__import__("os").getloadavg()[0], 2),
                  "decks": {}}
     for k, name in enumerate(decks):
         deck = load_deck(name)
         rng = np.random.default_rng([seed, k])
         if photos == "grid":
             pics = [(f"grid-{i}", p) for i, p in enumerate(grid_photos(deck, rng, 4, 7), 1)]
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             cards, _ = cards_from_photos(pics, grid=(4, 7))
         else:
             pics = list(single_photos(deck, rng).items())
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             cards, _ = cards_from_photos(pics)
-        t_cards = time.perf_counter() - t0
+        t_cards, c_cards = time.perf_counter() - t0, time.process_time() - c0
         before = accuracy(det, plays, seed, margin_mm, decks=[deck])
         row = {"trained_on": name in TRAIN_DECKS, "held_out": name in HELD_OUT_DECKS,
                "before": {k2: before[k2] for k2 in ("plays_exact", "card_precision", "card_recall")}}
         for choice in heads:
             head, blend = choice.split(":")
             r = enroll(det, cards, name, head=head, blend=float(blend), seed=seed)
-            after_det = CardDetector(model, threads=threads, classifier=classifier)
-            after_det.classifier.use_deck(r.profile)
-            after = accuracy(after_det, plays, seed, margin_mm, decks=[deck])
-            row[choice] = {**{k2: after[k2] for k2 in ("plays_exact", "card_precision", "card_recall")},
-                           "enroll_seconds": round(t_cards + r.seconds, 1), "crops": r.crops,
-                           "check_crops_shipped": round(r.check_shipped, 4), "check_crops_deck": round(r.check_deck, 4)}
+            for gate in (True, False):      # the same head, NONE from the shipped head or from it
+                r.profile.none_gate = gate
+                after_det = CardDetector(model, threads=threads, classifier=classifier)
+                after_det.classifier.use_deck(r.profile)
+                after = accuracy(after_det, plays, seed, margin_mm, decks=[deck])
+                row[choice + ("" if gate else " no NONE gate")] = {
+                    **{k2: after[k2] for k2 in ("plays_exact", "card_precision", "card_recall")},
+                    "enroll_seconds": round(t_cards + r.seconds, 1),
+                    "enroll_cpu_seconds": round(c_cards + r.cpu_seconds, 1), "crops": r.crops,
+                    "check_crops_shipped": round(r.check_shipped, 4), "check_crops_deck": round(r.check_deck, 4)}
         out["decks"][name] = row
         print(json.dumps({name: row}), file=sys.stderr, flush=True)
     return out

@@ -67,6 +67,7 @@ class DeckProfile:
     classifier_sha256: str
     labels: tuple[str, ...] = LABELS
     meta: dict = field(default_factory=dict)
+    none_gate: bool = False             # NONE's probability from the shipped head, the faces' from the deck's
 
     @property
     def name(self) -> str:
@@ -75,7 +76,18 @@ class DeckProfile:
     def logits(self, shipped: np.ndarray, embedding: np.ndarray) -> np.ndarray:
         """The labels' scores for crops whose shipped logits and features are given (N x 55)."""
         deck = embedding.astype(np.float32) @ self.weight.T + self.bias
-        return self.blend * deck + (1.0 - self.blend) * shipped
+        mixed = self.blend * deck + (1.0 - self.blend) * shipped
+        if not self.none_gate:
+            return mixed
+        # is it an index at all: the shipped head's answer (trained on every
+        # deck's false boxes); which face: the deck's
+        none = len(self.labels) - 1
+        ls = shipped - shipped.max(axis=1, keepdims=True)
+        log_ps = ls - np.log(np.exp(ls).sum(axis=1, keepdims=True))
+        faces = mixed[:, :none] - mixed[:, :none].max(axis=1, keepdims=True)
+        log_pf = faces - np.log(np.exp(faces).sum(axis=1, keepdims=True))
+        p_index = np.log1p(-np.minimum(np.exp(log_ps[:, none]), 1 - 1e-7))[:, None]
+        return np.concatenate([log_pf + p_index, log_ps[:, none:]], axis=1)
 
     def save(self, path: str | Path) -> None:
         """Write the profile (``.npz``)."""
@@ -87,6 +99,7 @@ class DeckProfile:
                             labels=np.array(self.labels), classifier_sha256=np.array(self.classifier_sha256),
                             weight=self.weight.astype(np.float32), bias=self.bias.astype(np.float32),
                             blend=np.array(float(self.blend), np.float32),
+                            none_gate=np.array(bool(self.none_gate)),
                             meta=np.array(json.dumps(self.meta, ensure_ascii=False)))
         tmp.replace(path)   # never half a profile under the real name
 
@@ -136,4 +149,4 @@ class DeckProfile:
         except ValueError:
             meta = {}
         return cls(weight.astype(np.float32), bias.astype(np.float32), blend, sha, labels,
-                   meta if isinstance(meta, dict) else {})
+                   meta if isinstance(meta, dict) else {}, bool(data.get("none_gate", False)))
