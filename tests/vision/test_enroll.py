@@ -224,3 +224,18 @@ def test_recognize_refuses_a_bad_profile(files, capsys):
     rc = main(["recognize", str(files / "zone.png"), "--deck", str(files / "profile.npz")])
     err = capsys.readouterr().err
     assert rc == 2 and "is not a deck profile" in err and len(err.splitlines()) == 1
+
+
+def test_the_none_gate_keeps_the_shipped_heads_none_and_the_decks_faces(tmp_path):
+    rng = np.random.default_rng(8)
+    shipped = rng.normal(0, 3, (20, len(LABELS))).astype(np.float32)
+    feats = rng.random((20, 6)).astype(np.float32)
+    p = DeckProfile(rng.normal(0, 1, (len(LABELS), 6)).astype(np.float32), np.zeros(len(LABELS), np.float32),
+                    1.0, "0" * 64, none_gate=True)
+    p.save(tmp_path / "g.npz")
+    assert DeckProfile.load(tmp_path / "g.npz").none_gate is True
+    soft = lambda z: np.exp(z - z.max(1, keepdims=True)) / np.exp(z - z.max(1, keepdims=True)).sum(1, keepdims=True)
+    gated, deck = soft(p.logits(shipped, feats)), soft(feats @ p.weight.T)
+    assert np.allclose(gated[:, -1], soft(shipped)[:, -1], atol=1e-5)                  # NONE: the shipped head's
+    faces = gated[:, :-1] / gated[:, :-1].sum(1, keepdims=True)
+    assert np.allclose(faces, deck[:, :-1] / deck[:, :-1].sum(1, keepdims=True), atol=1e-5)   # faces: the deck's
