@@ -6,10 +6,13 @@ upright (:func:`find_cards`, :func:`rectify`), finds its corner indices
 with the shipped detector, and crops them as the classifier's crops are
 made at a table (:func:`vision.reading.index_classifier.crop`), in many
 variants: turned, scaled, shifted, blurred, relit, noisy, JPEG'd, upside
-down, half covered by the next card (:func:`augmented_crops`).  The shipped
-classifier gives each crop's 256 penultimate features; a per-deck head (one
-linear layer, started from the shipped one and pulled towards this deck's
-crops, :func:`fit_head`) is fitted on them in numpy.  The result is a
+down, half covered by the next card (:func:`augmented_crops`), and the
+detector's own boxes on rows of the deck's cards (:func:`scene_crops`).
+The shipped classifier gives each crop's 256 penultimate features; a
+per-deck head (one linear layer, started from the shipped one and pulled
+towards this deck's crops, :func:`fit_head`) is fitted on them in numpy;
+whether a crop is an index at all stays the shipped head's answer (the
+profile's NONE gate).  The result is a
 :class:`vision.reading.deck_profile.DeckProfile`.  No PyTorch, no
 retraining of the network: a minute or two on a 2-core CPU.
 
