@@ -38,6 +38,10 @@ renderer (``vision.training.deck_photos``, one card a photo, or
 and its plays read exactly before and after, on plays rendered from that
 deck as above.  The figures come from generated pictures, not a camera's.
 ``--only-enroll`` runs that section alone.
+
+``--turned N`` adds card recall and plays exact for rows turned 0-15, 15-30
+and 30-45 degrees from the zone's axis and for tight fans (N plays each,
+generated pictures of the held-out decks).
 """
 
 from __future__ import annotations
@@ -65,7 +69,7 @@ def accuracy(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_M
              decks: list | None = None) -> dict:
     """The held-out plays (``decks``: these rendered decks instead of the held-out ones)."""
     gen = SceneGenerator(decks or load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT, hand_rate=0.0)
-    tp = n_pred = n_true = exact = readable = exact_readable = 0
+    tp = n_pred = n_true = exact = readable = exact_readable = phantom = 0
     by_kind: Counter = Counter()
     by_kind_exact: Counter = Counter()
     by_deck: Counter = Counter()
@@ -84,6 +88,7 @@ def accuracy(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_M
         got = read.names
         t, p = Counter(scene.cards), Counter(got)
         tp += sum((t & p).values())
+        phantom += _phantom_jokers(t, p)
         n_pred += len(got)
         n_true += len(cards)
         ok = got == scene.cards
@@ -98,11 +103,55 @@ def accuracy(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_M
     return {
         "plays": plays, "zone_margin_mm": margin_mm, "card_precision": round(tp / max(1, n_pred), 4),
         "card_recall": round(tp / max(1, n_true), 4),
-        "plays_exact": round(exact / plays, 4),
+        "plays_exact": round(exact / plays, 4), "phantom_jokers": phantom,
         "readable_plays": readable, "readable_plays_exact": round(exact_readable / max(1, readable), 4),
         "exact_by_card_count": {k: f"{by_kind_exact[k]}/{by_kind[k]}" for k in sorted(by_kind)},
         "exact_by_deck": {k: f"{by_deck_exact[k]}/{by_deck[k]}" for k in sorted(by_deck)},
     }
+
+
+def _phantom_jokers(true: Counter, read: Counter) -> int:
+    """Jokers read that the play does not hold (a pip, a court card or a turned
+    index taken for one)."""
+    return sum(max(0, read[j] - true[j]) for j in ("BJ", "LJ"))
+
+
+ANGLE_BINS = ((0, 15), (15, 30), (30, 45))
+
+
+def turned(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_MARGIN_MM) -> dict:
+    """Card recall and plays exact by the row's angle to the zone's axis
+    (``plays`` per bin, either way round, drawn uniformly in the bin), and in
+    tight fans (every card but the last showing only its index strip) laid
+    within 15 degrees: held-out decks and cloths, generated pictures."""
+    gen = SceneGenerator(load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT, hand_rate=0.0)
+    margin = Zone.margin_px(margin_mm)
+    scale = det.imgsz / max(ZONE_PX)
+    out = {}
+    cases = [(f"angle_{lo}_{hi}", lo, hi, False) for lo, hi in ANGLE_BINS] + [("tight_fans", 0, 15, True)]
+    for case, (name, lo, hi, tight) in enumerate(cases):
+        tp = n_true = n_pred = exact = phantom = 0
+        for i in range(plays):
+            rng = np.random.default_rng([seed, 7, case, i])
+            deck = gen.decks[i % len(gen.decks)]
+            kind = str(rng.choice(["straight", "tube", "plate", "bomb"])) if tight else None
+            cards = random_play(rng, kind)
+            while not all(c in deck.cards for c in cards):
+                cards = random_play(rng, kind)
+            angle = float(rng.uniform(lo, hi) * rng.choice([-1, 1]))
+            spacing = max(0.17, deck.index_box[2] + 0.03) if tight else None
+            scene = gen.render(cards, rng, deck=deck, margin=margin, turn=angle, spacing=spacing)
+            got = det.read_zones([scene.image], scale, margin)[0].names
+            t, p = Counter(scene.cards), Counter(got)
+            tp += sum((t & p).values())
+            phantom += _phantom_jokers(t, p)
+            n_true += len(cards)
+            n_pred += len(got)
+            exact += got == scene.cards
+        out[name] = {"plays": plays, "card_recall": round(tp / max(1, n_true), 4),
+                     "card_precision": round(tp / max(1, n_pred), 4), "plays_exact": round(exact / plays, 4),
+                     "phantom_jokers": phantom}
+    return out
 
 
 def speed(det: CardDetector, frames: int, seed: int) -> dict:
@@ -344,6 +393,8 @@ def main() -> int:
                     help="also hand false alarms and misses on real surfaces from Debian packages")
     ap.add_argument("--only-real-surfaces", action="store_true", help="that section alone")
     ap.add_argument("--surface-seed", type=int, default=5150)
+    ap.add_argument("--turned", type=int, default=0, metavar="N",
+                    help="also N plays per angle bin (0-15, 15-30, 30-45 degrees) and N tight fans")
     ap.add_argument("--enroll", action="store_true", help="also deck enrollment: plays exact before and after")
     ap.add_argument("--only-enroll", action="store_true", help="that section alone")
     ap.add_argument("--enroll-decks", default="paris,tigullio,ancient_french,anglo_modern_4_color")
@@ -367,6 +418,8 @@ def main() -> int:
            "index_classifier": str(det.classifier.model_path),
            "detector_conf": det.conf, "held_out_decks": list(HELD_OUT_DECKS),
            **accuracy(det, args.plays, args.seed, args.margin_mm), **speed(det, args.frames, args.seed)}
+    if args.turned:
+        out["turned_and_tight_fans"] = turned(det, args.turned, args.seed, args.margin_mm)
     if args.enroll:
         out["enrollment"] = enrollment(*enroll_args())
     if args.real_surfaces:

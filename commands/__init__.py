@@ -24,6 +24,8 @@ COMMAND_MODULES = [
     "commands.replay",
     "commands.record",
     "commands.export",
+    "commands.appeal",
+    "commands.deal",
     "commands.dashboard",
     "commands.venue",
     "commands.table",

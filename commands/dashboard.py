@@ -80,6 +80,7 @@ def _users_file_arg(p) -> None:
 def run_dashboard(args) -> int:
     from web_dashboard import create_app
     from web_dashboard.auth import UsersError
+    from web_dashboard.overlay import OverlayConfigError
 
     check_port(args.host, args.port)
     config = {"DATABASE": args.db}
@@ -94,7 +95,7 @@ def run_dashboard(args) -> int:
     from storage.sqlite_log import StoreError
     try:
         app = create_app(config)
-    except (UsersError, StoreError) as exc:
+    except (UsersError, StoreError, OverlayConfigError) as exc:
         raise UsageError(str(exc)) from None
     from web_dashboard.serving import make_server
     try:

@@ -74,7 +74,9 @@ def run_table(args) -> int:
         raise UsageError(str(exc)) from None
     _check_before_start(cfg, args.config)
     try:
-        node = TableNode(cfg.table, str(cfg.database), cfg.settings)
+        node = TableNode(cfg.table, str(cfg.database), cfg.settings, names=cfg.names,
+                         evidence_dir=str(cfg.evidence_dir) if cfg.evidence_dir else None,
+                         clips=cfg.clips)
     except StoreError as exc:
         raise UsageError(str(exc)) from None
     stop = threading.Event()
@@ -88,9 +90,11 @@ def run_table(args) -> int:
             from table_node.config import read_secret
             key = read_secret(cfg.key_file)
             node.add_publisher(cfg.redis, cfg.node, key=key.encode() if key else None,
-                               password=read_secret(cfg.redis_password_file))
-            print(f"{cfg.table}: publishing to the venue at {cfg.redis}", flush=True)
-        config = {"USERS_FILE": str(cfg.users)} if cfg.users else {}
+                               password=read_secret(cfg.redis_password_file),
+                               ca_file=str(cfg.redis_ca_file) if cfg.redis_ca_file else None)
+            from venue.secrets import redact
+            print(f"{cfg.table}: publishing to the venue at {redact(cfg.redis)}", flush=True)
+        config = {**({"USERS_FILE": str(cfg.users)} if cfg.users else {}), **cfg.overlay}
         try:
             url = node.serve_dashboard(cfg.host, cfg.port, config)
         except OSError as exc:

@@ -25,9 +25,13 @@ def register(sub) -> None:
                         "(default $GUANDAN_REDIS_URL); password from $GUANDAN_REDIS_PASSWORD "
                         "or --redis-password-file; rediss:// for TLS")
     p.add_argument("--redis-password-file", type=existing_file, help="file holding the Redis password")
+    p.add_argument("--redis-ca-file", type=existing_file, default=os.environ.get("GUANDAN_REDIS_CA_FILE"),
+                   help="TLS to Redis (with a rediss:// URL): the CA certificate (PEM) that signed the "
+                        "server's certificate (default $GUANDAN_REDIS_CA_FILE; without: the system's CAs)")
     p.add_argument("--pg", default=os.environ.get("GUANDAN_PG_DSN"),
                    help="PostgreSQL connection string without password (default $GUANDAN_PG_DSN); "
-                        "password from $PGPASSWORD or a passfile ($PGPASSFILE); sslmode=verify-full for TLS")
+                        "password from $PGPASSWORD or a passfile ($PGPASSFILE); TLS: "
+                        "sslmode=verify-full sslrootcert=CA.pem")
     p.add_argument("--tables", help="the tables to record, comma-separated (or TABLES in --config); "
                                     "other streams are never read")
     p.add_argument("--consumer", default="central-1",
@@ -72,17 +76,45 @@ def _health_server(service, host: str, port: int) -> ThreadingHTTPServer:
     return server
 
 
+def check_pg_dsn(dsn: str) -> str:
+    """``dsn`` if libpq can read it and the CA file it names exists; else
+    UsageError (with no password in it)."""
+    import psycopg
+    from psycopg.conninfo import conninfo_to_dict
+
+    from venue.secrets import redact
+    try:
+        params = conninfo_to_dict(dsn)
+    except psycopg.Error as exc:
+        raise UsageError(redact(f"--pg: not a PostgreSQL connection string: {' '.join(str(exc).split())}")) \
+            from None
+    mode = params.get("sslmode")
+    if mode is not None and mode not in ("disable", "allow", "prefer", "require", "verify-ca", "verify-full"):
+        raise UsageError(f"--pg: sslmode={mode} is not one of disable, allow, prefer, require, verify-ca, "
+                         f"verify-full (verify-full for TLS)")
+    root = params.get("sslrootcert")
+    if root is not None and root != "system" and not os.path.isfile(str(root)):
+        raise UsageError(f"--pg: sslrootcert {root} is not a file (give the CA certificate, PEM)")
+    return dsn
+
+
 def run(args) -> int:
     import psycopg
     import redis
 
     from referee.settings import Settings
     from venue.central import CentralService
+    from venue.publisher import check_redis_url, tls_trust_error
     from venue.secrets import redact
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     if not args.redis or not args.pg:
         raise UsageError("give --redis and --pg (or $GUANDAN_REDIS_URL and $GUANDAN_PG_DSN)")
+    try:
+        check_redis_url(args.redis, args.redis_ca_file)
+    except ValueError as exc:
+        raise UsageError(f"--redis: {exc}") from None
+    check_pg_dsn(args.pg)
     config = {}
     if args.config:
         try:
@@ -107,12 +139,22 @@ def run(args) -> int:
     try:
         service = CentralService(args.redis, args.pg, Settings.from_dict(config.get("SETTINGS", {})),
                                  consumer=args.consumer, tables=tables, matches=config.get("MATCHES", {}),
-                                 lease_ms=args.lease_ms, node_keys=node_keys, redis_password=password)
+                                 lease_ms=args.lease_ms, node_keys=node_keys, redis_password=password,
+                                 redis_ca_file=args.redis_ca_file)
     except psycopg.Error as exc:
         # one line: the driver's messages run over several
         raise UsageError(redact(f"cannot use PostgreSQL: {' '.join(str(exc).split())}")) from None
     except (redis.RedisError, ValueError) as exc:
         raise UsageError(redact(f"cannot use Redis: {' '.join(str(exc).split())}")) from None
+    try:
+        service.redis.ping()
+    except redis.ConnectionError as exc:
+        trust = tls_trust_error(exc)
+        if trust:      # a wrong CA file is a setting to fix; Redis merely down is waited for
+            service.close()
+            raise UsageError(f"cannot use Redis: {trust}") from None
+    except redis.RedisError:
+        pass           # the worker says what it is (and exits non-zero on a fault)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
@@ -136,11 +178,9 @@ def run(args) -> int:
         from web_dashboard.serving import make_server
         if args.users:
             config["USERS_FILE"] = args.users
+        from web_dashboard import venue_status
         app = create_app(config, live=service.live)
-        # the overview can read these until the dashboard page shows them itself
-        app.add_url_rule("/venue/health", "venue_health", lambda: service.health())
-        app.add_url_rule("/venue/dead-letters", "venue_dead_letters",
-                         lambda: {"dead_letters": service.recent_dead_letters()})
+        venue_status.init_app(app, service)    # dead letters and lag on the overview
         web = make_server(app, args.host, args.port)
         threading.Thread(target=web.serve_forever, name="dashboard", daemon=True).start()
         servers.append(web)

@@ -204,6 +204,7 @@ class Proof(NamedTuple):
     why: str
     what: str
     events: tuple[int, int]
+    given: Card | None = None      # the tribute or return card it proves wrong
 
 
 @dataclass
@@ -359,7 +360,7 @@ class Deal:
                 why = f"lower than the return {given.code}, which was above 10"
             if bad:
                 del checks[seat]
-                return Proof(code, bad[0], why, what, (ev, event_id))
+                return Proof(code, bad[0], why, what, (ev, event_id), given)
         return None
 
     # ------------------------------------------------------------ play

@@ -39,7 +39,7 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     "tick": (),                            # time moves on, nothing else happened
     "device_status": ("device", "online"), # a device came online / went silent
     "referee": ("action",),                # void, penalty, correct, choice, ...
-    "settings": ("settings",),             # the match's settings from here on; optional: teams
+    "settings": ("settings",),             # the match's settings from here on; optional: teams, players, captains
 }
 
 
@@ -93,7 +93,8 @@ def _text(etype: object, name: str, value: Any) -> None:
 
 
 def _check_settings(d: Mapping[str, Any]) -> None:
-    """A ``settings`` event: known settings with valid values, teams named per side."""
+    """A ``settings`` event: known settings with valid values; teams and captains
+    named per side, players per seat (who may sign the score sheet)."""
     values = d.get("settings")
     if not isinstance(values, Mapping):
         raise EventError("settings: 'settings' must be an object of match settings")
@@ -101,11 +102,22 @@ def _check_settings(d: Mapping[str, Any]) -> None:
         Settings.from_dict(values)
     except (SettingsError, TypeError) as exc:
         raise EventError(f"settings: {exc}") from None
-    teams = d.get("teams")
-    if teams is not None and (not isinstance(teams, Mapping) or any(k not in SIDES for k in teams)):
-        raise EventError("settings: 'teams' must name teams by side, e.g. {\"NS\": \"...\", \"EW\": \"...\"}")
-    for name in (teams or {}).values():
-        _text("settings", "team", name)
+    _check_names(d, "teams", SIDES, "team", '{"NS": "...", "EW": "..."}')
+    _check_names(d, "captains", SIDES, "captain", '{"NS": "...", "EW": "..."}')
+    _check_names(d, "players", SEATS, "player", '{"N": "...", "E": "...", "S": "...", "W": "..."}')
+
+
+def _check_names(d: Mapping[str, Any], field: str, keys: tuple[str, ...], what: str,
+                 example: str) -> None:
+    """An optional ``settings`` field naming one person or team per seat or side."""
+    names = d.get(field)
+    if names is None:
+        return
+    if not isinstance(names, Mapping) or any(k not in keys for k in names):
+        raise EventError(f"settings: {field!r} must name a {what} by "
+                         f"{'seat' if keys is SEATS else 'side'}, e.g. {example}")
+    for name in names.values():
+        _text("settings", what, name)
 
 
 def _reject_constant(name: str) -> Any:

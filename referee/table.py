@@ -35,7 +35,7 @@ from referee.cards import Card, CardError, is_wild, level_rank, parse_card, pars
 from referee.clock import Clocks, Purpose
 from referee.codes import Confirm, Note, Violation
 from referee.combos import Combination
-from referee.deal import FINISHED, PLAY, Deal, Phase, Report, complete_order
+from referee.deal import FINISHED, PLAY, Deal, Phase, Proof, Report, complete_order
 from referee.decisions import Decision
 from referee.events import Event, EventError
 from referee.judge import Judgement, judge
@@ -94,6 +94,8 @@ class Table:
         self.initial_settings = self.settings = settings or Settings()
         self.log_settings = log_settings
         self.teams: dict[str, str] = {}
+        self.players: dict[str, str] = {}       # seat -> name, from the settings (who may sign)
+        self.captains: dict[str, str] = {}      # side -> name
         self.log: list[Event] = []
         self.decisions: list[Decision] = []        # the record for the log as corrected
         self._confirmed: set[Any] = set()          # low-confidence events the referee confirmed
@@ -153,7 +155,8 @@ class Table:
                 "clocks": sorted((tm.seat, tm.purpose, tm.started, tm.stage)
                                  for tm in s.clocks.running()),
                 "offline": sorted(s.offline), "settings": self.settings.to_dict(),
-                "teams": dict(self.teams)}
+                "teams": dict(self.teams), "players": dict(self.players),
+                "captains": dict(self.captains)}
 
     # ------------------------------------------------------------ corrections
     def _correct(self, event: Event) -> list[Decision]:
@@ -239,6 +242,7 @@ class Table:
     def _rebuild(self) -> None:
         voided, corrected, self._confirmed, waived = self._overrides()
         self.settings, self.teams = self.initial_settings, {}
+        self.players, self.captains = {}, {}
         self._s = _State(self.settings)
         self._s.waived = waived
         self.decisions = []
@@ -290,7 +294,7 @@ class Table:
             else:
                 self._violation(step.seat, Violation.OVERTIME, Penalty.WARNING, t=step.t,
                                 text=f"{step.seat} still had not acted after the {step.purpose} limit "
-                                     f"and the countdown")
+                                     f"and the countdown", purpose=step.purpose)
         m = s.match
         if (s.deal is None or s.deal.phase is FINISHED) and m.rows and m.result is None \
                 and m.time_up(t):
@@ -551,7 +555,7 @@ class Table:
             # 七(一)4: 贡错牌，尚未出牌，退回错张、重新给牌，给予警告
             self._violation(seat, Violation.WRONG_TRIBUTE, Penalty.WARNING,
                             text=f"{seat} gave {card.code}, a heart level card (红心级牌), as tribute; "
-                                 f"it is taken back and {seat} gives again")
+                                 f"it is taken back and {seat} gives again", card=card.code)
             return
         self._s.clocks.stop(seat)
         done = deal.give_tribute(seat, card, self._eid)
@@ -707,7 +711,7 @@ class Table:
             expected = deal.turn if deal.phase is PLAY else f"the {deal.phase} to finish"
             self._violation(seat, Violation.OUT_OF_TURN_PLAY, Penalty.INFRACTION,
                             text=f"{seat} played {_codes(cards)} before {expected}; "
-                                 f"the cards are taken back")
+                                 f"the cards are taken back", **_expected(deal))
             self._seen_taken_back(deal, seat, cards)
             return True
         return False
@@ -727,11 +731,12 @@ class Table:
         what = fault.code.replace('_', ' ')
         if not deal.order:
             self._violation(seat, fault.code, Penalty.FOUL,
-                            text=f"{seat} went out as 上游 after a {what} that was never put right")
+                            text=f"{seat} went out as 上游 after a {what} that was never put right",
+                            went_out=True)
         else:
             self._violation(seat, fault.code, Penalty.INFRACTION,
                             text=f"{seat} went out after a {what} that was never put right; "
-                                 f"the cards are taken back")
+                                 f"the cards are taken back", went_out=True)
         return True
 
     def _on_pass(self, e: Event) -> None:
@@ -761,10 +766,11 @@ class Table:
             deal.bar(seat)
             self._emit("violation", seat=seat, code=Violation.OUT_OF_TURN_PASS, side=side_of(seat),
                        message=f"{seat} passed before {expected} (越序表态, 2022 第八条): "
-                               f"{seat} may not follow for the rest of this trick (本圈不得跟牌)")
+                               f"{seat} may not follow for the rest of this trick (本圈不得跟牌)",
+                       sit_out=True, **_expected(deal))
             return
         self._violation(seat, Violation.OUT_OF_TURN_PASS, Penalty.WARNING,
-                        text=f"{seat} passed before {expected}")
+                        text=f"{seat} passed before {expected}", **_expected(deal))
 
     def _next_turn(self, deal: Deal, seat: Seat) -> None:
         """After ``seat`` acted: say who was skipped, whether the trick ended, who acts."""
@@ -794,11 +800,13 @@ class Table:
         missing, escalated = deal.count_action(actor, self._eid)
         for seat, count in missing:
             self._violation(seat, Violation.MISSING_REPORT, Penalty.WARNING,
-                            text=f"{seat} did not report {count} cards left before {actor} acted")
+                            text=f"{seat} did not report {count} cards left before {actor} acted",
+                            count=count, actor=actor)
         for seat, code in escalated:
             self._violation(seat, code, Penalty.INFRACTION,
                             text=f"{seat}'s {code.replace('_', ' ')} still not put right "
-                                 f"when {actor} acted a second time (一家出牌超过一手牌)")
+                                 f"when {actor} acted a second time (一家出牌超过一手牌)",
+                            actor=actor, escalated=True)
 
     def _on_report(self, e: Event) -> None:
         deal = self._s.deal
@@ -813,13 +821,14 @@ class Table:
         outcome = deal.report(seat, count, self._eid)
         if outcome is Report.REPEATED:
             self._violation(seat, Violation.REPEAT_REPORT, Penalty.WARNING,
-                            text=f"{seat} reported {count} again")
+                            text=f"{seat} reported {count} again", count=count)
         elif outcome is Report.CORRECTED:
             self._emit("note", seat=seat, code=Note.REPORT_CORRECTED,
                        message=f"{seat} now reports {count} correctly")
         elif outcome is Report.WRONG:
             self._violation(seat, Violation.WRONG_REPORT, Penalty.WARNING,
-                            text=f"{seat} reported {count} but holds {actual}")
+                            text=f"{seat} reported {count} but holds {actual}", count=count,
+                            holds=actual)
 
     def _on_report_clear(self, e: Event) -> None:
         if self._s.deal is not None and e.seat is not None:
@@ -836,11 +845,12 @@ class Table:
         if deal.phase is not PLAY:
             self._violation(seat, proof.code, Penalty.WARNING, events=proof.events,
                             text=f"{seat} showed {proof.card.code}, {proof.why}: the {proof.what} was "
-                                 f"wrong, before play began; the wrong card is exchanged")
+                                 f"wrong, before play began; the wrong card is exchanged",
+                            **_proof_values(proof))
             return False
         self._violation(seat, proof.code, Penalty.FOUL, events=proof.events,
                         text=f"{seat} played {proof.card.code}, {proof.why}: the {proof.what} was "
-                             f"wrong and play has followed")
+                             f"wrong and play has followed", **_proof_values(proof))
         return True
 
     # ------------------------------------------------------------ end of deal
@@ -872,14 +882,19 @@ class Table:
                        "referee's own settings judge this log", ignored=True)
             return
         new = Settings.from_dict(e.get("settings"))
-        teams = e.get("teams")
+        teams, players, captains = e.get("teams"), e.get("players"), e.get("captains")
         if isinstance(teams, Mapping):
             self.teams = {str(k): str(v) for k, v in teams.items()}
+        if isinstance(players, Mapping):
+            self.players = {str(k): str(v) for k, v in players.items()}
+        if isinstance(captains, Mapping):
+            self.captains = {str(k): str(v) for k, v in captains.items()}
         self.settings = new
         self._s.match.settings = new
         self._s.clocks.countdown = new.countdown
         names = " v ".join(f"{side} {self.teams[side]}" for side in SIDES if side in self.teams)
         self._emit("note", code=Note.SETTINGS, settings=new.to_dict(), teams=dict(self.teams),
+                   players=dict(self.players), captains=dict(self.captains),
                    message=f"match settings: {new.describe_format()}, tie {new.tie}, limits "
                            f"{new.tribute_limit:g}/{new.return_limit:g}/{new.first_lead_limit:g}/"
                            f"{new.play_limit:g} s, countdown {new.countdown:g} s"
@@ -942,7 +957,8 @@ class Table:
         penalty: Penalty = (Penalty.WARNING if minutes < LATE_WARNING_MIN else
                    Penalty.FOUL if minutes < LATE_FOUL_MIN else Penalty.FORFEIT)
         seat = e.seat or seats_of(side)[0]
-        self._violation(seat, Violation.LATE, penalty, text=f"{side} {minutes:g} minutes late", ruled=True)
+        self._violation(seat, Violation.LATE, penalty, text=f"{side} {minutes:g} minutes late", ruled=True,
+                        minutes=minutes)
 
     def _manual_penalty(self, e: Event) -> None:
         """A penalty the referee gives by hand (signalling, or any code of their own)."""
@@ -993,6 +1009,22 @@ def _turn_message(seat: Seat, purpose: Purpose, limit: float) -> str:
 def _no_seat(e: Event) -> EventError:
     # decoding lets '"seat": null' through (the field is there), but no seat acts
     return EventError(f"{e.type}: 'seat' must name a seat, got null")
+
+
+def _expected(deal: Deal) -> dict[str, Any]:
+    """Whom an out-of-turn action came before: the seat to act, or the phase
+    (tribute, return) still to finish; typed values for the message templates."""
+    if deal.phase is PLAY and deal.turn is not None:
+        return {"expected": deal.turn}
+    return {"before_phase": str(deal.phase)}
+
+
+def _proof_values(proof: Proof) -> dict[str, Any]:
+    """A proven wrong tribute or return as typed values: what was given, what proves it."""
+    out: dict[str, Any] = {"card": proof.card.code, "what": proof.what}
+    if proof.given is not None:
+        out["given"] = proof.given.code
+    return out
 
 
 def _codes(cards: Iterable[Card]) -> str:

@@ -133,6 +133,15 @@ class LiveVenue:
                 self._cond.wait(left)
             return self._generation
 
+    def touch(self, table: str) -> None:
+        """Wake the table's pages without a new event: something they show
+        beside the log changed (an evidence clip was written)."""
+        with self._cond:
+            self._ensure(table)
+            self._versions[table] += 1
+            self._generation += 1
+            self._cond.notify_all()
+
     def refold(self, table: str) -> None:
         """Rebuild one table from the log; its pages get the state refolded."""
         with self._cond:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from referee.events import Event, EventError
 from referee.settings import Settings, SettingsError
 
 
@@ -34,15 +35,37 @@ class TableConfig:
     host: str = "127.0.0.1"
     port: int = 8000
     users: Path | None = None
+    overlay: dict[str, Any] = field(default_factory=dict)   # [dashboard] overlay_delay/_themes, as OVERLAY_*
     audio: bool = False
     voice: str | None = None
     redis: str | None = None
     node: str | None = None
     redis_password_file: Path | None = None   # the node's Redis ACL user's password
     key_file: Path | None = None              # the HMAC key the node signs its events with
+    redis_ca_file: Path | None = None         # TLS (rediss://): the CA of the Redis server's certificate
+    evidence_dir: Path | None = None          # zone pictures and clips ([clips]; None: none kept)
+    clips: Any = None                         # table_node.clips.ClipSettings
+    names: dict[str, dict[str, str]] = field(default_factory=dict)   # [match]: teams, captains, players
 
 
-_SECTIONS = {"table", "rules", "camera", "devices", "dashboard", "audio", "venue"}
+_SECTIONS = {"table", "rules", "camera", "devices", "dashboard", "audio", "venue", "match", "clips"}
+_NAME_KEYS = ("teams", "captains", "players")
+
+
+def _match_names(match: Any) -> dict[str, dict[str, str]]:
+    """``[match]``: teams and captains by side, players by seat, checked as the
+    log's ``settings`` event will be (one check: :meth:`Event.from_dict`)."""
+    if not isinstance(match, dict):
+        raise ConfigError("[match] must be a table of teams, captains and players")
+    unknown = set(match) - set(_NAME_KEYS)
+    if unknown:
+        raise ConfigError(f"[match]: unknown key(s) {', '.join(sorted(unknown))} "
+                          f"(known: {', '.join(_NAME_KEYS)})")
+    try:
+        Event.from_dict({"t": 0, "type": "settings", "settings": {}, **match})
+    except EventError as exc:
+        raise ConfigError(f"[match]: {str(exc).removeprefix('settings: ')}") from None
+    return {k: dict(match[k]) for k in _NAME_KEYS if match.get(k)}
 
 
 def _check_zones_watched_once(cameras: list[CameraConfig]) -> None:
@@ -121,16 +144,71 @@ def parse_config(data: dict[str, Any], base: Path = Path(".")) -> TableConfig:
     port = dash.get("port", 8000)
     if not isinstance(port, int) or not 0 <= port <= 65535:
         raise ConfigError(f"[dashboard] port must be 0..65535, got {port!r}")
+    overlay = _overlay(dash, rel)
     audio = data.get("audio", {})
     venue = data.get("venue", {})
+    redis_url = venue.get("redis")
+    ca_file = _secret_file(rel(venue.get("redis_ca_file")), "redis_ca_file")
+    if redis_url is not None:
+        from venue.publisher import check_redis_url
+        try:
+            check_redis_url(str(redis_url), ca_file)
+        except ValueError as exc:
+            raise ConfigError(f"[venue] redis: {exc}") from None
+    elif ca_file is not None:
+        raise ConfigError("[venue] redis_ca_file without redis: give redis = \"rediss://...\"")
+    evidence_dir, clips = _clips(data.get("clips", {}), rel)
     return TableConfig(
         table=tid, database=rel(table.get("database") or f"{tid}.sqlite"), settings=settings,
         cameras=cameras, binding=rel(devices.get("binding")), ports=ports,
-        host=str(dash.get("host", "127.0.0.1")), port=port, users=rel(dash.get("users")),
+        host=str(dash.get("host", "127.0.0.1")), port=port, users=rel(dash.get("users")), overlay=overlay,
         audio=bool(audio.get("enabled", False)), voice=audio.get("voice") or None,
-        redis=venue.get("redis"), node=venue.get("node") or f"{tid}-node",
+        redis=redis_url, node=venue.get("node") or f"{tid}-node", redis_ca_file=ca_file,
         redis_password_file=_secret_file(rel(venue.get("redis_password_file")), "redis_password_file"),
-        key_file=_secret_file(rel(venue.get("key_file")), "key_file"))
+        key_file=_secret_file(rel(venue.get("key_file")), "key_file"),
+        names=_match_names(data.get("match", {})),
+        evidence_dir=evidence_dir, clips=clips)
+
+
+def _overlay(dash: dict[str, Any], rel) -> dict[str, Any]:
+    """``[dashboard] overlay_delay`` (seconds the public overlay and deal
+    viewer lag the table, 0-600) and ``overlay_themes`` (a folder of theme
+    stylesheets), as the dashboard's ``OVERLAY_DELAY`` / ``OVERLAY_THEMES``."""
+    out: dict[str, Any] = {}
+    delay = dash.get("overlay_delay")
+    if delay is not None:
+        if isinstance(delay, bool) or not isinstance(delay, (int, float)) or not 0 <= delay <= 600:
+            raise ConfigError(f"[dashboard] overlay_delay must be 0 to 600 seconds, got {delay!r}")
+        out["OVERLAY_DELAY"] = float(delay)
+    themes = dash.get("overlay_themes")
+    if themes is not None:
+        if not isinstance(themes, str) or not themes or not rel(themes).is_dir():
+            raise ConfigError(f"[dashboard] overlay_themes must be a folder of theme stylesheets, got {themes!r}")
+        out["OVERLAY_THEMES"] = str(rel(themes))
+    return out
+
+
+def _clips(section: Any, rel) -> tuple[Path | None, Any]:
+    """``[clips]``: where the evidence (zone pictures and clips) goes and how clips are cut."""
+    from table_node.clips import ClipSettings
+    if not isinstance(section, dict):
+        raise ConfigError("[clips] must be a table of keys")
+    section = dict(section)
+    extra = set(section) - {"dir", "enabled", "before_s", "after_s", "budget_mb", "fps", "width", "wait_s"}
+    if extra:
+        raise ConfigError(f"[clips]: unknown key(s) {', '.join(sorted(extra))} (known: dir, enabled, "
+                          f"before_s, after_s, budget_mb, fps, width, wait_s)")
+    enabled = section.pop("enabled", True)
+    folder = section.pop("dir", "evidence")
+    if not isinstance(enabled, bool):
+        raise ConfigError(f"[clips] enabled must be true or false, got {enabled!r}")
+    if not isinstance(folder, str) or not folder:
+        raise ConfigError(f"[clips] dir must be a folder path, got {folder!r}")
+    try:
+        settings = ClipSettings.from_dict(section)
+    except ValueError as exc:
+        raise ConfigError(f"[clips] {exc}") from None
+    return (rel(folder) if enabled else None), settings
 
 
 def _check_deck(path: Path, i: int) -> None:
@@ -150,7 +228,7 @@ def _check_deck(path: Path, i: int) -> None:
 
 
 def _secret_file(path: Path | None, name: str) -> Path | None:
-    """A secret is named by its file (never written in the config itself)."""
+    """A secret (or the CA file) is named by its file (never written in the config itself)."""
     if path is not None and not path.is_file():
         raise ConfigError(f"[venue] {name}: {path} is not a file")
     return path

@@ -42,6 +42,11 @@ from referee.table import Table
 
 FPS = 5.0
 TABLE = "T01"
+# who plays: written into the log's settings event (the sheet, the standings and
+# the overlay name them; only these may sign the score sheet)
+NAMES = {"teams": {"NS": "南京队", "EW": "苏州队"},
+         "captains": {"NS": "李娜", "EW": "王芳"},
+         "players": {"N": "张伟", "S": "李娜", "E": "王芳", "W": "刘洋"}}
 VISION_TYPES = ("play", "tribute", "return")
 DEVICE_TYPES = ("pass", "report")
 LAY_AHEAD = 1.0     # cards go down this long before the scripted time (the camera needs ~0.6 s)
@@ -273,7 +278,8 @@ def run_demo(workdir: Path | None = None, *, seed: int = 3, speed: float = 8.0,
     db = _fresh_log(workdir / "demo.sqlite")
     clock = _VideoClock()
     evidence = workdir / "evidence"
-    node = TableNode(TABLE, str(db), script.settings, clock=clock, evidence_dir=str(evidence))
+    node = TableNode(TABLE, str(db), script.settings, clock=clock, evidence_dir=str(evidence),
+                     names=NAMES)
     device = SimulatedDevice("BOX", "ESWN", seed=seed).start()
     url = None
     found = _Violations()
@@ -291,8 +297,10 @@ def run_demo(workdir: Path | None = None, *, seed: int = 3, speed: float = 8.0,
         geometry = calibrate(first, table=TABLE)
         geometry.save(workdir / "table.json")
         watcher = TableWatcher(geometry, CardDetector())
+        ring = node.frame_ring("demo camera")      # each ruling's clip (evidence/T01/*.webm)
 
         def see(t: float, frame) -> None:
+            ring.push(t, frame)
             try:
                 for e in watcher.process(t, frame):
                     node.submit(node.with_evidence(e, frame, geometry))
@@ -407,9 +415,14 @@ class _Violations:
 
     def __init__(self) -> None:
         self.by_code: dict[str, int] = {}
+        self.deals: list[int] = []      # the deals ended, for their deal viewer pages
         self._lock = threading.Lock()   # decisions come from this thread and the devices' pump
 
     def __call__(self, d: dict) -> None:
+        if d["type"] == "deal_end":
+            with self._lock:
+                if d["deal"] not in self.deals:     # a correction restates the record
+                    self.deals.append(d["deal"])
         if d["type"] == "violation":
             with self._lock:
                 self.by_code[d["code"]] = self.by_code.get(d["code"], 0) + 1
@@ -470,6 +483,9 @@ def _finish(found: _Violations, url: str | None, keep_serving: bool, out) -> Non
     print("demo: match over; violations found: "
           + (", ".join(f"{c} x{n}" for c, n in sorted(found.by_code.items())) or "none"),
           file=out, flush=True)
+    if url and found.deals:
+        print("demo: each deal trick by trick, its rulings in place: "
+              + " ".join(f"{url}tables/{TABLE}/deals/{n}" for n in found.deals), file=out, flush=True)
     if keep_serving:
         print(f"demo: the dashboard stays at {url} until Ctrl-C", file=out, flush=True)
         while True:
@@ -502,6 +518,6 @@ def _act(node, device, e: dict) -> None:
 
 def _demo_dashboard_config(workdir: Path) -> dict:
     from web_dashboard.auth import user_entry
+    # the teams come from the log's settings event (NAMES), not from here
     return {"USERS": [user_entry("demo", "demo", "head", [])],
-            "MATCHES": {TABLE: {"round": 1, "NS": "南北队", "EW": "东西队"}},
             "SECRET_KEY": os.urandom(16).hex()}

@@ -6,7 +6,7 @@ import logging
 import queue
 import threading
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 
 from referee.events import Event, EventError
@@ -26,11 +26,21 @@ class TableNode:
     """
 
     def __init__(self, table: str, db: str, settings: Settings | None = None, *,
-                 clock: Callable[[], float] = time.time, evidence_dir: str | None = None) -> None:
+                 clock: Callable[[], float] = time.time, evidence_dir: str | None = None,
+                 names: Mapping[str, Mapping[str, str]] | None = None, clips: Any = None) -> None:
         """``evidence_dir``: where the zone picture behind each camera event is
-        kept (``<dir>/<table>/``), shown with violations on the dashboard."""
+        kept (``<dir>/<table>/``), shown with violations on the dashboard, and
+        with it each ruling's video clip (``clips``: a
+        :class:`table_node.clips.ClipSettings`, default ones when None).
+        ``names``: the match's ``teams`` and ``captains`` (by side) and ``players``
+        (by seat), written into the log's ``settings`` event with the settings:
+        the sheet, the standings and the overlay name them, and only they may
+        sign the score sheet."""
         self.table = table
+        self.names = {k: dict(v) for k, v in (names or {}).items() if v}
         self.evidence_dir = evidence_dir
+        self.clip_settings = clips
+        self.clips = None           # the ClipRecorder, made with the first camera
         self.settings = settings or Settings()
         self.clock = clock
         self.live = LiveVenue(Venue(db, self.settings), [table], clock=clock)
@@ -52,14 +62,19 @@ class TableNode:
         with them; a log whose settings differ from this node's gets the new ones
         as a referee's change, said to the operator."""
         referee = self.live.venue.table(self.table)
-        if referee.log and referee.settings == self.settings:
+        logged = {"teams": referee.teams, "players": referee.players, "captains": referee.captains}
+        # names not configured are left as the log has them (a settings event
+        # without them keeps them)
+        if referee.log and referee.settings == self.settings and all(
+                logged[k] == v for k, v in self.names.items()):
             return
         if referee.log:
+            changed = self.settings.differences(referee.settings) + [
+                f"{k} {logged[k]} -> {v}" for k, v in self.names.items() if logged[k] != v]
             self.problem(f"{self.table}: the configured settings differ from the log's "
-                         f"({'; '.join(self.settings.differences(referee.settings))}): "
-                         f"recorded as a change of settings")
+                         f"({'; '.join(changed)}): recorded as a change of settings")
         self.submit({"t": max(0.0, referee.t if referee.log else self.clock()), "type": "settings",
-                     "settings": self.settings.to_dict()})
+                     "settings": self.settings.to_dict(), **self.names})
 
     # ------------------------------------------------------------ events in
     def submit(self, event: Event | dict) -> list[dict]:
@@ -136,7 +151,9 @@ class TableNode:
         from web_dashboard.serving import make_server
         # one log line per browser request would bury the table's own messages
         logging.getLogger("werkzeug").setLevel(logging.WARNING)
-        app = create_app(dict(config or {}), live=self.live)
+        # the dashboard shows the pictures and clips this node keeps
+        evidence = {"EVIDENCE_DIR": self.evidence_dir} if self.evidence_dir else {}
+        app = create_app({**evidence, **(config or {})}, live=self.live)
         try:
             self._server = make_server(app, host, port)
         except OSError as exc:
@@ -173,6 +190,40 @@ class TableNode:
         cv2.imwrite(str(folder / name), geometry.rectify(frame, geometry.zone(zone), margin))
         return event._replace(extra={**event.extra, "crop": name})
 
+    # --------------------------------------------------------- evidence clips
+    def frame_ring(self, name: str):
+        """A ring of camera ``name``'s recent frames for the rulings' clips (None
+        without an evidence folder): give it each frame with its table time."""
+        if not self.evidence_dir:
+            return None
+        if self.clips is None:
+            from pathlib import Path
+
+            from table_node.clips import ClipRecorder
+            self.clips = ClipRecorder(Path(self.evidence_dir) / self.table, self.clip_settings,
+                                      open_stems=self._open_clip_stems,
+                                      on_written=lambda _: self.live.touch(self.table))
+            self.sinks.append(self._clip_sink)
+            self._closers.insert(0, self.clips.close)     # closed last: after the sources
+        return self.clips.ring(name)
+
+    def _clip_sink(self, d: dict) -> None:
+        """A ruling asks for its clip, around its evidence events' own times."""
+        from services.evidence import clip_stem
+        stem = clip_stem(d)
+        if stem is None or self.clips is None:
+            return
+        ids = set(d.get("events") or ())
+        times = [e["t"] for e in self.live.events(self.table) if e.get("id") in ids]
+        self.clips.request(stem, times + [d["t"]])
+
+    def _open_clip_stems(self) -> set[str]:
+        from services.evidence import clip_stem
+        from web_dashboard.view_model import violation_status
+        _, decisions, events, _ = self.live.read(self.table)
+        status = violation_status(decisions, events)
+        return {s for d in decisions if status.get(d["n"]) == "open" and (s := clip_stem(d))}
+
     def camera_status(self, name: str, online: bool, reason: str) -> None:
         """A camera that stops or comes back is shown like a device (device_offline)."""
         self.emit({"t": round(self.clock(), 3), "table": self.table, "type": "device_status",
@@ -192,6 +243,7 @@ class TableNode:
         watcher = TableWatcher(geometry, detector or CardDetector(deck=deck), zones=list(zones) if zones else None,
                                margin_mm=ZONE_MARGIN_MM if margin_mm is None else margin_mm)
         name = f"camera {source}"
+        ring = self.frame_ring(name)
 
         def run():
             online = None
@@ -206,8 +258,11 @@ class TableNode:
                         if online is not True:
                             online = True
                             self.camera_status(name, True, "frames arriving")
+                        t = self.clock()
+                        if ring is not None:
+                            ring.push(t, frame)
                         try:
-                            for e in watcher.process(self.clock(), frame):
+                            for e in watcher.process(t, frame):
                                 self.emit(self.with_evidence(e, frame, watcher.geo, watcher.margin_mm))
                         except FrameError as exc:
                             self.problem(f"{name}: {exc}")
@@ -224,12 +279,13 @@ class TableNode:
         return watcher
 
     def add_publisher(self, redis_url: str, node: str, key: bytes | None = None,
-                      password: str | None = None):
+                      password: str | None = None, ca_file: str | None = None):
         """Venue mode: copy the log to the venue's Redis stream (signed with
         ``key`` when the central checks signatures; ``password``: the node's Redis
-        ACL user's)."""
+        ACL user's; ``ca_file``: TLS, the CA of Redis's certificate)."""
         from venue.publisher import Publisher
-        pub = Publisher(self.live.venue.store.path, redis_url, node, key=key, password=password)
+        pub = Publisher(self.live.venue.store.path, redis_url, node, key=key, password=password,
+                        ca_file=ca_file)
         self._spawn(pub.run, "publisher", self._stop)
         self._closers.append(pub.close)
         return pub

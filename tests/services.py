@@ -48,23 +48,32 @@ def _wait_port(port: int, timeout: float = 20.0) -> None:
 
 
 class RedisServer:
-    def __init__(self, workdir: Path):
+    """``tls``: (certificate, key, CA) files: the server then listens for TLS
+    only (``--port 0 --tls-port``) and ``url`` is ``rediss://``."""
+
+    def __init__(self, workdir: Path, tls: tuple[Path, Path, Path] | None = None):
         if not shutil.which("redis-server"):
             raise RuntimeError("redis-server is not installed (apt-get install redis-server)")
         self.dir = workdir
         self.dir.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
+        self.tls = tls
         self.proc = None
 
     @property
     def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
+        return f"{'rediss' if self.tls else 'redis'}://127.0.0.1:{self.port}/0"
 
     def start(self, *extra: str) -> "RedisServer":
         # appendonly + fsync always: a restarted server still holds every stream entry
         # (the venue does not depend on it: tests/venue/test_faults.py loses the files)
+        listen = ["--port", str(self.port)]
+        if self.tls:
+            cert, key, ca = self.tls
+            listen = ["--port", "0", "--tls-port", str(self.port), "--tls-cert-file", str(cert),
+                      "--tls-key-file", str(key), "--tls-ca-cert-file", str(ca), "--tls-auth-clients", "no"]
         self.proc = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.dir),
+            ["redis-server", *listen, "--bind", "127.0.0.1", "--dir", str(self.dir),
              "--appendonly", "yes", "--appendfsync", "always", "--save", "", *extra],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         _wait_port(self.port)
@@ -83,6 +92,7 @@ class PostgresServer:
         self.dir = workdir
         self.data = workdir / "data"
         self.port = free_port()
+        self.tls_options = ""
         self.user = None
         if os.geteuid() == 0:     # initdb refuses root: run the server as 'postgres'
             self.user = "postgres"
@@ -95,6 +105,22 @@ class PostgresServer:
             self.dir.mkdir(parents=True, exist_ok=True)
         self._run([str(PG_BIN / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "guandan",
                    "--no-sync"])
+
+    def use_tls(self, cert: Path, key: Path) -> "PostgresServer":
+        """Serve TLS only: ``ssl = on`` with this certificate and key, and
+        pg_hba.conf accepting TCP connections over TLS only (``hostssl``)."""
+        for src, name in ((cert, "server.crt"), (key, "server.key")):
+            dst = self.dir / name
+            shutil.copyfile(src, dst)
+            dst.chmod(0o600)          # PostgreSQL refuses a key others may read
+            if self.user:
+                pw = pwd.getpwnam(self.user)
+                os.chown(dst, pw.pw_uid, pw.pw_gid)
+        (self.data / "pg_hba.conf").write_text(
+            "local all all trust\nhostssl all all 127.0.0.1/32 trust\n", encoding="utf-8")
+        self.tls_options = (f"-c ssl=on -c ssl_cert_file={self.dir / 'server.crt'} "
+                            f"-c ssl_key_file={self.dir / 'server.key'}")
+        return self
 
     def _run(self, cmd, **kw):
         if self.user:
@@ -112,7 +138,8 @@ class PostgresServer:
         """``options``: more server settings, e.g. ``-c track_commit_timestamp=on``."""
         # -W: pg_ctl's own wait misjudges a start after an immediate stop; wait for a query instead
         self._run([str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-W", "-l", str(self.dir / "log"),
-                   "-o", f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off {options}",
+                   "-o", f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off "
+                   f"{self.tls_options} {options}",
                    "start"])
         _wait_port(self.port)
         import psycopg

@@ -156,3 +156,34 @@ def test_every_code_of_the_engine_is_documented():
     text = (DOCS / "events.md").read_text(encoding="utf-8")
     missing = [c.value for enum in (Violation, Note, Confirm) for c in enum if f"`{c.value}`" not in text]
     assert missing == []
+
+
+SETTINGS_NAMES_BAD = [
+    {"players": {"X": "Li"}},                  # not a seat
+    {"players": {"N": ""}},                    # empty name
+    {"players": ["Li", "Wang"]},               # not by seat
+    {"captains": {"N": "Li"}},                 # a seat where a side is wanted
+    {"captains": {"NS": "x" * 201}},           # too long
+]
+
+
+@pytest.mark.parametrize("names", SETTINGS_NAMES_BAD, ids=lambda d: json.dumps(d)[:40])
+def test_settings_players_and_captains_are_named_per_seat_and_side(names):
+    bad = {"t": 0, "type": "settings", "settings": {}, **names}
+    field = next(iter(names))
+    with pytest.raises(EventError, match=field[:-1]):
+        Event.from_dict(bad)
+    assert _errors(EVENT, bad) != []
+
+
+def test_settings_players_and_captains_reach_the_table_snapshot():
+    good = {"t": 0, "type": "settings", "settings": {}, "teams": {"NS": "Red", "EW": "Blue"},
+            "players": {"N": "Zhang", "S": "Li", "E": "Wang", "W": "Liu"},
+            "captains": {"NS": "Li", "EW": "Wang"}}
+    assert _errors(EVENT, good) == []
+    table = Table("T01")
+    (note,) = table.feed(Event.from_dict(good).with_id(1))
+    assert _errors(DECISION, note.to_dict()) == []
+    snap = table.snapshot()
+    assert snap["players"]["S"] == "Li" and snap["captains"] == {"NS": "Li", "EW": "Wang"}
+    assert note.extra["players"] == good["players"]

@@ -37,6 +37,7 @@ from typing import Any
 
 import psycopg
 import redis
+from redis.typing import EncodableT, FieldT, KeyT, StreamIdT
 
 from referee.cards import CardError, parse_card
 from referee.events import Event, EventError
@@ -44,7 +45,8 @@ from referee.settings import Settings
 from services.live import LiveVenue
 from services.venue import Venue
 from storage.postgres_log import PostgresEventStore, is_connection_error
-from venue.publisher import RECORDED_KEY, STREAM_PREFIX, connect_redis, signature, stream_key
+from venue.publisher import (RECORDED_KEY, STREAM_PREFIX, connect_redis, signature, stream_key,
+                             tls_trust_error)
 from venue.secrets import redact
 
 GROUP = "central"
@@ -72,6 +74,21 @@ class LostTable(Exception):
     """Another central wrote this table: let it go and refold."""
 
 
+# what XREADGROUP gives (RESP2, bytes): per stream, its messages (id, fields)
+Messages = list[tuple[bytes, dict[bytes, bytes]]]
+Replies = list[tuple[bytes, Messages]]
+
+
+def _replies(reply: object) -> Replies:
+    """XREADGROUP's reply, checked to be the RESP2 shape the central asks for
+    (redis-py types it as the union of every protocol's shapes)."""
+    if reply is None:
+        return []
+    if not isinstance(reply, list):
+        raise TypeError(f"unexpected XREADGROUP reply {type(reply).__name__} (RESP3?)")
+    return [(bytes(key), list(messages)) for key, messages in reply]
+
+
 class BatchFailed(Exception):
     """PostgreSQL refused something in a batch: roll it back, do it again one by one."""
 
@@ -85,13 +102,16 @@ class CentralService:
     def __init__(self, redis_url: str, pg_dsn: str, settings: Settings | None = None,
                  consumer: str = "central-1", tables: Iterable[str] = (),
                  matches: Mapping[str, Any] | None = None, lease_ms: int = 3000,
-                 node_keys: Mapping[str, bytes] | None = None, redis_password: str | None = None) -> None:
+                 node_keys: Mapping[str, bytes] | None = None, redis_password: str | None = None,
+                 redis_ca_file: str | None = None) -> None:
         """``tables``: the tables to record (required: other streams are never read).
         ``lease_ms``: how long a table's lease lasts unrenewed: a central that dies
         leaves its tables to the others after this long. Every central takes
         leases, so two started by mistake never fold one table both.
         ``node_keys``: per table, the key its node signs with (HMAC-SHA256);
-        without, the Redis ACL is the authentication (docs/architecture.md)."""
+        without, the Redis ACL is the authentication (docs/architecture.md).
+        TLS: a ``rediss://`` URL with ``redis_ca_file`` (the CA of Redis's
+        certificate), and ``sslmode=verify-full sslrootcert=CA`` in ``pg_dsn``."""
         self.tables = sorted(set(tables))
         if not self.tables:
             raise ValueError("no tables configured: the central reads only configured tables' streams")
@@ -102,7 +122,7 @@ class CentralService:
         self.holder = f"{consumer}/{uuid.uuid4().hex[:8]}"
         self.lease_ms = lease_ms
         self.node_keys = dict(node_keys or {})
-        self.redis = connect_redis(redis_url, password=redis_password)
+        self.redis = connect_redis(redis_url, password=redis_password, ca_file=redis_ca_file)
         self.store = PostgresEventStore(pg_dsn)
         self.live = LiveVenue(Venue(self.store, self.settings), self.tables, dict(matches or {}))
         self.owned: set[str] = set()
@@ -150,7 +170,7 @@ class CentralService:
         self._published = False
 
     def _publish_positions(self) -> None:
-        mine = {t: p for t, p in self.position.items() if t in self.owned}
+        mine: dict[FieldT, EncodableT] = {t: p for t, p in self.position.items() if t in self.owned}
         if mine:
             self.redis.hset(RECORDED_KEY, mapping=mine)
         self._published = True
@@ -195,9 +215,9 @@ class CentralService:
         if not self.cursor:
             time.sleep(block_ms / 1000)
             return 0
-        streams = {stream_key(t): c for t, c in self.cursor.items()}
-        replies = self.redis.xreadgroup(GROUP, self.consumer, streams, count=count,
-                                        block=None if "0" in streams.values() else block_ms)
+        streams: dict[KeyT, StreamIdT] = {stream_key(t): c for t, c in self.cursor.items()}
+        replies = _replies(self.redis.xreadgroup(GROUP, self.consumer, streams, count=count,
+                                                 block=None if "0" in streams.values() else block_ms))
         # a batch is one transaction; if PostgreSQL refuses any of it, it is rolled
         # back and done again one event per transaction, to find the one at fault
         careful, self._careful = self._careful, False
@@ -205,9 +225,9 @@ class CentralService:
         counts = (self.recorded, self.duplicates, self.dead, len(self.latencies))
         try:
             if not self.store.batch:
-                return self._batch(replies or [])
+                return self._batch(replies)
             try:
-                return self._batch(replies or [])
+                return self._batch(replies)
             except psycopg.Error as exc:
                 if is_connection_error(exc, self.store.connection):
                     raise
@@ -217,7 +237,7 @@ class CentralService:
             self.recorded, self.duplicates, self.dead, n = counts
             self._uncommitted.clear()
             del self.latencies[n:]
-            touched = {k.decode()[len(STREAM_PREFIX):] for k, _ in replies or []} & self.cursor.keys()
+            touched = {k.decode()[len(STREAM_PREFIX):] for k, _ in replies} & self.cursor.keys()
             for t in touched:
                 self.store.reload(t)
                 self.live.refold(t)
@@ -230,10 +250,10 @@ class CentralService:
         finally:
             self.store.batch = False
 
-    def _batch(self, replies: list[Any]) -> int:
+    def _batch(self, replies: Replies) -> int:
         handled = 0
         acks: dict[str, list[bytes]] = {}
-        done: dict[str, int] = {}
+        done: dict[FieldT, EncodableT] = {}
         for key_b, messages in replies:
             key = key_b.decode()
             table = key[len(STREAM_PREFIX):]
@@ -400,6 +420,11 @@ class CentralService:
         with PostgresEventStore(self.pg_dsn) as store:
             return store.dead_letters(limit)
 
+    def dead_letter_summary(self, limit: int = 20) -> tuple[int, list[dict[str, Any]]]:
+        """How many dead letters there are in all, and the latest ``limit`` (for the overview)."""
+        with PostgresEventStore(self.pg_dsn) as store:
+            return store.dead_letter_count(), store.dead_letters(limit)
+
     # -------------------------------------------------------------- loop
     def run(self, stop: threading.Event) -> None:
         """Record until ``stop``; ride out Redis or PostgreSQL outages. Anything
@@ -414,6 +439,9 @@ class CentralService:
                 except (redis.AuthenticationError, redis.exceptions.AuthorizationError):
                     raise                   # wrong credentials: no outage, a fault to fix
                 except (redis.ConnectionError, redis.TimeoutError) as exc:
+                    trust = tls_trust_error(exc)
+                    if trust:              # like a wrong password: a setting to fix, no outage
+                        raise redis.ConnectionError(f"Redis: {trust}") from None
                     self._unhealthy("Redis", exc, stop)
                 except redis.ResponseError as exc:
                     if "NOGROUP" not in str(exc):

@@ -19,6 +19,10 @@ persistence.
 
 With a ``key``, each message carries an HMAC of table, position and event
 (docs/architecture.md, 'The venue': authentication).
+
+TLS: a ``rediss://`` URL, and ``ca_file``, the CA that signed the Redis
+server's certificate (else the system's CAs); the server's name or address
+must be in its certificate.
 """
 
 from __future__ import annotations
@@ -28,14 +32,20 @@ import hmac
 import json
 import logging
 import sqlite3
+import ssl
 import threading
 import time
+from typing import TYPE_CHECKING
 
 import redis
 from redis.backoff import ExponentialBackoff
 from redis.retry import Retry
 
 from storage.sqlite_log import EventStore
+from venue.secrets import redact
+
+if TYPE_CHECKING:
+    from referee.events import Event
 
 STREAM_PREFIX = "guandan:events:"
 RECORDED_KEY = "guandan:recorded"      # hash: table -> last position recorded in PostgreSQL
@@ -68,20 +78,57 @@ return n
 """
 
 
-def connect_redis(url: str, timeout: float = 5.0, password: str | None = None) -> redis.Redis:
+def check_redis_url(url: str, ca_file: object = None) -> str:
+    """``url`` if it is a Redis URL this venue can use (and TLS when a CA file
+    is given); else ValueError naming what to give.
+
+    >>> check_redis_url("rediss://central@venue:6380/0", ca_file="ca.pem")
+    'rediss://central@venue:6380/0'
+    >>> check_redis_url("redis://venue:6379/0", ca_file="ca.pem")
+    Traceback (most recent call last):
+    ...
+    ValueError: a Redis CA file is for TLS: give a rediss:// URL, not redis://venue:6379/0
+    """
+    scheme = url.split("://", 1)[0] if "://" in url else ""
+    if scheme not in ("redis", "rediss", "unix"):
+        raise ValueError(f"not a Redis URL: {redact(url)} (give redis://HOST:6379/0, or rediss:// for TLS)")
+    if ca_file is not None and scheme != "rediss":
+        raise ValueError(f"a Redis CA file is for TLS: give a rediss:// URL, not {redact(url)}")
+    return url
+
+
+def connect_redis(url: str, timeout: float = 5.0, password: str | None = None,
+                  ca_file: str | None = None) -> redis.Redis:
+    """A client for ``url`` (``rediss://`` for TLS, checked against ``ca_file``, or
+    the system's CAs without it; the host name is checked too)."""
     # redis-py retries a command on a dropped connection itself (with backoff);
     # a longer outage reaches the caller, which waits and reconnects.
-    kw = {"password": password} if password else {}
+    check_redis_url(url, ca_file)
+    kw: dict[str, str] = {"password": password} if password else {}
+    if ca_file is not None:
+        kw["ssl_ca_certs"] = ca_file
     return redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=2, **kw,
                                 retry=Retry(ExponentialBackoff(cap=0.5, base=0.02), 3),
                                 retry_on_error=[redis.ConnectionError, redis.TimeoutError])
+
+
+def tls_trust_error(exc: BaseException) -> str | None:
+    """A clear sentence when ``exc`` is (or was caused by) a server certificate
+    that the CA file does not vouch for: a setting to fix, not an outage."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, ssl.SSLCertVerificationError):
+            return ("the server's TLS certificate is not trusted: it is not signed by the CA file "
+                    f"given (or names another host): {seen.verify_message or seen.reason}")
+        seen = seen.__cause__ or seen.__context__
+    return None
 
 
 def stream_key(table: str) -> str:
     return STREAM_PREFIX + table
 
 
-def event_uid(node: str, event) -> str:
+def event_uid(node: str, event: Event) -> str:
     """The event's uid: the source's own (devices set one) or node/table/id."""
     return event.uid or f"{node}/{event.table}/{event.id}"
 
@@ -94,13 +141,13 @@ def signature(key: bytes, table: str, seq: int, event_json: str) -> str:
 class Publisher:
     def __init__(self, log_path: str, redis_url: str, node: str, batch: int = 500,
                  key: bytes | None = None, check_interval: float = 0.5,
-                 password: str | None = None) -> None:
+                 password: str | None = None, ca_file: str | None = None) -> None:
         self.log_path = log_path
         self.node = node
         self.batch = batch
         self.key = key
         self.check_interval = check_interval
-        self.redis = connect_redis(redis_url, timeout=2, password=password)
+        self.redis = connect_redis(redis_url, timeout=2, password=password, ca_file=ca_file)
         self._store = EventStore(log_path)      # makes the events table if the log is new
         self._db = sqlite3.connect(log_path, isolation_level=None, check_same_thread=False)
         self._db.execute("CREATE TABLE IF NOT EXISTS publish_cursor (tbl TEXT PRIMARY KEY, last INTEGER NOT NULL)")
@@ -220,7 +267,12 @@ class Publisher:
                 backoff = interval
             except (redis.ConnectionError, redis.TimeoutError) as exc:
                 if self.connected:
-                    log.warning("publisher %s: Redis unreachable (%s); refereeing goes on locally", self.node, exc)
+                    trust = tls_trust_error(exc)
+                    if trust:       # a setting to fix: said as an error (and retried: it may be fixed)
+                        log.error("publisher %s: %s; refereeing goes on locally", self.node, trust)
+                    else:
+                        log.warning("publisher %s: Redis unreachable (%s); refereeing goes on locally",
+                                    self.node, redact(str(exc)))
                 self.connected = False
                 backoff = min(max_backoff, backoff * 2)
             stop.wait(backoff)

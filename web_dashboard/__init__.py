@@ -15,7 +15,10 @@ Settings (``config`` keys, or a TOML file named by ``GUANDAN_DASHBOARD_CONFIG``)
                     limits, countdown, match_format, deals, minutes, tie, ...)
 ``EVIDENCE_DIR``    where vision saves frame crops (``<dir>/<table>/<file>``, named by
                     an event's ``crop`` field)
-``OVERLAY_DELAY``   seconds the public overlay lags the table (default 0)
+``OVERLAY_DELAY``   seconds the public overlay lags the table (default 0, at most 600)
+``OVERLAY_THEMES``  the directory of the overlay's theme stylesheets (``?theme=NAME``
+                    picks ``NAME.css``; default the shipped ``static/overlay-themes``)
+``OVERLAY_RULING_SECONDS``  how long (table time) the overlay shows a confirmed ruling (20)
 ``STANDINGS_SYSTEM``  ``swiss`` (default) or ``round_robin``
 ``DEFAULT_LANG``    ``zh`` (default) or ``en``
 ``SECRET_KEY``      session signing key (a random one per process by default)
@@ -56,6 +59,8 @@ DEFAULTS: dict[str, Any] = dict(
     USERS=None,
     USERS_FILE=None,
     OVERLAY_DELAY=0.0,
+    OVERLAY_THEMES=None,
+    OVERLAY_RULING_SECONDS=20.0,
     EVIDENCE_DIR=None,
     STANDINGS_SYSTEM="swiss",
     DEFAULT_LANG="zh",
@@ -79,7 +84,7 @@ def create_app(config: dict[str, Any] | None = None, live: LiveVenue | None = No
     (the demo and ``guandan-ref table`` share theirs with the event sources)."""
     # imported here, not above: `guandan-ref users` imports web_dashboard.auth
     # and should not load the pages (and the PDF library)
-    from web_dashboard import auth, caching, i18n, security, sheets, stream, views
+    from web_dashboard import auth, caching, deal_viewer, i18n, overlay, security, sheets, stream, views
 
     app = DashboardFlask(__name__, instance_relative_config=True)
     configure(app, config)
@@ -87,7 +92,7 @@ def create_app(config: dict[str, Any] | None = None, live: LiveVenue | None = No
         app.extensions["guandan_venue"] = live
     security.init_app(app)
     csrf.init_app(app)
-    for module in (auth, views, stream, sheets, i18n, caching):
+    for module in (auth, views, stream, sheets, overlay, deal_viewer, i18n, caching):
         module.init_app(app)
     return app
 

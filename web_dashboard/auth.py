@@ -28,11 +28,12 @@ from functools import wraps
 from pathlib import Path
 from typing import Any, Iterable
 
-from flask import (Blueprint, Flask, abort, current_app, make_response, redirect, render_template,
+from flask import (Blueprint, Flask, current_app, make_response, redirect, render_template,
                    request, url_for)
 from flask_login import LoginManager, current_user, login_user, logout_user
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from web_dashboard.i18n import fail
 from web_dashboard.security import LoginThrottle, safe_next
 
 ROLES = ("referee", "head")
@@ -173,9 +174,9 @@ def table_access(view):
         venue = current_app.extensions["guandan_venue"]
         table = kwargs.get("table")
         if table not in venue.tables:
-            abort(404, description=f"no table {table!r} at this venue")
+            fail(404, "err_no_table", table=str(table)[:60])
         if not current_user.may_act_on(table):
-            abort(403, description=f"{current_user.name} is not assigned to table {table}")
+            fail(403, "err_not_assigned", user=current_user.name, table=table)
         return view(*args, **kwargs)
     return wrapped
 

@@ -18,7 +18,7 @@ from flask import Flask, Response, request, session
 from web_dashboard.views import live
 
 # endpoint -> does it show one table (its ``table`` argument) or all of them
-PUBLIC = {"views.overlay": "table", "sheets.sheet_page": "table", "sheets.sheet_json": "table",
+PUBLIC = {"views.overlay": "table", "overlay.state_json": "table", "sheets.sheet_page": "table", "sheets.sheet_json": "table",
           "sheets.sheet_csv": "table", "sheets.sheet_pdf": "table",
           "sheets.standings_page": "all", "sheets.standings_json": "all"}
 

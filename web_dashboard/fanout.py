@@ -1,7 +1,8 @@
 """One serialisation per change, shared by every viewer of a live page.
 
 A *channel* is one live page's message: a table's referee state
-(``("table", T)``), its public state (``("public", T)``) or the head
+(``("table", T)``), its public state (``("public", T)``: the overlay's,
+:func:`web_dashboard.overlay.overlay_state`) or the head
 referee's overview (``("overview",)``). While a channel has subscribers, a
 single render thread per app rebuilds its server-sent-event message once
 each time one of its tables changes, and every subscriber sends those same
@@ -69,11 +70,14 @@ class Fanout:
 
     def _render(self, key: Key) -> bytes:
         # imported here: views imports this module's users
+        from web_dashboard.overlay import overlay_state
         from web_dashboard.views import overview_state, table_state
         # a request context for url_for (evidence links); no session is read
         with self.app.test_request_context("/"):
             if key[0] == "overview":
                 data: Any = overview_state()
+            elif key[0] == "public":
+                data = overlay_state(key[1])
             else:
                 data = table_state(key[1], public=key[0] == "public")
         return sse("state", data)

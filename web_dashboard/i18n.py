@@ -9,9 +9,11 @@ the app's ``DEFAULT_LANG`` (Chinese).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
-from flask import Flask, g, request
+from flask import Flask, g, jsonify, render_template, request
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException, default_exceptions
 
 LANGS = ("zh", "en")
 
@@ -116,7 +118,128 @@ CATALOGUE: dict[str, tuple[str, str]] = {  # key: (zh, en)
     "ev_tribute": ("贡牌", "Tribute"),
     "ev_return": ("还牌", "Return"),
     "ev_anti_tribute": ("抗贡", "Anti-tribute"),
+    "clip": ("录像", "Video clip"),
+    "appeal_bundle": ("下载申诉材料", "Download appeal bundle"),
+    # the venue central on the overview (web_dashboard/venue_status.py): dead letters and lag
+    "venue_central": ("中心服务", "Venue central"),
+    "venue_healthy": ("正常", "Healthy"),
+    "venue_unhealthy": ("连接中断", "Connection lost"),
+    "venue_last_error": ("最近错误", "Last error"),
+    "venue_dead_letters": ("无法记录的消息（死信）", "Messages that could not be recorded (dead letters)"),
+    "venue_dead_letters_none": ("没有无法记录的消息", "No dead letters"),
+    "venue_dl_time": ("时间", "Time"),
+    "venue_dl_stream": ("数据流", "Stream"),
+    "venue_dl_position": ("序号", "Position"),
+    "venue_dl_reason": ("原因", "Reason"),
+    "venue_lag": ("各桌积压", "Lag per table"),
+    "venue_lag_undelivered": ("未送达", "Not yet delivered"),
+    "venue_lag_pending": ("待确认", "Delivered, not yet acknowledged"),
+    "venue_unavailable": ("暂时无法读取", "cannot be read just now"),
+    # the broadcast overlay (web_dashboard/overlay.py); {n}, {team} are filled in by overlay.js
+    "seat_S": ("南", "South"),
+    "seat_E": ("东", "East"),
+    "seat_N": ("北", "North"),
+    "seat_W": ("西", "West"),
+    "ov_deal": ("第 {n} 副", "Deal {n}"),
+    "ov_playing": ("打 {n}", "Playing {n}"),
+    "ov_left": ("剩 {n} 张", "{n} left"),
+    "ov_place_1": ("上游", "1st out"),
+    "ov_place_2": ("二游", "2nd out"),
+    "ov_place_3": ("三游", "3rd out"),
+    "ov_place_4": ("下游", "Last"),
+    "ov_ruling": ("裁判判罚", "Referee's ruling"),
+    "ov_winner": ("{team} 获胜", "{team} win"),
+    "ov_draw": ("平局", "Draw"),
+    "ov_big_joker": ("大王", "Big joker"),
+    "ov_little_joker": ("小王", "Little joker"),
+    # the deal viewer (web_dashboard/deal_viewer.py, templates/deal.html)
+    "dv_title": ("牌局回放", "Deal viewer"),
+    "dv_deals": ("牌局回放", "Deals"),
+    "dv_deal_n": ("第 {n} 副", "Deal {n}"),
+    "dv_trick_n": ("第 {n} 轮", "Trick {n}"),
+    "dv_tribute": ("进贡与还贡", "Tribute and return"),
+    "dv_hands": ("手牌还原", "Hands reconstructed"),
+    "dv_hands_hint": ("每家发到的牌：已出的牌、进贡或还贡给出的牌，减去收到的牌；未出现的牌记为未见",
+                      "Each seat's dealt cards as far as the play shows them: the cards it laid and "
+                      "gave in tribute or return, less those it received; the rest unseen"),
+    "dv_unseen": ("张未见", "unseen"),
+    "dv_still_held": ("仍在手中", "Still held"),
+    "dv_prev": ("上一步", "Previous"),
+    "dv_next": ("下一步", "Next"),
+    "dv_won": ("最大", "wins"),
+    "dv_won_by": ("本轮最大", "Trick won by"),
+    "dv_next_leader": ("下轮首出", "next lead"),
+    "dv_jiefeng": ("接风", "partner leads, 接风"),
+    "dv_double_down": ("双下", "double down"),
+    "dv_unfinished": ("本副未完", "Not finished"),
+    "dv_report": ("报牌", "Reports"),
+    "dv_report_clear": ("收回报牌", "Report card taken back"),
+    "dv_used": ("用时/限时", "Time used / limit"),
+    "dv_not_counted": ("不计", "not counted"),
+    "dv_voided": ("已撤销", "voided"),
+    "dv_corrected": ("已更正", "corrected"),
+    "dv_correction": ("裁判更正", "Referee correction"),
+    "dv_action_void": ("撤销", "void"),
+    "dv_action_correct": ("更正", "correct"),
+    "dv_action_confirm": ("确认", "confirm"),
+    "dv_violation": ("违规", "Violation"),
+    "dv_penalty": ("处罚累进", "Penalty"),
+    "dv_confirm_request": ("待确认", "To confirm"),
+    "dv_note": ("说明", "Note"),
+    "dv_countdown": ("读秒", "Countdown"),
+    "dv_anti_tribute": ("抗贡", "Anti-tribute"),
+    "dv_code_out": ("出完", "out"),
+    "dv_code_stopped": ("被限制出牌", "stopped"),
+    "dv_code_stop_choice": ("非违规方选择", "the non-offending side's choice"),
+    "dv_code_stop_recorded": ("已记录选择", "choice recorded"),
+    "dv_code_report_corrected": ("报牌已更正", "report put right"),
+    "dv_code_low_confidence": ("识别置信度低", "low-confidence read"),
+    "dv_code_held_violation": ("暂缓判罚", "held until confirmed"),
+    "dv_code_signed": ("已签字", "signed"),
+    "dv_seat_E": ("东", "E"),
+    "dv_seat_S": ("南", "S"),
+    "dv_seat_W": ("西", "W"),
+    "dv_seat_N": ("北", "N"),
+    "dv_big_joker": ("大王", "Big joker"),
+    "dv_little_joker": ("小王", "Little joker"),
+    "dv_not_public": ("本副牌结束并经过直播延时后才对公众公开", "This deal is shown to the public once it "
+                      "has ended and the broadcast delay has passed"),
+    "dv_public_in": ("约 {s} 秒后公开", "public in about {s} s"),
+    "dv_record": ("下载牌谱（JSON）", "Deal record (JSON)"),
 }
+
+# ---- the referee's screen in one language: decisions' message templates and
+# the words they and the feed use (codes, statuses, sources, ...): messages.py
+from web_dashboard.messages import ERRORS, TEMPLATES, WORDS  # noqa: E402  (a block of its own)
+
+CATALOGUE.update(WORDS)
+CATALOGUE.update(ERRORS)
+CATALOGUE.update(TEMPLATES)
+CATALOGUE.update({
+    "sign_for": ("代表签字", "Sign for"),
+    "sign_name": ("签字人", "Name"),
+    # error pages (fail() and the handler in init_app)
+    "http_400": ("请求有误", "Bad request"), "http_403": ("无权访问", "Forbidden"),
+    "http_404": ("未找到", "Not found"), "http_405": ("不允许的操作", "Method not allowed"),
+    "http_error": ("出错了", "Error"), "back_to_overview": ("返回全场总览", "Back to the overview"),
+    "err_no_table": ("本场没有牌桌 {table}", "no table '{table}' at this venue"),
+    "err_not_assigned": ("{user} 未被分配到牌桌 {table}，无权查看或操作",
+                         "{user} is not assigned to table {table}"),
+    "err_no_evidence_dir": ("未配置证据图片目录", "no evidence directory is configured (EVIDENCE_DIR)"),
+    "err_no_lang": ("没有这种语言（可选：中文、英文）", "no language '{code}' (zh, en)"),
+    "err_csrf": ("表单已失效，请刷新页面后重试",
+                 "the form has expired or was not sent by this site (CSRF token missing or invalid): "
+                 "reload the page and try again"),
+})
+
+
+def fail(status: int, key: str, /, **values: Any) -> NoReturn:
+    """Abort with HTTP ``status``; the page (or JSON ``error``) says why in the
+    reader's language from template ``key``, ``detail`` in English."""
+    from web_dashboard.messages import render
+    exc = default_exceptions[status](description=render({"key": key, "values": values}, "en"))
+    exc.i18n = {"key": key, "values": values}  # type: ignore[attr-defined]
+    raise exc
 
 
 def translate(key: str, lang: str) -> str:
@@ -141,9 +264,29 @@ def init_app(app: Flask) -> None:
         lang = request.cookies.get("lang", app.config["DEFAULT_LANG"])
         g.lang = lang if lang in LANGS else "zh"
 
+    from web_dashboard.messages import render
+
+    @app.errorhandler(HTTPException)
+    def _error_page(exc: HTTPException):
+        """An error in the reader's language: the page, or JSON for a script."""
+        if exc.code is None or exc.code < 400:
+            return exc
+        lang = g.get("lang", "zh")
+        msg = getattr(exc, "i18n", None)
+        if msg is None and isinstance(exc, CSRFError):
+            msg = {"key": "err_csrf", "values": {}}
+        # an abort without a template (another module's) keeps its own description
+        said = render(msg, lang) if msg is not None else (exc.description or "")
+        if request.accept_mimetypes.best == "application/json":
+            return jsonify(error=said, detail=exc.description), exc.code
+        title = translate(f"http_{exc.code}", lang)
+        if title == f"http_{exc.code}":
+            title = translate("http_error", lang)
+        return render_template("error.html", code=exc.code, title=title, said=said), exc.code
+
     @app.context_processor
     def _helpers() -> dict[str, Any]:
         lang = g.get("lang", "zh")
         # i18n_catalogue goes into a JSON data block (tojson makes it HTML-safe)
         return {"_": lambda key: translate(key, lang), "lang": lang,
-                "i18n_catalogue": catalogue(lang)}
+                "msg": lambda m: render(m, lang), "i18n_catalogue": catalogue(lang)}

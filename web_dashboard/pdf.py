@@ -21,12 +21,25 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+from referee.codes import Violation
+
 FONT = "STSong-Light"
 pdfmetrics.registerFont(UnicodeCIDFont(FONT))
 
 PENALTY_CN = {"warning": "警告", "infraction": "违例", "foul": "犯规", "forfeit": "判负"}
 REASON_CN = {"past_a": "过A", "deals": "副数到", "time": "时间到", "extra_deal": "加赛",
              "forfeit": "判负", "abandonment": "弃权"}
+
+
+SIDE_CN = {"NS": "南北", "EW": "东西"}
+
+
+def _term(code: object) -> str:
+    """A violation code in the rules' own Chinese term (贡错牌), else as given."""
+    try:
+        return Violation(code).term
+    except ValueError:
+        return text(code)
 
 
 MAX_TEXT = 100     # a name, a team, a code: longer is cut (the log may hold old, long ones)
@@ -56,7 +69,8 @@ def score_sheet_pdf(table: str, sheet: dict, signatures: dict[str, str], teams: 
     head = ["副", "级数", "出完顺序", "上游方", "升级", "南北级数", "东西级数", "处罚"]
     rows = [head]
     for r in sheet.get("rows", []):
-        pens = "；".join(f"{p.get('side', '')} {PENALTY_CN.get(p.get('penalty'), p.get('penalty'))}"
+        pens = "；".join(f"{SIDE_CN.get(p.get('side'), p.get('side', ''))} "
+                        f"{PENALTY_CN.get(p.get('penalty'), p.get('penalty'))} {_term(p.get('code'))}"
                         for p in r.get("penalties", []))[:200]
         rows.append([str(r["deal"]), r["level"], " ".join(r.get("order", [])),
                      {"NS": "南北", "EW": "东西"}.get(r.get("winner"), "—"), f"+{r['upgrade']}",

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import csv
+import io
+
 from flask import Blueprint, Flask, Response, current_app, jsonify, render_template
 
 from referee.standings import MatchResult, standings
+from web_dashboard.messages import format_message, render
 from web_dashboard.pdf import score_sheet_pdf
-from web_dashboard.views import MAX_NAME, require_table, live
+from web_dashboard.views import MAX_NAME, live, require_table, teams
 
 bp = Blueprint("sheets", __name__)
 
@@ -27,15 +31,16 @@ def signatures(table: str) -> dict[str, str]:
 
 
 def sheet(table: str) -> dict:
-    s = live().snapshot(table)["score_sheet"]
-    return dict(s, table=table, signatures=signatures(table),
-                teams=live().matches.get(table, {}))
+    snap = live().snapshot(table)
+    return dict(snap["score_sheet"], table=table, signatures=signatures(table),
+                teams=teams(table, snap), settings=snap.get("settings", {}))
 
 
 @bp.route("/sheets/<table>")
 def sheet_page(table):
     require_table(table)
-    return render_template("sheet.html", table=table, sheet=sheet(table))
+    s = sheet(table)
+    return render_template("sheet.html", table=table, sheet=s, format=format_message(s["settings"]))
 
 
 @bp.route("/sheets/<table>.json")
@@ -47,7 +52,12 @@ def sheet_json(table):
 @bp.route("/sheets/<table>.csv")
 def sheet_csv(table):
     require_table(table)
-    return Response(live().score_sheet_csv(table), mimetype="text/csv",
+    # the teams under the rows, in the NS_after / EW_after columns (named as the log's settings name them)
+    names = teams(table)
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerow(
+        ["teams", "", "", "", "", names.get("NS", ""), names.get("EW", ""), "", ""])
+    return Response(live().score_sheet_csv(table) + out.getvalue(), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="score-sheet-{table}.csv"'})
 
 
@@ -55,22 +65,25 @@ def sheet_csv(table):
 def sheet_pdf(table):
     require_table(table)
     s = sheet(table)
-    pdf = score_sheet_pdf(table, s, s["signatures"], s["teams"])
+    # the PDF is in Chinese: the format in the catalogue's Chinese words
+    pdf = score_sheet_pdf(table, dict(s, format=render(format_message(s["settings"]), "zh")),
+                          s["signatures"], s["teams"])
     return Response(pdf, mimetype="application/pdf",
                     headers={"Content-Disposition": f'attachment; filename="score-sheet-{table}.pdf"'})
 
 
 def match_results() -> list[MatchResult]:
-    """Finished matches of the tables with teams configured (``MATCHES``)."""
+    """Finished matches of the tables whose teams are named (by the log's
+    settings, or ``MATCHES``); the round from ``MATCHES`` (default 1)."""
     out = []
     lv = live()
-    for table, info in sorted(lv.matches.items()):
-        if table not in lv.tables:
+    for table in sorted(lv.tables):
+        snap = lv.snapshot(table)
+        names = teams(table, snap)
+        result = snap["score_sheet"].get("result")
+        if not result or len(names) < 2:
             continue
-        result = lv.snapshot(table)["score_sheet"].get("result")
-        if not result:
-            continue
-        out.append(MatchResult(int(info.get("round", 1)), info["NS"], info["EW"],
+        out.append(MatchResult(int(lv.matches.get(table, {}).get("round", 1)), names["NS"], names["EW"],
                                result["points"]["NS"], result["points"]["EW"],
                                result["level_points"]["NS"], result["level_points"]["EW"],
                                result["levels_gained"]["NS"], result["levels_gained"]["EW"]))

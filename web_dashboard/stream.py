@@ -87,5 +87,8 @@ def overview_stream():
 
 @bp.route("/overlay/<table>/stream")
 def overlay_stream(table):
+    from web_dashboard.overlay import stream_delay
+
     require_table(table)
-    return _stream(("public", table), float(current_app.config["OVERLAY_DELAY"]))
+    # OVERLAY_DELAY at least, whatever the page asks for
+    return _stream(("public", table), stream_delay())

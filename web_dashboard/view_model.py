@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.codes import Confirm
+from web_dashboard.messages import clause, message
 
 SEATS = ("S", "E", "N", "W")
 ACTIONABLE = ("violation", "confirm_request")
@@ -68,6 +69,27 @@ def violation_status(decisions: list[dict], events: list[dict]) -> dict[int, str
     return status
 
 
+def signers(snapshot: dict) -> dict[str, list[str]]:
+    """Who may sign the score sheet for each side: its registered players and
+    captain (the log's ``settings`` event); an empty list: none registered."""
+    players, captains = snapshot.get("players") or {}, snapshot.get("captains") or {}
+    out: dict[str, list[str]] = {}
+    for side in ("NS", "EW"):
+        names = [players[s] for s in side if players.get(s)]
+        if captains.get(side):
+            names.append(captains[side])
+        out[side] = list(dict.fromkeys(names))
+    return out
+
+
+def live_turn(snapshot: dict) -> str | None:
+    """Whose turn it is while a deal is played; nobody's once it or the match ended."""
+    deal = snapshot.get("deal") or {}
+    if _phase(snapshot) in ("finished", "match_over"):
+        return None
+    return deal.get("turn")
+
+
 def table_view(name: str, snapshot: dict, decisions: list[dict], events: list[dict],
                countdown: float, public: bool = False) -> dict[str, Any]:
     """The table view (``public``: the overlay's subset, no evidence or actions)."""
@@ -80,8 +102,10 @@ def table_view(name: str, snapshot: dict, decisions: list[dict], events: list[di
         "deal": deal.get("deal"),
         "level": deal.get("level"),
         "levels": snapshot.get("levels", {}),
-        "turn": deal.get("turn"),
+        "turn": live_turn(snapshot),
         "clock": clock(decisions, snapshot, countdown),
+        "teams": snapshot.get("teams") or {},
+        "players": snapshot.get("players") or {},
         "trick": deal.get("trick", []),
         "counts": deal.get("counts", {}),
         "order": deal.get("order", []),
@@ -99,6 +123,9 @@ def table_view(name: str, snapshot: dict, decisions: list[dict], events: list[di
             item = dict(d)
             item["status"] = status.get(d["n"], "")
             item["evidence"] = [dict(by_id[i]) for i in d.get("events", []) if i in by_id]
+            # the page says it in the viewer's language (the record's message is English)
+            item["msg"] = message(d, by_id)
+            item["clause"] = clause(d.get("code")) if d["type"] == "violation" else ""
             feed.append(item)
     view.update({
         "ladder": snapshot.get("ladder", {}),
@@ -108,6 +135,7 @@ def table_view(name: str, snapshot: dict, decisions: list[dict], events: list[di
         "stopped": deal.get("stopped", []),
         "report_faults": deal.get("report_faults", []),
         "events": len(events),
+        "signers": signers(snapshot),
     })
     return view
 
@@ -118,7 +146,8 @@ def overview_row(name: str, snapshot: dict, decisions: list[dict], events: list[
     first_t = events[0]["t"] if events else 0.0
     return {
         "table": name, "phase": _phase(snapshot), "deal": deal.get("deal"),
-        "levels": snapshot.get("levels", {}), "turn": deal.get("turn"),
+        "levels": snapshot.get("levels", {}), "turn": live_turn(snapshot),
+        "teams": snapshot.get("teams") or {},
         "open": sum(1 for v in status.values() if v == "open"),
         "offline": snapshot.get("offline", []),
         "match_clock": max(0.0, snapshot.get("t", 0.0) - first_t),

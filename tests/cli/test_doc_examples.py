@@ -14,7 +14,7 @@ from tests.cli.helpers import ROOT, shell
 
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 # what runs here without a camera, a device, a server or a speaker
-RUNNABLE = re.compile(r"^guandan-ref (--help|--version|judge|replay|record|export|import|users)(?=\s|$)")
+RUNNABLE = re.compile(r"^guandan-ref (--help|--version|judge|replay|record|export|import|users|deal|deal-record)(?=\s|$)")
 NEEDS_MORE = re.compile(r"\[|\.\.\.|\b(audio|devices|table|dashboard|demo|central|watch|calibrate|recognize)\b")
 
 

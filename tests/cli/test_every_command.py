@@ -79,8 +79,14 @@ BAD = [
     (["export", "--db", "{d}/missing.sqlite"], "--db: {d}/missing.sqlite does not exist"),
     (["export", "--db", "{d}/text.sqlite"], "not a database"),
     (["export", "--db", "{d}/log.sqlite", "--table", "T99"], "no table 'T99'"),
+    (["appeal", "--db", "{d}/log.sqlite", "--violation", "99999"], "no violation or confirm request number 99999"),
     (["import", "--db", "{d}/nodir/x.sqlite", "{d}/good.jsonl"], "folder {d}/nodir does not exist"),
     (["import", "--db", "{d}/log.sqlite", "{d}/good.jsonl"], "already holds events of table(s) T01"),
+    (["deal", "--db", "{d}/log.sqlite", "--deal", "5"], "no deal 5 in {d}/log.sqlite table T01 (deals: 1)"),
+    (["deal", "--db", "{d}/log.sqlite", "--record", "{d}/good.jsonl", "--deal", "1"], "not allowed with argument"),
+    (["deal-record"], "ACTION"),
+    (["deal-record", "export", "--db", "{d}/log.sqlite", "--table", "T99", "--out", "{d}/m.json"], "no table 'T99'"),
+    (["deal-record", "import", "--db", "{d}/new.sqlite", "{d}/good.jsonl"], "good.jsonl: not JSON"),
     (["dashboard", "--db", "{d}/text.sqlite"], "not a database"),
     (["dashboard", "--db", "{d}/typo.sqlite"], "--db: {d}/typo.sqlite does not exist"),
     (["dashboard", "--db", "{d}/log.sqlite", "--port", "-1"], "--port: -1 is not a TCP port"),
@@ -128,9 +134,10 @@ def test_bad_input_is_one_line_and_exit_2(argv, words, files, busy_port):
 
 
 def test_every_command_has_a_bad_input_case():
-    covered = {tuple(a[:2]) if a[0] in ("devices", "users") and len(a) > 1 and not a[1].startswith("-")
+    groups = ("devices", "users", "deal-record")
+    covered = {tuple(a[:2]) if a[0] in groups and len(a) > 1 and not a[1].startswith("-")
                else (a[0],) for a, _ in BAD}
-    top = {c for c in COMMANDS if len(c) == 1 and c[0] not in ("devices", "users")}
+    top = {c for c in COMMANDS if len(c) == 1 and c[0] not in groups}
     nested = {c for c in COMMANDS if len(c) == 2}
     assert top | nested <= covered | {("devices", "knock")} | {("users",)}, (top | nested) - covered
 

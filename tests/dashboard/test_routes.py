@@ -2,6 +2,7 @@
 
 import csv
 import io
+import re
 
 import pytest
 
@@ -44,7 +45,9 @@ def test_referee_sees_only_assigned_tables(app):
     login(c, "li", "pw-li")
     assert c.get("/tables/T01").status_code == 200
     r = c.get("/tables/T02")
-    assert r.status_code == 403 and "not assigned" in r.get_data(as_text=True)
+    assert r.status_code == 403 and "li 未被分配到牌桌 T02" in r.get_data(as_text=True)
+    c.get("/lang/en")
+    assert "li is not assigned to table T02" in c.get("/tables/T02").get_data(as_text=True)
     assert c.get("/tables/T02/state.json").status_code == 403
     assert c.get("/tables/T99").status_code == 404
 
@@ -98,7 +101,7 @@ def test_forged_form_is_refused_and_changes_nothing(app, live):
     before = len(live.events("T01"))
     r = c.post("/tables/T01/action", data={"action": "penalty", "seat": "N", "code": "manual",
                                            "penalty": "foul", "csrf_token": "forged"})
-    assert r.status_code == 400 and "CSRF" in r.get_data(as_text=True)
+    assert r.status_code == 400 and "表单已失效" in r.get_data(as_text=True)
     r = c.post("/tables/T01/action", data={"action": "penalty", "seat": "N", "code": "manual",
                                            "penalty": "foul"})
     assert r.status_code == 400
@@ -144,7 +147,10 @@ def test_bad_forms_get_a_clear_400_and_change_nothing(app, live, form, message):
     login(c, "li", "pw-li")
     before = len(live.events("T01"))
     r = _act(c, "T01", **form)
-    assert r.status_code == 400 and message in r.get_json()["error"]
+    out = r.get_json()
+    # the English text in ``detail``; the referee reads ``error`` in the page's language (Chinese)
+    assert r.status_code == 400 and message in out["detail"]
+    assert out["error"] and re.search(r"[\u4e00-\u9fff]", out["error"]), out
     assert len(live.events("T01")) == before
 
 
@@ -214,9 +220,10 @@ def test_score_sheet_formats(app, live, match_events):
     c = app.test_client()
     sheet = c.get("/sheets/T01.json").get_json()
     assert len(sheet["rows"]) == 1 and sheet["result"] is not None
-    assert sheet["teams"] == {"round": 1, "NS": "Red", "EW": "Blue"}
+    assert sheet["teams"] == {"NS": "Red", "EW": "Blue"}     # MATCHES: the log names none
     rows = list(csv.reader(io.StringIO(c.get("/sheets/T01.csv").get_data(as_text=True))))
     assert rows[0][0] == "deal" and rows[1][0] == "1"
+    assert rows[-1][0] == "teams" and rows[-1][5:7] == ["Red", "Blue"]
     pdf = c.get("/sheets/T01.pdf")
     assert pdf.data.startswith(b"%PDF") and pdf.headers["Content-Type"] == "application/pdf"
     html = c.get("/sheets/T01").get_data(as_text=True)
@@ -232,6 +239,67 @@ def test_signatures_on_the_sheet(app, live, match_events):
     assert _act(c, "T01", action="sign", side="NS", name="Zhao").status_code == 200
     assert c.get("/sheets/T01.json").get_json()["signatures"] == {"NS": "Zhao"}
     assert not any(d["type"] == "confirm_request" for d in live.decisions("T01"))
+
+
+SETTINGS = {"t": 0.0, "table": "T01", "type": "settings", "settings": {"match_format": "deals", "deals": 1},
+            "teams": {"NS": "Nanjing", "EW": "Suzhou"},
+            "players": {"N": "Zhang", "S": "Li Na", "E": "Wang", "W": "Liu"},
+            "captains": {"NS": "Coach Ma"}}
+
+
+def test_the_logs_teams_name_the_sheet_and_the_standings(app, live, match_events):
+    live.submit(SETTINGS)
+    for e in match_events:
+        live.submit(e)
+    c = app.test_client()
+    assert c.get("/sheets/T01.json").get_json()["teams"] == {"NS": "Nanjing", "EW": "Suzhou"}
+    html = c.get("/sheets/T01").get_data(as_text=True)
+    assert "Nanjing" in html and "Suzhou" in html
+    rows = list(csv.reader(io.StringIO(c.get("/sheets/T01.csv").get_data(as_text=True))))
+    assert rows[-1][5:7] == ["Nanjing", "Suzhou"]
+    assert {r["team"] for r in c.get("/standings.json").get_json()} == {"Nanjing", "Suzhou"}
+
+
+def test_only_a_registered_player_or_captain_signs_for_a_side(app, live, match_events):
+    live.submit(SETTINGS)
+    for e in match_events:
+        live.submit(e)
+    c = app.test_client()
+    login(c, "li", "pw-li")
+    page = c.get("/tables/T01").get_data(as_text=True)
+    assert "<option>Li Na</option>" in page and "<option>Coach Ma</option>" in page
+    for side, name in (("NS", "Wang"), ("NS", "Zhao"), ("EW", "Li Na"), ("NS", "")):
+        r = _act(c, "T01", action="sign", side=side, name=name)
+        assert r.status_code == 400, (side, name)
+        assert f"registered player or captain of {side}" in r.get_json()["detail"]
+        assert "已登记的队员或队长" in r.get_json()["error"]
+    assert c.get("/sheets/T01.json").get_json()["signatures"] == {}     # refused: nothing stored
+    assert _act(c, "T01", action="sign", side="NS", name="Coach Ma").status_code == 200
+    assert _act(c, "T01", action="sign", side="EW", name="Wang").status_code == 200
+    assert c.get("/sheets/T01.json").get_json()["signatures"] == {"NS": "Coach Ma", "EW": "Wang"}
+
+
+def test_no_live_turn_once_the_match_is_over(app, live, match_events):
+    live.submit(SETTINGS)
+    for e in match_events:
+        live.submit(e)
+    c = app.test_client()
+    login(c, "li", "pw-li")
+    state = c.get("/tables/T01/state.json").get_json()
+    assert state["phase"] == "match_over" and state["turn"] is None and state["clock"] is None
+    assert state["players"]["S"] == "Li Na" and state["teams"]["NS"] == "Nanjing"
+    assert [r["turn"] for r in c.get("/overview.json").get_json() if r["table"] == "T01"] == [None]
+    assert 'id="player-S">Li Na<' in c.get("/tables/T01").get_data(as_text=True)
+
+
+def test_a_side_with_nobody_registered_signs_with_any_name_and_is_told_so(app, live, match_events):
+    live.submit(dict(SETTINGS, players={"N": "Zhang", "S": "Li Na"}, captains={}))
+    c = app.test_client()
+    login(c, "li", "pw-li")
+    page = c.get("/tables/T01").get_data(as_text=True)
+    assert page.count('class="sign-free"') == 1       # EW: no players or captain registered
+    assert _act(c, "T01", action="sign", side="EW", name="Anyone").status_code == 200
+    assert _act(c, "T01", action="sign", side="NS", name="Anyone").status_code == 400
 
 
 def test_standings_from_finished_matches(app, live, match_events):
@@ -318,5 +386,5 @@ def test_bad_manual_events_get_a_clear_400(app, live, form, message):
     c = app.test_client()
     login(c, "li", "pw-li")
     r = _act(c, "T01", action="event", **form)
-    assert r.status_code == 400 and message in r.get_json()["error"]
+    assert r.status_code == 400 and message in r.get_json()["detail"]
     assert live.events("T01") == []

@@ -173,7 +173,7 @@ def test_late_minutes_must_be_a_finite_number_in_range(app, live, minutes):
     login(c, "li", "pw-li")
     before = _record(live)
     r = _act(c, "T01", action="penalty", code="late", seat="N", minutes=minutes)
-    assert r.status_code == 400 and "'minutes'" in r.get_json()["error"]
+    assert r.status_code == 400 and "'minutes'" in r.get_json()["detail"]
     assert _record(live) == before
     _strict(c.get("/tables/T01/state.json").get_data(as_text=True))
 
@@ -210,7 +210,7 @@ def test_other_numbers_are_checked_for_range(app, live, form, message):
     login(c, "li", "pw-li")
     before = _record(live)
     r = _act(c, "T01", **form)
-    assert r.status_code == 400 and message in r.get_json()["error"]
+    assert r.status_code == 400 and message in r.get_json()["detail"]
     assert _record(live) == before
 
 
@@ -252,7 +252,7 @@ def test_signature_names_are_1_to_100_characters(app, live, match_events, name, 
     r = _act(c, "T01", action="sign", side="NS", name=name)
     assert r.status_code == status
     if status == 400:
-        assert "'name'" in r.get_json()["error"]
+        assert "'name'" in r.get_json()["detail"]
 
 
 def test_a_long_name_already_in_the_log_is_shortened_on_the_sheets(app, live, match_events):
@@ -299,7 +299,7 @@ def test_change_penalty_needs_a_known_code_and_penalty(app, live, match_events, 
     login(c, "li", "pw-li")
     before = _record(live)
     r = _act(c, "T01", action="change_penalty", ref=str(play_id), **form)
-    assert r.status_code == 400 and message in r.get_json()["error"]
+    assert r.status_code == 400 and message in r.get_json()["detail"]
     assert _record(live) == before
 
 
@@ -311,14 +311,14 @@ def test_change_penalty_refuses_a_plain_play_and_a_voided_violation(app, live, m
     before = _record(live)
     plain = events[1]["id"]     # the lead: no violation
     r = _act(c, "T01", action="change_penalty", ref=str(plain), penalty="foul", code="manual")
-    assert r.status_code == 400 and "not the evidence of a violation" in r.get_json()["error"]
+    assert r.status_code == 400 and "not the evidence of a violation" in r.get_json()["detail"]
     r = _act(c, "T01", action="change_penalty", ref="999", penalty="foul")
     assert r.status_code == 400
     assert _record(live) == before
     assert _act(c, "T01", action="void", ref=str(events[-1]["id"]), what="penalty").status_code == 200
     before = _record(live)
     r = _act(c, "T01", action="change_penalty", ref=str(events[-1]["id"]), penalty="foul")
-    assert r.status_code == 400 and "voided" in r.get_json()["error"]
+    assert r.status_code == 400 and "voided" in r.get_json()["detail"]
     assert _record(live) == before
 
 
@@ -338,7 +338,7 @@ def test_no_penalty_after_the_match_ended(app, live, match_events):
                  {"action": "penalty", "seat": "N", "code": "late", "minutes": "7"},
                  {"action": "event", "type": "deal_start", "deal": "2", "level": "3"}):
         r = _act(c, "T01", **form)
-        assert r.status_code == 400 and "match is over" in r.get_json()["error"], form
+        assert r.status_code == 400 and "match is over" in r.get_json()["detail"], form
     assert _record(live) == before
     # the sides still sign the finished sheet
     assert _act(c, "T01", action="sign", side="NS", name="Zhao").status_code == 200
@@ -573,5 +573,5 @@ def test_a_correction_must_name_an_event_of_the_log(app, live, match_events, act
     login(c, "li", "pw-li")
     before = _record(live)
     r = _act(c, "T01", action=action, ref="99", kind="pass")
-    assert r.status_code == 400 and "no event 99" in r.get_json()["error"]
+    assert r.status_code == 400 and "no event 99" in r.get_json()["detail"]
     assert _record(live) == before

@@ -68,7 +68,7 @@ def test_live_page_keeps_updating_after_a_bad_value_is_refused(server, browser, 
     form.locator("input[name=minutes]").fill("nan")
     form.locator("button[type=submit]").click()
     # expect() polls without eval, which the page's CSP (script-src 'self') refuses
-    expect(page.locator("#action-error")).to_contain_text("minutes")
+    expect(page.locator("#action-error")).to_contain_text("迟到分钟")     # in the page's language
     assert len(live.events("T01")) == before
     assert page.inner_text("#phase") != "比赛结束"
 
@@ -94,7 +94,7 @@ def test_pages_run_under_the_csp(server, browser, match_events):  # noqa: F811
     errors = _csp_errors(page)
     response = page.goto(base + "/overlay/T01")
     assert "script-src 'self'" in response.headers["content-security-policy"]
-    page.wait_for_selector("#ov-trick .card")
+    page.wait_for_selector(".ov-play .ov-card")
     _log_in(page, base, "head", "pw-head")
     page.wait_for_selector("#overview tbody tr[data-table='T01']")
     version = live.version("T01")

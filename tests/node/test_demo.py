@@ -31,12 +31,32 @@ def test_demo_catches_every_scripted_violation_from_video_and_devices(tmp_path):
     assert {"pass", "report", "device_status"} <= by_source["device"]   # presses through the ptys
     table = Table("T01", Settings.parse_format("deals:2"))
     decisions = table.replay(events)
+    # the log's settings name the teams, players and captains (the sheet, standings, who signs)
+    from table_node.demo import NAMES
+    snap = table.snapshot()
+    assert {k: snap[k] for k in NAMES} == NAMES
     found = defaultdict(list)
     for d in decisions:
         if d.type == "violation":
             found[d.code].append(d)
     for code in ("overtime", "illegal_play", "missing_report", "wrong_tribute"):
         assert found[code], f"the demo's {code} was not caught; found {sorted(found)}"
+    # each of them has its video clip beside the evidence pictures, a few seconds around it
+    import cv2
+
+    from services.evidence import clip_paths
+    for code in ("overtime", "illegal_play", "missing_report", "wrong_tribute"):
+        for d in found[code]:
+            clips = clip_paths(tmp_path / "evidence" / "T01", d.to_dict())
+            assert len(clips) == 1, f"the demo's {code} has no clip"
+            meta = json.loads(clips[0].with_suffix(".json").read_text())
+            cap = cv2.VideoCapture(str(clips[0]))
+            count = 0
+            while cap.read()[0]:
+                count += 1
+            cap.release()
+            assert count == meta["frames"] >= 40, (code, count, meta)
+            assert meta["t0"] <= d.t <= meta["t1"]
     # and nothing else: the cards read off the video are the scripted ones, so the
     # referee finds exactly what it finds in the script itself
     script = [Event.from_dict(json.loads(line))

@@ -23,6 +23,8 @@ def test_example_config_parses():
     assert cfg.cameras[0].source == "0" and cfg.cameras[0].geometry.name == "table.json"
     assert cfg.database == ROOT / "examples" / "T01.sqlite"
     assert cfg.ports == ["/dev/ttyUSB0"] and cfg.audio is True and cfg.redis is None
+    assert cfg.names["teams"] == {"NS": "Nanjing", "EW": "Suzhou"}
+    assert cfg.names["players"]["S"] == "Li Na" and cfg.names["captains"]["EW"] == "Wang Fang"
 
 
 @pytest.mark.parametrize("data,msg", [
@@ -43,11 +45,37 @@ def test_example_config_parses():
      "[[camera]] 2: zone E-play is already read by camera 1"),
     ({"table": {"id": "T01"}, "devices": {"ports": "/dev/ttyUSB0"}}, "list of port paths"),
     ({"table": {"id": "T01"}, "dashboard": {"port": 70000}}, "port must be"),
+    ({"table": {"id": "T01"}, "dashboard": {"overlay_delay": 900}}, "overlay_delay must be 0 to 600"),
+    ({"table": {"id": "T01"}, "dashboard": {"overlay_delay": "1m"}}, "overlay_delay must be 0 to 600"),
+    ({"table": {"id": "T01"}, "dashboard": {"overlay_themes": "no/such/folder"}}, "overlay_themes must be a folder"),
+    ({"table": {"id": "T01"}, "match": {"team": {"NS": "A"}}}, "[match]: unknown key(s) team"),
+    ({"table": {"id": "T01"}, "match": {"teams": {"NW": "A"}}}, "[match]: 'teams' must name a team by side"),
+    ({"table": {"id": "T01"}, "match": {"players": {"S": ""}}}, "[match]: 'player' must be text"),
+    ({"table": {"id": "T01"}, "match": {"captains": "Li"}}, "[match]: 'captains' must name a captain"),
 ])
 def test_bad_configs_name_the_key(data, msg):
     with pytest.raises(ConfigError) as exc:
         parse_config(data)
     assert msg in str(exc.value)
+
+
+def test_the_overlay_delay_and_themes_reach_the_dashboard(tmp_path):
+    from web_dashboard import create_app
+
+    (tmp_path / "themes").mkdir()
+    (tmp_path / "themes" / "venue.css").write_text(":root { --ov-accent: #c00; }")
+    cfg = parse_config({"table": {"id": "T01"}, "dashboard": {"overlay_delay": 30, "overlay_themes": "themes"}},
+                       base=tmp_path)
+    assert cfg.overlay == {"OVERLAY_DELAY": 30.0, "OVERLAY_THEMES": str(tmp_path / "themes")}
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.sqlite"), "TABLES": ["T01"], **cfg.overlay})
+    try:
+        client = app.test_client()
+        # the delay holds the overlay's JSON back (403 while a delay is set) and the theme is served
+        assert client.get("/overlay/T01/state.json").status_code == 403
+        assert client.get("/overlay/T01?theme=venue").status_code == 200
+        assert client.get("/overlay/T01?theme=light").status_code == 400   # the folder replaces the shipped one
+    finally:
+        app.extensions["guandan_venue"].close()
 
 
 def test_cameras_read_the_zones_with_the_margin_the_config_gives():
@@ -236,3 +264,23 @@ def test_camera_events_carry_the_zone_picture_as_evidence(tmp_path):
         assert cv2.imread(str(plain)).shape[:2] == geo.rectify(frame, geo.zone("S-play")).shape[:2]
     finally:
         node.stop()
+
+
+def test_the_configured_names_go_into_the_logs_settings_once(tmp_path):
+    names = {"teams": {"NS": "Red", "EW": "Blue"}, "players": {"S": "Li", "N": "Zhang"},
+             "captains": {"EW": "Wang"}}
+    db = str(tmp_path / "t.sqlite")
+    node = TableNode("T01", db, names=names, clock=lambda: 5.0)
+    snap = node.live.snapshot("T01")
+    assert (snap["teams"], snap["players"], snap["captains"]) == (
+        names["teams"], names["players"], names["captains"])
+    node.stop()
+    # the same names again: nothing new in the log; other names: a new settings event
+    node = TableNode("T01", db, names=names, clock=lambda: 6.0)
+    assert [e["type"] for e in node.live.events("T01")] == ["settings"]
+    node.stop()
+    node = TableNode("T01", db, names=dict(names, teams={"NS": "Red", "EW": "Gold"}), clock=lambda: 7.0)
+    assert [e["type"] for e in node.live.events("T01")] == ["settings", "settings"]
+    assert node.live.snapshot("T01")["teams"]["EW"] == "Gold"
+    assert any("teams" in p for p in node.problems)
+    node.stop()

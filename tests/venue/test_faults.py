@@ -1,12 +1,16 @@
 """The venue's hard faults, one test per row of the fault table (issue: the
-venue loses data on hard faults): Redis killed with its files lost (with the
-central up, and with it down first), poison messages, forged sources, a
-worker error, two and three centrals. Each ends with the record in
+venue loses data on hard faults): Redis killed (with its files kept, and
+lost with the central up, and with it down first), table nodes killed
+(three times, and during a backfill), poison messages, forged sources, a
+worker error, two and three centrals (the central killed and PostgreSQL
+stopped: tests/venue/test_venue.py). Each ends with the record in
 PostgreSQL equal to each node's own log: every event once, in order, with
 the same decisions.
 """
 
 import json
+import os
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -40,9 +44,9 @@ def interleaved(f, limit=400):
 
 
 class Node:
-    def __init__(self, path, redis_url, name="node-A", key=None):
+    def __init__(self, path, redis_url, name="node-A", key=None, **kw):
         self.live = LiveVenue(Venue(str(path)))
-        self.publisher = Publisher(str(path), redis_url, node=name, key=key, check_interval=0.1)
+        self.publisher = Publisher(str(path), redis_url, node=name, key=key, check_interval=0.1, **kw)
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self.publisher.run, args=(self.stop, 0.01, 0.1), daemon=True)
         self.thread.start()
@@ -134,6 +138,117 @@ def node(fresh, tmp_path):
     n = Node(tmp_path / "node.sqlite", redis_srv.url)
     yield n
     n.close()
+
+
+# --------------------------------------------------------------- Redis killed
+
+def test_redis_killed_with_its_files_kept_loses_nothing(fresh, node):
+    redis_srv, pg = fresh
+    central = Central(redis_srv, pg)
+    try:
+        events = interleaved(feeds())
+        third = len(events) // 3
+        node.feed(events[:third])
+        wait_until(lambda: count(pg) == third, what="first third recorded")
+        redis_srv.proc.kill()                     # kill -9; its append-only file stays
+        redis_srv.proc.wait(20)
+        node.feed(events[third:2 * third])        # the table goes on, Redis down
+        redis_srv.start()
+        node.feed(events[2 * third:])
+        wait_until(lambda: count(pg) == len(events), what="all recorded")
+        assert_same_as(pg, node.live)
+        assert central.service.error is None and central.service.dead == 0
+    finally:
+        central.close()
+
+
+# --------------------------------------------------------------- table nodes killed
+
+class NodeProcess:
+    """tests/venue/node_process.py: a table node killed with SIGKILL and started again."""
+
+    def __init__(self, tmp_path, redis_url, events):
+        self.log = tmp_path / "node.sqlite"
+        self.feed = tmp_path / "feed.jsonl"
+        self.feed.write_text("".join(json.dumps(dict(e, uid=f"feed/{k}")) + "\n" for k, e in enumerate(events)))
+        self.stderr = tmp_path / "node.err"
+        self.redis_url = redis_url
+        self.proc = None
+
+    def start(self, upto):
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
+        with open(self.stderr, "w") as err:
+            self.proc = subprocess.Popen([sys.executable, "-m", "tests.venue.node_process", str(self.log),
+                                          self.redis_url, str(self.feed), str(upto)],
+                                         stdout=subprocess.DEVNULL, stderr=err, cwd=root, env=env)
+
+    def kill(self):
+        self.proc.kill()
+        self.proc.wait(20)
+
+    def _query(self, sql):
+        if not self.log.exists():
+            return 0
+        db = sqlite3.connect(f"file:{self.log}?mode=ro", uri=True)
+        try:
+            return db.execute(sql).fetchone()[0] or 0
+        except sqlite3.OperationalError:      # a table not made yet
+            return 0
+        finally:
+            db.close()
+
+    def logged(self):
+        """Events in the node's log."""
+        return self._query("SELECT COUNT(*) FROM events")
+
+    def accepted(self):
+        """Whether Redis accepted the whole log."""
+        return self._query("SELECT SUM(last) FROM publish_cursor") == self.logged() > 0
+
+
+def test_table_node_killed_three_times_and_during_a_backfill(fresh, tmp_path):
+    redis_srv, pg = fresh
+    events = interleaved(feeds())
+    half, most = len(events) // 2, len(events) * 3 // 4
+    node = NodeProcess(tmp_path, redis_srv.url, events)
+    central = Central(redis_srv, pg)
+    try:
+        node.start(half)
+        wait_until(lambda: node.logged() >= half // 3, what="the node refereeing")
+        node.kill()                                           # 1: mid-feed
+        node.start(half)
+        wait_until(lambda: node.logged() >= 2 * half // 3, what="the node refereeing again")
+        node.kill()                                           # 2: mid-feed
+        node.start(half)
+        wait_until(lambda: count(pg) == node.logged() == half, what="the first half recorded")
+        central.crash()
+        node.kill()                                           # 3
+        node.start(most)
+        wait_until(lambda: node.logged() == most and node.accepted(), what="Redis accepted, nobody recorded")
+        node.kill()
+        kill_and_lose_files(redis_srv)                        # and Redis comes back empty
+        redis_srv.start()
+        node.start(len(events))
+        wait_until(lambda: "sending again" in node.stderr.read_text(), what="the node backfilling")
+        node.kill()                                           # 4: during the backfill
+        node.start(len(events))
+        central = Central(redis_srv, pg)
+        wait_until(lambda: node.logged() == len(events) and count(pg) == len(events), timeout=60,
+                   what="every event recorded")
+        node.kill()
+        reference = LiveVenue(Venue(str(node.log)))
+        try:
+            assert_same_as(pg, reference)
+            assert [e["uid"] for t in TABLES for e in reference.events(t)] == \
+                [f"feed/{k}" for t in TABLES for k, e in enumerate(events) if e["table"] == t]
+        finally:
+            reference.close()
+        assert central.service.error is None and central.service.dead == 0
+    finally:
+        if node.proc and node.proc.poll() is None:
+            node.kill()
+        central.close()
 
 
 # --------------------------------------------------------------- Redis loses its files

@@ -18,6 +18,7 @@ from referee.simulation import simulate_match
 from services.live import LiveVenue
 from services.venue import Venue
 from tests.services import wait_until
+from tests.venue.test_faults import assert_same_as
 from venue.central import CentralService
 from venue.publisher import Publisher
 
@@ -116,6 +117,7 @@ def test_events_flow_to_postgres_once_with_their_decisions(fresh, tmp_path):
         wait_until(lambda: central.recorded == len(events), what="all events recorded")
         assert central.duplicates == 0
         assert_exactly_once(pg, node)
+        assert_same_as(pg, node.live)      # in the node's order, with its decisions
         # the central referee agrees with the node's, decision for decision
         for t in TABLES:
             assert central.live.decisions(t) == node.live.decisions(t)
@@ -131,6 +133,7 @@ def test_node_keeps_refereeing_without_redis_and_backfills(fresh, tmp_path):
                        lambda: not node.publisher.connected, redis_srv.start)
         wait_until(lambda: central.recorded == len(events), timeout=60, what="backfill")
         assert_exactly_once(pg, node)
+        assert_same_as(pg, node.live)      # in the node's order, with its decisions
 
 
 def _central_process(redis_srv, pg):
@@ -164,6 +167,7 @@ def test_central_killed_and_restarted_records_every_event_once(fresh, tmp_path):
         proc = _central_process(redis_srv, pg)
         wait_until(lambda: _count(pg) == len(events), timeout=90, what="all recorded after restart")
         assert_exactly_once(pg, node)
+        assert_same_as(pg, node.live)      # in the node's order, with its decisions
     finally:
         proc.kill()
         proc.wait(10)
@@ -179,5 +183,6 @@ def test_postgres_restart_mid_run_records_every_event_once(fresh, tmp_path):
                        lambda: not central.healthy, pg.start)
         wait_until(lambda: _count(pg) == len(events), timeout=90, what="all recorded after restart")
         assert_exactly_once(pg, node)
+        assert_same_as(pg, node.live)      # in the node's order, with its decisions
         for t in TABLES:
             assert central.live.decisions(t) == node.live.decisions(t)

@@ -15,7 +15,7 @@ a pair of ``S5`` counts as two.  Cards come out left to right.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -24,6 +24,7 @@ import numpy as np
 from vision.reading.classes import DETECTOR_NAMES
 from vision.reading.deck_profile import DeckProfileError
 from vision.reading.index_classifier import DEFAULT_MODEL as CLF_MODEL, IndexClassifier
+from vision.reading.orientation import TURN_FROM, Upright, turns, upright
 from vision.reading.pairing import CardRead, IndexDetection, one_per_index, pair_indices
 from vision.reading.runtime import cpu_session
 
@@ -100,6 +101,9 @@ def _trained_size(session) -> int:
     return max(sizes) if sizes else 320
 
 
+SURE = 0.8   # a card read with this confidence adds nothing when two turns of a zone are weighed
+
+
 class CardDetector:
     """The ONNX corner-index detector plus the pairing step.
 
@@ -116,7 +120,7 @@ class CardDetector:
     def __init__(self, model: str | Path | None = None, imgsz: int | None = None,
                  conf: float | None = None, iou: float = 0.3, hand_conf: float | None = None, threads: int = 2,
                  classifier: str | Path | bool | None = None, index_conf: float = 0.25,
-                 deck: str | Path | None = None):
+                 turn_from: float | None = TURN_FROM, deck: str | Path | None = None):
         path = Path(model or os.environ.get("GUANDAN_CARD_MODEL") or DEFAULT_MODEL)
         if not path.exists():
             raise DetectorError(f"card model not found: {path}")
@@ -162,6 +166,9 @@ class CardDetector:
         # the classifier's (index_conf) decides what an index shows
         self.conf = 0.1 if conf is None else conf
         self.index_conf = index_conf
+        # zones whose cards are turned this many degrees or more are turned back
+        # upright before they are read (vision.reading.orientation); None: never
+        self.turn_from = turn_from
 
     def find_boxes(self, image: np.ndarray) -> list[IndexDetection]:
         """Where the corner indices (named ``INDEX``) and hands (``HAND``) are.
@@ -265,17 +272,45 @@ class CardDetector:
             raise DetectorError("no index classifier loaded: this detector only finds boxes")
         if not images:
             return []
+        # a zone whose cards seem turned is also read turned back upright
+        # (larger pictures, their own detector run), near 45 degrees both ways
+        # round; the read as it lies stays a candidate (a wood grain or a cloth's
+        # weave can seem turned) and alone says whether a hand is there
+        variants: list[list[Upright | None]] = []
+        for im in images:
+            tilts = turns(im, margin, self.turn_from) if self.turn_from is not None else []
+            variants.append([None] + [upright(im, t) for t in tilts])
+        pictures = [u.image if u else im for im, vs in zip(images, variants) for u in vs]
+        named = iter(self._name_indices_many(pictures, self.find_boxes_many(pictures, scale)))
         reads = []
-        for im, dets in zip(images, self._name_indices_many(images, self.find_boxes_many(images, scale))):
-            h, w = im.shape[:2]
-            zone = (margin, margin, w - margin, h - margin)
-            hands = [d for d in dets if d.name == "HAND" and _overlaps(d.box, zone)]
-            cards = pair_indices([d for d in dets if d.name != "HAND"])
-            if margin > 0:    # (without one, a card cut off at the edge may have its centre outside)
-                cards = [c for c in cards if zone[0] <= c.centre[0] <= zone[2] and zone[1] <= c.centre[1] <= zone[3]]
-            reads.append(ZoneRead(cards=cards, hand=bool(hands),
-                                  hand_confidence=max((d.confidence for d in hands), default=0.0)))
+        for im, vs in zip(images, variants):
+            tried = [self._zone_read(im, u, next(named), margin) for u in vs]
+            # the surer read wins (the first on a tie): an index seen sideways is
+            # read unsure, often as a joker, so each card counts by how far it is over SURE
+            best = max(tried, key=lambda r: sum(c.confidence - SURE for c in r.cards))
+            reads.append(replace(best, hand=tried[0].hand, hand_confidence=tried[0].hand_confidence))
         return reads
+
+    @staticmethod
+    def _zone_read(im: np.ndarray, u: Upright | None, dets: list[IndexDetection], margin: int) -> ZoneRead:
+        """One zone's read from what was found in its picture (``u``: turned upright first)."""
+        h, w = im.shape[:2]
+        zone = (margin, margin, w - margin, h - margin)
+        hands = [d for d in dets if d.name == "HAND" and _overlaps(u.box(d.box) if u else d.box, zone)]
+        # paired and put in order where the cards stand upright
+        cards = pair_indices([d for d in dets if d.name != "HAND"])
+        if u:
+            cards = [_card_back(c, u) for c in cards]
+        if margin > 0:    # (without one, a card cut off at the edge may have its centre outside)
+            cards = [c for c in cards if zone[0] <= c.centre[0] <= zone[2] and zone[1] <= c.centre[1] <= zone[3]]
+        return ZoneRead(cards=cards, hand=bool(hands),
+                        hand_confidence=max((d.confidence for d in hands), default=0.0))
+
+
+def _card_back(card: CardRead, u: Upright) -> CardRead:
+    """A card read in a picture turned upright, in the original picture's pixels."""
+    return replace(card, box=u.box(card.box), centre=u.point(*card.centre) if card.centre else None,
+                   indices=tuple(replace(d, box=u.box(d.box)) for d in card.indices))
 
 
 def _overlaps(a: tuple[float, ...], b: tuple[float, ...]) -> bool:

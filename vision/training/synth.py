@@ -203,6 +203,28 @@ class _Row:
     zone_h: float                    # px, the zone's height (cards' jitter is a share of it)
 
 
+def _turned(rng: np.random.Generator, row: _Row, n: int, w: int, h: int, turn: float) -> _Row:
+    """``row`` turned ``turn`` degrees about a point that keeps it in the zone:
+    the cards shrink if the turned row would not fit (a steep row in a wide,
+    low zone is short)."""
+    a = np.radians(abs(turn))
+    cw, spacing = row.card_w, row.spacing
+    ch = 1.45 * cw                                   # the cards' aspect, as in _row
+
+    def extent(cw: float) -> tuple[float, float]:
+        length, height = cw * (1 + max(0, n - 1) * spacing), 1.45 * cw
+        return (length * np.cos(a) + height * np.sin(a), length * np.sin(a) + height * np.cos(a))
+
+    ex, ey = extent(cw)
+    shrink = min(1.0, 0.94 * w / ex, 0.94 * h / ey)
+    cw, ch = cw * shrink, ch * shrink
+    ex, ey = extent(cw)
+    length = cw * (1 + max(0, n - 1) * spacing)
+    cx = rng.uniform(ex / 2 + 0.03 * w, max(ex / 2 + 0.03 * w, 0.97 * w - ex / 2))
+    cy = rng.uniform(ey / 2 + 0.03 * h, max(ey / 2 + 0.03 * h, 0.97 * h - ey / 2))
+    return _Row(cw, spacing, float(turn), row.fan, row.under, cx - length / 2, (cx, cy), row.zone_h)
+
+
 def _index_labels(index_box: tuple[float, float, float, float], cards: list[str], placed: list[tuple],
                   top: np.ndarray) -> tuple[list, list[int]]:
     """A label for each laid card's corner index (top-left and turned
@@ -339,7 +361,8 @@ class SceneGenerator:
                hand: bool = False, spacing: float | None = None,
                card_width: float | None = None, clean: bool = False,
                background: np.ndarray | None = None, effects: bool | None = None,
-               size: tuple[int, int] | None = None, margin: int = 0) -> Scene:
+               size: tuple[int, int] | None = None, margin: int = 0,
+               turn: float | None = None) -> Scene:
         """Lay ``cards`` left to right in one zone.
 
         ``spacing`` is the visible share of each card's width before the
@@ -353,7 +376,12 @@ class SceneGenerator:
         cards are laid in the zone as without it, but what is pushed past the
         zone's edge stays in the picture, as a camera sees it (the labels and
         :attr:`Scene.readable` count it).
+        ``turn``: the row's angle to the zone's axis in degrees (-90 to 90),
+        instead of the usual few degrees: players push a play in at any
+        angle; the row is shortened and centred so that it still fits.
         """
+        if turn is not None and not -90 <= turn <= 90:
+            raise ValueError(f"turn must be -90 to 90 degrees, got {turn}")
         effects = (not clean) if effects is None else effects
         # The steps below draw from rng in this order (the deck, the cloth,
         # the row, the faces, each card, the hand, the camera): the same
@@ -365,6 +393,8 @@ class SceneGenerator:
         img = self._cloth(rng, w, h, m, background)
         top = np.full((H, W), -1, np.int32)        # which card shows at each pixel
         row = self._row(rng, deck, len(cards), w, h, spacing, card_width, clean)
+        if turn is not None:
+            row = _turned(rng, row, len(cards), w, h, turn)
         faces = self._faces(rng, deck, cards)
         placed = self._lay(rng, img, top, cards, faces, row, clean, m)
         hand_box: tuple[float, ...] = ()

@@ -32,6 +32,44 @@
     return wrap;
   }
 
+  // A decision's message in the viewer's language: the template (catalogue key)
+  // filled with its typed values; {name@prefix} is the catalogue's text for
+  // prefix + value (web_dashboard/messages.py does the same on the server).
+  function fmt(msg) {
+    if (!msg || !msg.key) return "";
+    const values = msg.values || {};
+    return T(msg.key).replace(/\{(\w+)(?:@(\w*))?\}/g, (_, name, prefix) => {
+      const v = values[name] === undefined || values[name] === null ? "" : String(values[name]);
+      return prefix === undefined ? v : T(prefix + v);
+    });
+  }
+
+  // Evidence crops enlarge on click: one overlay for the page (Escape, a click
+  // or the close button shut it). No inline script: the CSP forbids it.
+  function lightbox() {
+    let box = document.getElementById("lightbox");
+    if (box) return box;
+    box = el("div", "lightbox");
+    box.id = "lightbox";
+    box.hidden = true;
+    const img = el("img", "lightbox-img");
+    const close = el("button", "lightbox-close", T("lightbox_close"));
+    close.type = "button";
+    box.append(img, close);
+    box.addEventListener("click", () => { box.hidden = true; });
+    document.addEventListener("keydown", (ev) => { if (ev.key === "Escape") box.hidden = true; });
+    document.body.appendChild(box);
+    return box;
+  }
+
+  function openCrop(src, alt) {
+    const box = lightbox();
+    const img = box.querySelector("img");
+    img.src = src; img.alt = alt;
+    box.hidden = false;
+    box.querySelector("button").focus();
+  }
+
   function connect(url, onState) {
     const flag = document.getElementById("live-flag");
     const src = new EventSource(url);
@@ -87,6 +125,25 @@
       return b;
     }
 
+    // a ruling's clips: one <video> per clip kept across re-renders (the feed is
+    // rebuilt on every change; a clip being watched must not restart)
+    const videos = new Map();
+    function clipsEl(urls) {
+      const box = el("div", "clips");
+      box.appendChild(el("span", "clip-label", T("clip")));
+      urls.forEach((url) => {
+        let v = videos.get(url);
+        if (!v) {
+          v = el("video", "clip");
+          v.controls = true; v.preload = "metadata"; v.muted = true; v.src = url;
+          v.title = T("clip");
+          videos.set(url, v);
+        }
+        box.appendChild(v);
+      });
+      return box;
+    }
+
     function feedItem(d) {
       const li = el("li", "item " + d.type + " " + (d.status || ""));
       li.dataset.n = d.n;
@@ -95,20 +152,40 @@
       head.appendChild(el("span", "t", fmtClock(d.t)));
       if (d.seat) head.appendChild(el("b", "who", d.seat));
       if (d.penalty) head.appendChild(el("span", "penalty " + d.penalty, T(d.penalty)));
-      if (d.code) head.appendChild(el("code", null, d.code));
-      if (d.status) head.appendChild(el("span", "status", d.status));
+      if (d.code) {
+        const code = el("code", null, T("code_" + d.code) + (d.clause ? " " + d.clause : ""));
+        code.dataset.code = d.code;
+        head.appendChild(code);
+      }
+      if (d.status) head.appendChild(el("span", "status", T("st_" + d.status)));
       li.appendChild(head);
-      li.appendChild(el("div", "message", d.message || ""));
+      // the record's English message only if a decision came without a template
+      li.appendChild(el("div", "message", d.msg ? fmt(d.msg) : (d.message || "")));
       const ev = el("div", "evidence");
       (d.evidence || []).forEach((e) => {
-        const line = el("div", "ev", "#" + e.id + " " + e.type + " " + (e.seat || "") + " ");
+        const line = el("div", "ev", "#" + e.id + " " + T("ev_" + e.type) + " " + (e.seat || "") + " ");
+        line.dataset.type = e.type;
         if (e.cards) line.appendChild(cardsEl(e.cards));
+        if (e.card) line.appendChild(cardsEl([e.card]));     // a tribute or return
         if (e.count !== undefined) line.appendChild(el("span", null, " " + e.count));
-        if (e.source) line.appendChild(el("small", null, " " + e.source + (e.confidence ? " " + e.confidence.toFixed(2) : "")));
-        if (e.crop) { const img = el("img", "crop"); img.src = e.crop; img.alt = "frame crop"; line.appendChild(img); }
+        if (e.source) line.appendChild(el("small", null, " " + T("src_" + e.source) + (e.confidence ? " " + e.confidence.toFixed(2) : "")));
+        if (e.crop) {
+          const img = el("img", "crop");
+          img.src = e.crop; img.alt = T("frame_crop") + " #" + e.id; img.tabIndex = 0;
+          img.addEventListener("click", () => openCrop(img.src, img.alt));
+          img.addEventListener("keydown", (k) => { if (k.key === "Enter") openCrop(img.src, img.alt); });
+          line.appendChild(img);
+        }
         ev.appendChild(line);
       });
       li.appendChild(ev);
+      if (d.clips && d.clips.length) li.appendChild(clipsEl(d.clips));
+      if (d.appeal) {
+        const a = el("a", "appeal", T("appeal_bundle") + " #" + d.n);   // n: for guandan-ref appeal
+        a.href = d.appeal;
+        a.setAttribute("download", "");
+        li.appendChild(a);
+      }
       if ((d.type === "violation" || d.type === "confirm_request") && d.status === "open") {
         const ref = (d.events || [])[d.events.length - 1];
         const acts = el("div", "acts");
@@ -141,6 +218,7 @@
       const set = (id, v) => { const e = document.getElementById(id); if (e) e.textContent = v; };
       set("deal", s.deal || "—"); set("level", s.level || "—");
       set("level-NS", s.levels.NS || ""); set("level-EW", s.levels.EW || "");
+      set("team-NS", (s.teams || {}).NS || ""); set("team-EW", (s.teams || {}).EW || "");
       set("phase", T("phase_" + s.phase)); set("turn", s.turn || "—");
       set("open-count", s.open);
       ["S", "E", "N", "W"].forEach((seat) => {
@@ -155,7 +233,7 @@
       ladder.replaceChildren();
       Object.entries(s.ladder || {}).forEach(([side, c]) => {
         const tr = el("tr");
-        tr.appendChild(el("th", null, side));
+        tr.appendChild(el("th", null, T(side)));
         ["warning", "infraction", "foul"].forEach((p) => tr.appendChild(el("td", "ladder-" + p, T(p) + " " + (c[p] || 0))));
         ladder.appendChild(tr);
       });
@@ -186,7 +264,8 @@
         const td = el("td"); td.appendChild(a); tr.appendChild(td);
         tr.appendChild(el("td", "phase", T("phase_" + r.phase)));
         tr.appendChild(el("td", "deal", r.deal || ""));
-        tr.appendChild(el("td", "levels", T("NS") + " " + r.levels.NS + " · " + T("EW") + " " + r.levels.EW));
+        const team = (side) => ((r.teams || {})[side] ? r.teams[side] + " " : "");
+        tr.appendChild(el("td", "levels", T("NS") + " " + team("NS") + r.levels.NS + " · " + T("EW") + " " + team("EW") + r.levels.EW));
         tr.appendChild(el("td", "turn", r.turn || ""));
         tr.appendChild(el("td", "open" + (r.open ? " alert" : ""), r.open));
         tr.appendChild(el("td", "offline", (r.offline || []).join(", ")));
@@ -203,29 +282,7 @@
     });
   }
 
-  // ------------------------------------------------------------------- overlay
-  function overlayPage(streamUrl, table) {
-    connect(streamUrl, (s) => {
-      document.body.dataset.version = s.version;
-      const lv = document.getElementById("ov-levels");
-      lv.textContent = table + " · " + T("NS") + " " + (s.levels.NS || "") + " · " + T("EW") + " " + (s.levels.EW || "") +
-        (s.level ? " · " + T("level") + " " + s.level : "");
-      const trick = document.getElementById("ov-trick");
-      trick.replaceChildren(...["S", "E", "N", "W"].map((seat) => {
-        const box = el("div", "ov-seat ov-" + seat + (s.turn === seat ? " to-act" : ""));
-        box.appendChild(el("b", null, seat));
-        const plays = (s.trick || []).filter((p) => p.seat === seat);
-        const last = plays[plays.length - 1];
-        if (last && last.pass) box.appendChild(el("span", "pass", T("pass")));
-        else if (last) box.appendChild(cardsEl(last.cards));
-        return box;
-      }));
-      document.getElementById("ov-order").textContent =
-        (s.order && s.order.length) ? T("finish_order") + ": " + s.order.join(" → ") : "";
-    });
-  }
-
-  window.GD = { tablePage, overviewPage, overlayPage, cardEl };
+  window.GD = { tablePage, overviewPage, cardEl, fmt };
 
   // The pages hold their data in <script type="application/json"> blocks
   // (the Content-Security-Policy allows no inline script): read it and start.
