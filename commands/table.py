@@ -140,7 +140,7 @@ def _start_sources(node, cfg) -> None:
                          f"run guandan-ref calibrate")
             continue
         try:
-            node.add_camera(cam.source, geometry, margin_mm=cam.margin_mm, zones=cam.zones)
+            node.add_camera(cam.source, geometry, margin_mm=cam.margin_mm, zones=cam.zones, deck=cam.deck)
         except Exception as exc:
             node.problem(f"camera {cam.source}: {exc}")
     if cfg.binding is not None:

@@ -6,6 +6,8 @@
     guandan-ref recognize ZONE.jpg                           # one play zone picture
     guandan-ref recognize FRAME.jpg --table table.json       # every zone of a table frame
     guandan-ref watch game.mp4 --table table.json            # events as JSON lines
+    guandan-ref enroll-deck photos/*.jpg --out deck.npz      # adapt the classifier to a deck
+    guandan-ref recognize ZONE.jpg --deck deck.npz           # read with that deck's profile
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ def _detector(args):
     from vision.reading.detector import CardDetector, DetectorError
 
     try:
-        return CardDetector(args.model, conf=args.conf, threads=args.threads)
+        return CardDetector(args.model, conf=args.conf, threads=args.threads, deck=getattr(args, "deck", None))
     except DetectorError as exc:
         raise UsageError(str(exc)) from None
 
@@ -161,11 +163,61 @@ def cmd_watch(args) -> int:
     return 0
 
 
+def _card_labels(path: str) -> list[str]:
+    """The card codes of a labels file (spaces, commas or lines between them)."""
+    from referee.cards import CardError, parse_card
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read labels file {path}: {exc}") from None
+    out = []
+    for n, token in enumerate(text.replace(",", " ").split(), 1):
+        try:
+            out.append(parse_card(token).code)
+        except CardError:
+            raise UsageError(f"labels file {path}: label {n} {token!r} is not a card code "
+                             f"(S5, H10, DT, BJ, LJ, ...)") from None
+    return out
+
+
+def cmd_enroll_deck(args) -> int:
+    from vision.reading.deck_profile import DeckProfileError
+    from vision.reading.enroll import EnrollError, cards_from_photos, enroll, parse_grid, read_photo
+
+    if Path(args.out).suffix.lower() != ".npz":
+        raise UsageError(f"--out {args.out}: a deck profile is written as a .npz file (e.g. deck.npz)")
+    try:
+        grid = parse_grid(args.grid) if args.grid else None
+        labels = _card_labels(args.labels) if args.labels else None
+        if grid is not None and labels is not None and (len(labels) != 54 or len(set(labels)) != 54):
+            raise UsageError(f"labels file {args.labels}: a grid's labels name each of the 54 faces once, "
+                             f"in the grid's order ({len(labels)} labels, {len(set(labels))} different)")
+        photos = [(p, read_photo(p)) for p in args.photos]
+        cards, _ = cards_from_photos(photos, labels=labels, grid=grid)
+    except EnrollError as exc:
+        raise UsageError(str(exc)) from None
+    det = _detector(args)
+    log = (lambda msg: print(f"guandan-ref enroll-deck: {msg}", file=sys.stderr)) if not args.quiet else None
+    try:
+        result = enroll(det, cards, args.name or Path(args.out).stem, per_corner=args.variants, log=log)
+        result.profile.save(args.out)
+    except DeckProfileError as exc:
+        raise UsageError(str(exc)) from None
+    print(json.dumps({"profile": str(args.out), **result.profile.meta}, ensure_ascii=False))
+    return 0
+
+
 def _add_model_args(p) -> None:
     p.add_argument("--model", help="ONNX model (default models/cards-yolo11n.onnx or $GUANDAN_CARD_MODEL)")
     p.add_argument("--conf", type=probability, default=None,
                    help="lowest detector confidence for an index box (default 0.1; the classifier then decides)")
     p.add_argument("--threads", type=integer(1, 256, "a thread count"), default=2, help="ONNX Runtime threads (default 2)")
+
+
+def _add_deck_arg(p) -> None:
+    p.add_argument("--deck", metavar="PROFILE", type=existing_file,
+                   help="deck profile from guandan-ref enroll-deck (.npz): read that deck's indices with its own head")
 
 
 def _add_margin_arg(p) -> None:
@@ -197,6 +249,7 @@ def register(subparsers) -> None:
                    help="the picture is a whole-table frame; its geometry from calibrate")
     _add_margin_arg(p)
     _add_model_args(p)
+    _add_deck_arg(p)
     p.set_defaults(func=cmd_recognize)
 
     p = subparsers.add_parser("watch", help="print observed events from a camera or video as JSON lines")
@@ -210,4 +263,24 @@ def register(subparsers) -> None:
                    help="frames a play must hold still (default 3)")
     _add_margin_arg(p)
     _add_model_args(p)
+    _add_deck_arg(p)
     p.set_defaults(func=cmd_watch)
+
+    p = subparsers.add_parser(
+        "enroll-deck", help="adapt the card classifier to one deck from photos of its 54 faces",
+        description="Photos of a deck's faces -> a deck profile (.npz) for recognize/watch --deck and the "
+                    "table config's [camera] deck. Single photos: one card each, named after it (S5.jpg, "
+                    "H10.jpg, BJ.jpg) or in the order of --labels. Grid photos (--grid ROWSxCOLS): the cards "
+                    "apart in rows, in the order S2..SA, H2..HA, D2..DA, C2..CA, BJ, LJ (or --labels), left "
+                    "to right, top row first, photo after photo. Light cards on a darker plain cloth.")
+    p.add_argument("photos", nargs="+", type=existing_file, metavar="PHOTO", help="photos of the deck's faces")
+    p.add_argument("--out", required=True, type=new_file_in_existing_dir, metavar="DECK.npz",
+                   help="the deck profile to write")
+    p.add_argument("--grid", metavar="ROWSxCOLS", help="the photos show the cards laid in a grid, e.g. 4x7 (2 photos)")
+    p.add_argument("--labels", type=existing_file, metavar="FILE",
+                   help="card codes in the photos' order (single photos) or the grid's order, e.g. S2 S3 ...")
+    p.add_argument("--name", help="the deck's name, kept in the profile (default: the file's name)")
+    p.add_argument("--variants", type=integer(2, 200, "a number of variants"), default=24,
+                   help="made-up views of each index, upright and turned (default 24)")
+    _add_model_args(p)
+    p.set_defaults(func=cmd_enroll_deck)

@@ -21,6 +21,7 @@ class CameraConfig:
     geometry: Path
     margin_mm: float = 15.0     # cloth read around each zone (vision.reading.table.ZONE_MARGIN_MM)
     zones: tuple[str, ...] | None = None     # the zones it reads (None: every zone of its geometry)
+    deck: Path | None = None    # deck profile from `guandan-ref enroll-deck` (None: the shipped classifier alone)
 
 
 @dataclass
@@ -125,8 +126,15 @@ def parse_config(data: dict[str, Any], base: Path = Path(".")) -> TableConfig:
         if zones is not None and (not isinstance(zones, list) or not zones
                                   or not all(isinstance(z, str) and z for z in zones)):
             raise ConfigError(f"[[camera]] {i}: zones must be a list of zone names such as \"S-play\"")
+        deck = cam.get("deck")
+        if deck is not None and (not isinstance(deck, str) or not deck):
+            raise ConfigError(f"[[camera]] {i}: deck must be the path of a deck profile (.npz from "
+                              f"guandan-ref enroll-deck), got {deck!r}")
+        deck_path = rel(deck)
+        if deck_path is not None:
+            _check_deck(deck_path, i)
         cameras.append(CameraConfig(str(cam["source"]), rel(cam["geometry"]), float(margin),
-                                    None if zones is None else tuple(zones)))
+                                    None if zones is None else tuple(zones), deck_path))
     _check_zones_watched_once(cameras)
     devices = data.get("devices", {})
     ports = devices.get("ports")
@@ -201,6 +209,22 @@ def _clips(section: Any, rel) -> tuple[Path | None, Any]:
     except ValueError as exc:
         raise ConfigError(f"[clips] {exc}") from None
     return (rel(folder) if enabled else None), settings
+
+
+def _check_deck(path: Path, i: int) -> None:
+    """A camera's deck profile must exist and fit the index classifier the
+    node will run (its labels, its format's version, that very classifier
+    and its features): loaded with it once here, as the camera will."""
+    from vision.reading.deck_profile import DeckProfile, DeckProfileError
+    from vision.reading.index_classifier import IndexClassifier
+
+    try:
+        DeckProfile.load(path)          # the file itself first: no model needed to refuse it
+        IndexClassifier(threads=1, deck=path)
+    except DeckProfileError as exc:
+        raise ConfigError(f"[[camera]] {i}: deck: {exc}") from None
+    except FileNotFoundError as exc:    # the classifier itself is missing
+        raise ConfigError(f"[[camera]] {i}: deck {path}: {exc}") from None
 
 
 def _secret_file(path: Path | None, name: str) -> Path | None:

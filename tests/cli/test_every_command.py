@@ -116,6 +116,7 @@ BAD = [
     (["recognize", "{d}/none.jpg"], "{d}/none.jpg does not exist"),
     (["watch", "0", "--table", "{d}/b.toml", "--stable-s", "-1"], "--stable-s: -1 is not a number of seconds"),
     (["watch", "0", "--table", "{d}/none.json"], "none.json does not exist"),
+    (["enroll-deck", "{d}/frame.png", "--out", "{d}/deck.npz"], "1 photos given; single photos need one of each"),
 ]
 if shutil.which("espeak-ng"):
     BAD.append((["audio", "--voice", "bad", "--demo"], "espeak-ng has no such voice"))

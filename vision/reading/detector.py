@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from vision.reading.classes import DETECTOR_NAMES
+from vision.reading.deck_profile import DeckProfileError
 from vision.reading.index_classifier import DEFAULT_MODEL as CLF_MODEL, IndexClassifier
 from vision.reading.orientation import TURN_FROM, Upright, turns, upright
 from vision.reading.pairing import CardRead, IndexDetection, one_per_index, pair_indices
@@ -109,6 +110,9 @@ class CardDetector:
     ``threads`` caps ONNX Runtime's threads (a table node shares its CPU).
     ``hand_conf``: the score from which a box is a hand over the zone
     (:attr:`DEFAULT_HAND_CONF`; see models/MODEL_CARD.md, "Hands on real surfaces").
+    ``deck``: a deck profile from ``guandan-ref enroll-deck``
+    (:mod:`vision.reading.deck_profile`): the classifier names indices with
+    that deck's head (None: the shipped one).
     """
 
     DEFAULT_HAND_CONF = 0.3
@@ -116,7 +120,7 @@ class CardDetector:
     def __init__(self, model: str | Path | None = None, imgsz: int | None = None,
                  conf: float | None = None, iou: float = 0.3, hand_conf: float | None = None, threads: int = 2,
                  classifier: str | Path | bool | None = None, index_conf: float = 0.25,
-                 turn_from: float | None = TURN_FROM):
+                 turn_from: float | None = TURN_FROM, deck: str | Path | None = None):
         path = Path(model or os.environ.get("GUANDAN_CARD_MODEL") or DEFAULT_MODEL)
         if not path.exists():
             raise DetectorError(f"card model not found: {path}")
@@ -152,6 +156,12 @@ class CardDetector:
                 self.classifier = IndexClassifier(clf_path, threads=threads)
             except Exception as exc:
                 raise DetectorError(f"cannot load index classifier {clf_path}: {exc}") from None
+            try:
+                self.classifier.use_deck(deck)
+            except DeckProfileError as exc:
+                raise DetectorError(str(exc)) from None
+        elif deck is not None:
+            raise DetectorError("a deck profile needs the index classifier (classifier=False given)")
         # the detector only has to find indices, so its threshold is low;
         # the classifier's (index_conf) decides what an index shows
         self.conf = 0.1 if conf is None else conf

@@ -8,7 +8,9 @@ index, resized to :data:`CROP_W` x :data:`CROP_H`, and names its card face
 Crops come from zone pictures at :data:`vision.reading.table.ZONE_PX` (640 px
 wide), where an index is ~35 px tall.  :class:`IndexClassifier` runs the
 exported ONNX on ONNX Runtime; making its data and training it is
-:mod:`vision.training.index_classifier`.
+:mod:`vision.training.index_classifier`.  With a deck profile
+(:mod:`vision.reading.deck_profile`, from ``guandan-ref enroll-deck``) the
+same run also gives the crops' features, and the deck's own head names them.
 
 >>> clf = IndexClassifier()                                        # doctest: +SKIP
 >>> clf.classify(zone_image, [(10, 12, 22, 38)])                    # doctest: +SKIP
@@ -24,6 +26,7 @@ import cv2
 import numpy as np
 
 from vision.reading.classes import CARD_NAMES
+from vision.reading.deck_profile import EMBEDDING_OUTPUT, DeckProfile, DeckProfileError
 from vision.reading.runtime import cpu_session
 
 CROP_W, CROP_H = 32, 48
@@ -52,24 +55,73 @@ def to_blob(crops: list[np.ndarray]) -> np.ndarray:
     return np.ascontiguousarray(x[:, :, :, ::-1].transpose(0, 3, 1, 2))   # RGB, NCHW
 
 
-class IndexClassifier:
-    """The exported classifier on ONNX Runtime."""
+def softmax(logits: np.ndarray) -> np.ndarray:
+    """Each row's probabilities."""
+    e = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
 
-    def __init__(self, model: str | Path | None = None, threads: int = 2):
+
+class IndexClassifier:
+    """The exported classifier on ONNX Runtime.
+
+    ``deck``: a deck profile (its path, or a loaded :class:`DeckProfile`)
+    made for this classifier file; its head then names the crops
+    (:class:`DeckProfileError` if it was made for another classifier or
+    labels).  Without one, the shipped head does, as always.
+    """
+
+    def __init__(self, model: str | Path | None = None, threads: int = 2,
+                 deck: str | Path | DeckProfile | None = None):
         path = Path(model or os.environ.get("GUANDAN_INDEX_MODEL") or DEFAULT_MODEL)
         if not path.exists():
             raise FileNotFoundError(f"index classifier not found: {path}")
         self.session = cpu_session(path, threads)
         self.input_name = self.session.get_inputs()[0].name
         self.model_path = path
+        outputs = {o.name: o for o in self.session.get_outputs()}
+        self.logits_name = self.session.get_outputs()[0].name
+        self.features = outputs[EMBEDDING_OUTPUT].shape[1] if EMBEDDING_OUTPUT in outputs else None
+        self.deck: DeckProfile | None = None
+        if deck is not None:
+            self.use_deck(deck)
+
+    def use_deck(self, deck: str | Path | DeckProfile | None) -> None:
+        """Name crops with this deck profile's head from now on (None: the shipped head)."""
+        if deck is None:
+            self.deck = None
+            return
+        if self.features is None:
+            raise DeckProfileError(f"index classifier {self.model_path} has no '{EMBEDDING_OUTPUT}' output; "
+                                   f"add it with python -m vision.training.index_classifier "
+                                   f"{self.model_path} --add-embedding")
+        if isinstance(deck, DeckProfile):
+            from vision.reading.deck_profile import file_sha256
+
+            if deck.classifier_sha256 != file_sha256(self.model_path):
+                raise DeckProfileError(f"deck profile {deck.name} was made for another index classifier "
+                                       f"than {self.model_path}; enroll the deck again with it")
+            self.deck = deck
+        else:
+            self.deck = DeckProfile.load(deck, self.model_path, self.features)
+
+    def logits_and_features(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """The shipped head's logits (N x 55) and the features (N x 256) of each crop."""
+        if self.features is None:
+            raise DeckProfileError(f"index classifier {self.model_path} has no '{EMBEDDING_OUTPUT}' output")
+        if not crops:
+            return np.zeros((0, len(LABELS)), np.float32), np.zeros((0, self.features), np.float32)
+        logits, emb = self.session.run([self.logits_name, EMBEDDING_OUTPUT], {self.input_name: to_blob(crops)})
+        return logits, emb
 
     def _probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
         """Each crop's probability of each label in :data:`LABELS` (N x 55)."""
         if not crops:
             return np.zeros((0, len(LABELS)), np.float32)
-        logits = self.session.run(None, {self.input_name: to_blob(crops)})[0]
-        e = np.exp(logits - logits.max(axis=1, keepdims=True))
-        return e / e.sum(axis=1, keepdims=True)
+        if self.deck is None:
+            logits = self.session.run([self.logits_name], {self.input_name: to_blob(crops)})[0]
+        else:
+            logits = self.deck.logits(*self.logits_and_features(crops))
+        return softmax(logits)
 
     def ranked_many(self, pictures: list[tuple[np.ndarray, list]], top: int = 4) -> list[list[list[tuple[str, float]]]]:
         """:meth:`ranked` for several (image, boxes) at once, in one model run."""

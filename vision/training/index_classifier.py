@@ -138,8 +138,44 @@ def _save(model, to: Path) -> Path:
     torch.onnx.export(model, torch.zeros(1, 3, CROP_H, CROP_W), str(onnx_path), input_names=["crops"],
                       output_names=["logits"], dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
                       opset_version=17, dynamo=False)
+    add_embedding_output(onnx_path)
     model.train()
     return onnx_path
+
+
+def add_embedding_output(path: Path, out: Path | None = None) -> Path:
+    """Give an exported classifier a second output, ``embedding``: the input
+    of its last layer (the 256 features after the first fully connected
+    layer and its ReLU), beside ``logits``.
+
+    Deck enrollment (:mod:`vision.reading.enroll`) fits a small per-deck head
+    on these features; a table node reads them with ONNX Runtime alone, so
+    the output is added here once, with the ``onnx`` package, and shipped.
+    The weights and ``logits`` stay exactly as they were (a graph output is
+    added, nothing retrained).  Does nothing to a model that has it already.
+    """
+    import onnx
+    from onnx import TensorProto, helper
+
+    from vision.reading.deck_profile import EMBEDDING_OUTPUT
+
+    path = Path(path)
+    m = onnx.load(str(path))
+    g = m.graph
+    if any(o.name == EMBEDDING_OUTPUT for o in g.output):
+        if out is not None and Path(out) != path:
+            onnx.save(m, str(out))
+        return Path(out or path)
+    last = [n for n in g.node if "logits" in n.output]
+    if len(last) != 1 or last[0].op_type != "Gemm":
+        raise ValueError(f"{path}: expected a last Gemm layer giving 'logits'")
+    features = last[0].input[0]
+    weight = next(i for i in g.initializer if i.name == last[0].input[1])
+    g.node.append(helper.make_node("Identity", [features], [EMBEDDING_OUTPUT], name="embedding_out"))
+    g.output.append(helper.make_tensor_value_info(EMBEDDING_OUTPUT, TensorProto.FLOAT, ["n", int(weight.dims[1])]))
+    onnx.checker.check_model(m)
+    onnx.save(m, str(out or path))
+    return Path(out or path)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -160,7 +196,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-lr", type=float, default=3e-3)
     ap.add_argument("--reshape", action="store_true",
                     help="turn, shear and scale each training crop a little (fonts of unseen decks)")
+    ap.add_argument("--add-embedding", action="store_true",
+                    help="DATA is an exported index-classifier.onnx: add its 'embedding' output "
+                         "(deck enrollment needs it; exports made here have it)")
     args = ap.parse_args(argv)
+    if args.add_embedding:
+        add_embedding_output(args.data)
+        return 0
     if args.scenes:
         make_crops(args.data, args.scenes, args.seed, args.detector, tight_jokers=args.tight_jokers,
                    body_negatives=args.body_negatives, **scene_options(args))
