@@ -150,3 +150,15 @@ def test_bottom_band_is_the_far_side_of_the_widest_gap():
     assert bottom_band(np.array([10.0, 50.0, 20.0, 160.0, 150.0]), 30.0).tolist() == [False, False, False, True, True]
     assert not bottom_band(np.array([10.0, 40.0, 20.0]), 30.0).any()      # a lifted card is no band
     assert bottom_band(np.array([5.0]), 30.0).tolist() == [False]
+
+
+def test_a_climbing_row_of_two_upright_cards_of_one_name_is_two_cards():
+    """The demo's seed 5 (issue 16: E's D8 D8 read as D8 D8 D8): two upright
+    D8 laid apart, the second 30 px higher.  In the climbing row's frame the
+    first card's own corners look too steep, and the first card's top corner
+    with the second's bottom one looked like a card; the pairing that pairs
+    every corner wins."""
+    boxes = [(333, 348, 352, 382), (428, 318, 447, 352), (386, 459, 405, 493), (481, 429, 500, 463)]
+    cards = pair_indices([IndexDetection("D8", 0.95, b) for b in boxes])
+    assert [(c.name, len(c.indices)) for c in cards] == [("D8", 2), ("D8", 2)]
+    assert cards[0].indices[0].box[0] == 333 and cards[1].indices[0].box[0] == 428

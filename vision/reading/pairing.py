@@ -166,6 +166,39 @@ def _corner_pair_error(offset: np.ndarray, ih: float) -> float | None:
     return err if err <= PAIR_RATIO_TOL else None
 
 
+MATCH_EXACT_UP_TO = 12   # candidate pairs of one name weighed all together; more: the closest first
+
+
+def _matching(cand: list[tuple[float, int, int]]) -> list[tuple[float, int, int]]:
+    """Corner pairs of one name that pair the most corners, and of those the
+    ones closest to a card's shape.  (Taking the closest pair first joined the
+    top corner of one card to the bottom corner of the next when the row
+    climbed: two cards read as three.)  A name has few corners (two decks:
+    two cards of a face), so every choice is weighed.
+
+    >>> _matching([(0.22, 0, 3), (0.26, 0, 2), (0.26, 1, 3)])
+    [(0.26, 0, 2), (0.26, 1, 3)]
+    """
+    cand = sorted(cand)
+    if len(cand) > MATCH_EXACT_UP_TO:
+        out, used = [], set()
+        for c in cand:
+            if c[1] not in used and c[2] not in used:     # (tops and bottoms are different indices)
+                used.update((c[1], c[2]))
+                out.append(c)
+        return out
+    best: tuple[int, float, list] = (0, 0.0, [])
+    for mask in range(1, 1 << len(cand)):
+        chosen = [c for k, c in enumerate(cand) if mask >> k & 1]
+        tops, bots = {c[1] for c in chosen}, {c[2] for c in chosen}
+        if len(tops) < len(chosen) or len(bots) < len(chosen):
+            continue
+        err = sum(c[0] for c in chosen)
+        if len(chosen) > best[0] or (len(chosen) == best[0] and err < best[1]):
+            best = (len(chosen), err, chosen)
+    return best[2]
+
+
 def _rescue_pairs(indices, local, bottom, ih, groups, used, names) -> list[tuple[int, int]]:
     """Pair the indices left over when the classifier named a card's two
     corners differently: a top-left and a bottom-right index that sit, to
@@ -252,22 +285,23 @@ def pair_indices(indices: list[IndexDetection]) -> list[CardRead]:
     rot = np.array([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]])   # into the row's frame
     local = centres @ rot.T
     bottom = bottom_band(local[:, 1], ih)
-    cand = []
+    by_name: dict[str, list[tuple[float, int, int]]] = {}
     for i in np.nonzero(~bottom)[0]:
         for j in np.nonzero(bottom)[0]:
             if indices[i].name != indices[j].name:
                 continue
-            err = _corner_pair_error(local[j] - local[i], ih)
-            if err is not None:
-                cand.append((err, int(i), int(j)))
-    cand.sort()
+            # a card's corners in the row's frame, or the picture's: a row may
+            # climb while its cards stand upright (each laid a little higher)
+            errs = [e for e in (_corner_pair_error(local[j] - local[i], ih),
+                                _corner_pair_error(centres[j] - centres[i], ih)) if e is not None]
+            if errs:
+                by_name.setdefault(indices[i].name, []).append((min(errs), int(i), int(j)))
     used: set[int] = set()
     groups: list[tuple[int, ...]] = []
-    for _, i, j in cand:
-        if i in used or j in used:
-            continue
-        used.update((i, j))
-        groups.append((i, j))
+    for cand in by_name.values():
+        for _, i, j in _matching(cand):
+            used.update((i, j))
+            groups.append((i, j))
     names = {k: d.name for k, d in enumerate(indices)}
     groups += _rescue_pairs(indices, local, bottom, ih, groups, used, names)
     groups += _leftover_pairs(indices, local, bottom, ih, used)
