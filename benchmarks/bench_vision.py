@@ -39,6 +39,9 @@ and its plays read exactly before and after, on plays rendered from that
 deck as above.  The figures come from generated pictures, not a camera's.
 ``--only-enroll`` runs that section alone.
 
+``--real-photos DIR`` adds ranks read on real photographs
+(``benchmarks/bench_real_photos.py``, which says how to build DIR).
+
 ``--turned N`` adds card recall and plays exact for rows turned 0-15, 15-30
 and 30-45 degrees from the zone's axis and for tight fans (N plays each,
 generated pictures of the held-out decks).
@@ -395,6 +398,8 @@ def main() -> int:
     ap.add_argument("--surface-seed", type=int, default=5150)
     ap.add_argument("--turned", type=int, default=0, metavar="N",
                     help="also N plays per angle bin (0-15, 15-30, 30-45 degrees) and N tight fans")
+    ap.add_argument("--real-photos", type=Path, default=None, metavar="DIR",
+                    help="also real photographs (benchmarks/bench_real_photos.py says how to build DIR)")
     ap.add_argument("--enroll", action="store_true", help="also deck enrollment: plays exact before and after")
     ap.add_argument("--only-enroll", action="store_true", help="that section alone")
     ap.add_argument("--enroll-decks", default="paris,tigullio,ancient_french,anglo_modern_4_color")
@@ -420,6 +425,10 @@ def main() -> int:
            **accuracy(det, args.plays, args.seed, args.margin_mm), **speed(det, args.frames, args.seed)}
     if args.turned:
         out["turned_and_tight_fans"] = turned(det, args.turned, args.seed, args.margin_mm)
+    if args.real_photos:
+        from benchmarks.bench_real_photos import measure
+        out["real_photos"] = {"source": "EdjeElectronics test photographs (Apache-2.0), real, not made here",
+                              **measure(det, args.real_photos, "test")}
     if args.enroll:
         out["enrollment"] = enrollment(*enroll_args())
     if args.real_surfaces:
