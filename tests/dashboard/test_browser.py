@@ -2,14 +2,13 @@
 
 import os
 import shutil
-import threading
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from werkzeug.serving import make_server
 
 from tests.dashboard.conftest import make_app
+from tests.dashboard.pages import log_in, serving
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -20,11 +19,8 @@ sync_api = pytest.importorskip("playwright.sync_api")
 @pytest.fixture
 def server(tmp_path):
     app = make_app(tmp_path)
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield app, f"http://127.0.0.1:{srv.server_port}"
-    srv.shutdown()
+    with serving(app) as base:
+        yield app, base
     app.extensions["guandan_venue"].close()
 
 
@@ -46,10 +42,7 @@ def test_referee_sees_violation_live_confirms_it_and_gets_the_sheet(server, brow
     for e in match_events[:3]:
         live.submit(e)
     page = browser.new_page(accept_downloads=True)
-    page.goto(base + "/login")
-    page.fill("#username", "li")
-    page.fill("#password", "pw-li")
-    page.click("#login-submit")
+    log_in(page, base, "li", "pw-li")
     page.wait_for_url(base + "/")
     page.goto(base + "/tables/T01")
     page.wait_for_selector("#live-flag:not(.down)")

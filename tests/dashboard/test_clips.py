@@ -2,16 +2,15 @@
 chromium) and its appeal bundle's download."""
 
 import io
-import threading
 import zipfile
 
 import numpy as np
 import pytest
-from werkzeug.serving import make_server
 
 from services.evidence import clip_stem
 from table_node.clips import ClipRecorder, ClipSettings
 from tests.dashboard.conftest import login, make_app, open_violation
+from tests.dashboard.pages import log_in, serving
 from tests.dashboard.test_browser import browser  # noqa: F401  (the fixture)
 
 
@@ -80,15 +79,9 @@ def test_a_violations_clip_plays_in_the_dashboard(clip_app, tmp_path, browser): 
     from playwright.sync_api import expect
 
     app, violation = clip_app
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{srv.server_port}"
-    try:
+    with serving(app) as base:
         page = browser.new_page()
-        page.goto(base + "/login")
-        page.fill("#username", "li")
-        page.fill("#password", "pw-li")
-        page.click("#login-submit")
+        log_in(page, base, "li", "pw-li")
         page.wait_for_url(base + "/")
         page.goto(base + "/tables/T01")
         page.wait_for_selector("#live-flag:not(.down)")
@@ -114,5 +107,3 @@ def test_a_violations_clip_plays_in_the_dashboard(clip_app, tmp_path, browser): 
         expect(page.locator("body")).not_to_have_attribute("data-version", version)
         expect(video).to_have_js_property("ended", True, timeout=15000)
         assert page.locator("#feed video.clip").count() == 1
-    finally:
-        srv.shutdown()

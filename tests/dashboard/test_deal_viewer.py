@@ -3,14 +3,12 @@ through the demo's scripted deal in chromium."""
 
 from __future__ import annotations
 
-import threading
 
 import pytest
-from werkzeug.serving import make_server
 
-from referee.settings import Settings
 from table_node.demo import make_script
 from tests.dashboard.conftest import login, make_app
+from tests.dashboard.pages import serving
 
 SCRIPT = make_script(seed=3)
 SETTINGS = {"t": 0.0, "table": "T01", "type": "settings", "settings": SCRIPT.settings.to_dict(),
@@ -162,11 +160,8 @@ def demo_server(tmp_path):
     app, live = _app(tmp_path)
     for e in [SETTINGS, *SCRIPT.events]:
         live.submit(e)
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{srv.server_port}"
-    srv.shutdown()
+    with serving(app) as base:
+        yield base
     live.close()
 
 

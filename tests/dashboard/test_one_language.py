@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import expect
 
+from tests.dashboard.pages import log_in
 from tests.dashboard.test_browser import browser, server  # noqa: F401  (fixtures)
 from tests.dashboard.test_messages import _faulty_match
 from tests.dashboard.visible_text import english_words
@@ -59,10 +60,7 @@ def _play_the_match(live) -> None:
 
 
 def _login(page, base: str) -> None:
-    page.goto(base + "/login")
-    page.fill("#username", "li")
-    page.fill("#password", "pw-li")
-    page.click("#login-submit")
+    log_in(page, base, "li", "pw-li")
     page.wait_for_url(base + "/")
 
 

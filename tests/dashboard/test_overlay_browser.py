@@ -3,16 +3,16 @@ draws it: screenshots with a transparent background, every element where it
 belongs, live from the stream."""
 
 import re
-import threading
+from contextlib import ExitStack
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 from playwright.sync_api import expect
-from werkzeug.serving import make_server
 
 from tests.dashboard.conftest import make_app
+from tests.dashboard.pages import serving
 from tests.dashboard.test_browser import ARTIFACTS, browser  # noqa: F401 (a fixture)
 from tests.dashboard.test_overlay import PLAYERS, TEAMS, scripted
 from tests.dashboard.test_security_browser import _csp_errors
@@ -24,18 +24,12 @@ MID = 61     # the scripted match mid-deal: cards on the table, counts reported,
 @pytest.fixture
 def serve(tmp_path):
     """``serve(**config)``: an app on a real server; returns (app, live, base URL)."""
-    running = []
-
-    def start(**config):
-        app = make_app(tmp_path, **config)
-        srv = make_server("127.0.0.1", 0, app, threaded=True)
-        threading.Thread(target=srv.serve_forever, daemon=True).start()
-        running.append((app, srv))
-        return app, app.extensions["guandan_venue"], f"http://127.0.0.1:{srv.server_port}"
-    yield start
-    for app, srv in running:
-        srv.shutdown()
-        app.extensions["guandan_venue"].close()
+    with ExitStack() as stack:
+        def start(**config):
+            app = make_app(tmp_path, **config)
+            stack.callback(app.extensions["guandan_venue"].close)
+            return app, app.extensions["guandan_venue"], stack.enter_context(serving(app))
+        yield start
 
 
 @pytest.fixture

@@ -8,16 +8,10 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
+from tests.dashboard.pages import log_in
 from tests.dashboard.test_browser import browser, server  # noqa: F401  (fixtures)
 
 sync_api = pytest.importorskip("playwright.sync_api")
-
-
-def _log_in(page, base, name, password, query=""):
-    page.goto(base + "/login" + query)
-    page.fill("#username", name)
-    page.fill("#password", password)
-    page.click("#login-submit")
 
 
 def _csp_errors(page):
@@ -33,7 +27,7 @@ def _csp_errors(page):
 def test_login_redirect_stays_on_the_site_in_chromium(server, browser, target):  # noqa: F811
     app, base = server
     page = browser.new_page()
-    _log_in(page, base, "li", "pw-li", "?next=" + target)
+    log_in(page, base, "li", "pw-li", "?next=" + target)
     page.wait_for_url(base + "/")
     assert urlsplit(page.url).netloc == urlsplit(base).netloc
     page.wait_for_selector("#overview")
@@ -57,7 +51,7 @@ def test_live_page_keeps_updating_after_a_bad_value_is_refused(server, browser, 
         live.submit(e)
     page = browser.new_page()
     errors = _csp_errors(page)
-    _log_in(page, base, "li", "pw-li", "?next=/tables/T01")
+    log_in(page, base, "li", "pw-li", "?next=/tables/T01")
     page.wait_for_url(base + "/tables/T01")
     page.wait_for_selector("#live-flag:not(.down)")
     before = len(live.events("T01"))
@@ -95,7 +89,7 @@ def test_pages_run_under_the_csp(server, browser, match_events):  # noqa: F811
     response = page.goto(base + "/overlay/T01")
     assert "script-src 'self'" in response.headers["content-security-policy"]
     page.wait_for_selector(".ov-play .ov-card")
-    _log_in(page, base, "head", "pw-head")
+    log_in(page, base, "head", "pw-head")
     page.wait_for_selector("#overview tbody tr[data-table='T01']")
     version = live.version("T01")
     live.submit(match_events[6])
@@ -109,7 +103,7 @@ def test_a_saved_cookie_does_not_work_after_logout(server, browser):  # noqa: F8
     app, base = server
     ctx = browser.new_context()
     page = ctx.new_page()
-    _log_in(page, base, "li", "pw-li")
+    log_in(page, base, "li", "pw-li")
     page.wait_for_url(base + "/")
     saved = [c for c in ctx.cookies() if c["name"] == "session"]
     assert saved and saved[0]["sameSite"] == "Lax" and saved[0]["httpOnly"]

@@ -3,21 +3,17 @@ poison messages 'shown on the overview'): a real poison message through
 real Redis and PostgreSQL, then the page, in Chinese and English, and in
 Debian's chromium."""
 
-import os
-import shutil
-import threading
-
 import pytest
 import redis
-from werkzeug.serving import make_server
 
 from tests.dashboard.conftest import USERS, login, make_app
+from tests.dashboard.pages import log_in, serving
+from tests.dashboard.test_browser import browser  # noqa: F401  (the chromium fixture)
 from tests.services import wait_until
 from tests.venue.test_faults import Central, _send, count, feeds
 from web_dashboard import create_app, venue_status
 
 TABLES = ("T01", "T02")
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 
 @pytest.fixture
@@ -86,34 +82,20 @@ def test_a_dashboard_without_a_central_shows_no_venue_part(tmp_path):
         app.extensions["guandan_venue"].close()
 
 
-def test_the_head_referee_sees_the_dead_letter_in_chromium(central_with_poison):
-    sync_api = pytest.importorskip("playwright.sync_api")
+def test_the_head_referee_sees_the_dead_letter_in_chromium(central_with_poison, browser):  # noqa: F811
     from playwright.sync_api import expect
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"Debian's chromium is needed at {CHROMIUM} (apt-get install chromium)")
+
     app, _ = central_with_poison
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{srv.server_port}"
-    try:
-        with sync_api.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-                "--no-sandbox", "--headless", "--disable-gpu", "--no-first-run"])
-            page = browser.new_page()
-            page.goto(base + "/login")
-            page.fill("#username", "head")
-            page.fill("#password", "pw-head")
-            page.click("#login-submit")
-            page.wait_for_url(base + "/")
-            row = page.locator("#dead-letters tbody tr[data-table='T01']")
-            expect(row).to_be_visible()
-            expect(row.locator(".reason")).to_contain_text("NaN")
-            expect(row.locator(".stream")).to_have_text("guandan:events:T01")
-            expect(page.locator("#dead-letter-count")).to_have_text("1")
-            expect(page.locator("#dead-letters-head")).to_contain_text("死信")
-            page.click("#lang-switch")
-            expect(page.locator("#dead-letters-head")).to_contain_text("dead letters")
-            expect(page.locator("#venue-lag tr[data-table='T02']")).to_be_visible()
-            browser.close()
-    finally:
-        srv.shutdown()
+    with serving(app) as base:
+        page = browser.new_page()
+        log_in(page, base, "head", "pw-head")
+        page.wait_for_url(base + "/")
+        row = page.locator("#dead-letters tbody tr[data-table='T01']")
+        expect(row).to_be_visible()
+        expect(row.locator(".reason")).to_contain_text("NaN")
+        expect(row.locator(".stream")).to_have_text("guandan:events:T01")
+        expect(page.locator("#dead-letter-count")).to_have_text("1")
+        expect(page.locator("#dead-letters-head")).to_contain_text("死信")
+        page.click("#lang-switch")
+        expect(page.locator("#dead-letters-head")).to_contain_text("dead letters")
+        expect(page.locator("#venue-lag tr[data-table='T02']")).to_be_visible()
