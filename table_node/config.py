@@ -174,17 +174,17 @@ def _overlay(dash: dict[str, Any], rel) -> dict[str, Any]:
     """``[dashboard] overlay_delay`` (seconds the public overlay and deal
     viewer lag the table, 0-600) and ``overlay_themes`` (a folder of theme
     stylesheets), as the dashboard's ``OVERLAY_DELAY`` / ``OVERLAY_THEMES``."""
+    from web_dashboard.overlay import OverlayConfigError, check_seconds, check_themes   # the dashboard's own checks
     out: dict[str, Any] = {}
-    delay = dash.get("overlay_delay")
-    if delay is not None:
-        if isinstance(delay, bool) or not isinstance(delay, (int, float)) or not 0 <= delay <= 600:
-            raise ConfigError(f"[dashboard] overlay_delay must be 0 to 600 seconds, got {delay!r}")
-        out["OVERLAY_DELAY"] = float(delay)
-    themes = dash.get("overlay_themes")
-    if themes is not None:
-        if not isinstance(themes, str) or not themes or not rel(themes).is_dir():
-            raise ConfigError(f"[dashboard] overlay_themes must be a folder of theme stylesheets, got {themes!r}")
-        out["OVERLAY_THEMES"] = str(rel(themes))
+    try:
+        if dash.get("overlay_delay") is not None:
+            out["OVERLAY_DELAY"] = check_seconds(dash["overlay_delay"], "overlay_delay")
+        themes = dash.get("overlay_themes")
+        if themes is not None:
+            out["OVERLAY_THEMES"] = check_themes(str(rel(themes)) if isinstance(themes, str) and themes else themes,
+                                                 "overlay_themes")
+    except OverlayConfigError as exc:
+        raise ConfigError(f"[dashboard] {exc}") from None
     return out
 
 

@@ -285,17 +285,25 @@ def overlay_state(table: str) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------ the routes
+def check_seconds(value: Any, key: str, hi: float = MAX_DELAY) -> float:
+    """A setting in seconds, 0 to ``hi``; :class:`OverlayConfigError` naming ``key`` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= hi:
+        raise OverlayConfigError(f"{key} must be a number of seconds from 0 to {hi:g} (got {value!r})")
+    return float(value)
+
+
+def check_themes(themes: Any, key: str = "OVERLAY_THEMES") -> Any:
+    """The theme directory setting (None: the shipped one); :class:`OverlayConfigError` naming ``key``."""
+    if themes is not None and (not isinstance(themes, str) or not themes or not Path(themes).is_dir()):
+        raise OverlayConfigError(f"{key} must be a directory of theme stylesheets (no directory {themes!r})")
+    return themes
+
+
 def init_app(app: Flask) -> None:
     """Check the overlay's settings (a bad one stops the app with its name) and add its routes."""
     for key, hi in (("OVERLAY_DELAY", MAX_DELAY), ("OVERLAY_RULING_SECONDS", 3600.0)):
-        value = app.config[key]
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= hi:
-            raise OverlayConfigError(f"{key} must be a number of seconds from 0 to {hi:g} (got {value!r})")
-        app.config[key] = float(value)
-    themes = app.config["OVERLAY_THEMES"]
-    if themes is not None and (not isinstance(themes, str) or not Path(themes).is_dir()):
-        raise OverlayConfigError(f"OVERLAY_THEMES must be a directory of theme stylesheets "
-                                 f"(no directory {themes!r})")
+        app.config[key] = check_seconds(app.config[key], key, hi)
+    check_themes(app.config["OVERLAY_THEMES"])
     app.register_blueprint(bp)
 
 
