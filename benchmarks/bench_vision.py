@@ -64,15 +64,39 @@ from vision.reading.detector import CardDetector  # noqa: E402
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone, calibrate  # noqa: E402
 from vision.reading.watch import TableWatcher  # noqa: E402
 from vision.training.card_art import HELD_OUT_DECKS, TRAIN_DECKS, load_decks  # noqa: E402
-from vision.training.synth import CLOTH_HELD_OUT, SceneGenerator, random_play  # noqa: E402
+from vision.training.synth import CLOTH_HELD_OUT, SceneGenerator, play_for_deck, random_play  # noqa: E402
 from vision.training.synth_table import TablePainter  # noqa: E402
+
+
+class Tally:
+    """Cards read against cards laid, over plays: matched as multisets per play."""
+
+    def __init__(self) -> None:
+        self.plays = self.tp = self.n_pred = self.n_true = self.exact = self.phantom = 0
+
+    def add(self, true: list[str], got: list[str]) -> bool:
+        """Count one play; whether it was read exactly (every card, in order)."""
+        t, p = Counter(true), Counter(got)
+        self.plays += 1
+        self.tp += sum((t & p).values())
+        self.phantom += _phantom_jokers(t, p)
+        self.n_pred += len(got)
+        self.n_true += len(true)
+        self.exact += got == true
+        return got == true
+
+    def figures(self) -> dict:
+        return {"card_precision": round(self.tp / max(1, self.n_pred), 4),
+                "card_recall": round(self.tp / max(1, self.n_true), 4),
+                "plays_exact": round(self.exact / max(1, self.plays), 4), "phantom_jokers": self.phantom}
 
 
 def accuracy(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_MARGIN_MM,
              decks: list | None = None) -> dict:
     """The held-out plays (``decks``: these rendered decks instead of the held-out ones)."""
     gen = SceneGenerator(decks or load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT, hand_rate=0.0)
-    tp = n_pred = n_true = exact = readable = exact_readable = phantom = 0
+    tally = Tally()
+    readable = exact_readable = 0
     by_kind: Counter = Counter()
     by_kind_exact: Counter = Counter()
     by_deck: Counter = Counter()
@@ -80,22 +104,12 @@ def accuracy(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_M
     margin = Zone.margin_px(margin_mm)
     for i in range(plays):
         rng = np.random.default_rng([seed, i])
-        kind = None
-        cards = random_play(rng, kind)
         deck = gen.decks[i % len(gen.decks)]
-        while not all(c in deck.cards for c in cards):
-            cards = random_play(rng, kind)
+        cards = play_for_deck(rng, deck)
         scene = gen.render(cards, rng, deck=deck, margin=margin)
         # as the table watcher reads a zone: at the play zones' scale, the margin's own cards left out
         read = det.read_zones([scene.image], det.imgsz / max(ZONE_PX), margin)[0]
-        got = read.names
-        t, p = Counter(scene.cards), Counter(got)
-        tp += sum((t & p).values())
-        phantom += _phantom_jokers(t, p)
-        n_pred += len(got)
-        n_true += len(cards)
-        ok = got == scene.cards
-        exact += ok
+        ok = tally.add(scene.cards, read.names)
         if scene.readable:
             readable += 1
             exact_readable += ok
@@ -104,9 +118,7 @@ def accuracy(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_M
         by_deck[deck.name] += 1
         by_deck_exact[deck.name] += ok
     return {
-        "plays": plays, "zone_margin_mm": margin_mm, "card_precision": round(tp / max(1, n_pred), 4),
-        "card_recall": round(tp / max(1, n_true), 4),
-        "plays_exact": round(exact / plays, 4), "phantom_jokers": phantom,
+        "plays": plays, "zone_margin_mm": margin_mm, **tally.figures(),
         "readable_plays": readable, "readable_plays_exact": round(exact_readable / max(1, readable), 4),
         "exact_by_card_count": {k: f"{by_kind_exact[k]}/{by_kind[k]}" for k in sorted(by_kind)},
         "exact_by_deck": {k: f"{by_deck_exact[k]}/{by_deck[k]}" for k in sorted(by_deck)},
@@ -133,27 +145,17 @@ def turned(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_MAR
     out = {}
     cases = [(f"angle_{lo}_{hi}", lo, hi, False) for lo, hi in ANGLE_BINS] + [("tight_fans", 0, 15, True)]
     for case, (name, lo, hi, tight) in enumerate(cases):
-        tp = n_true = n_pred = exact = phantom = 0
+        tally = Tally()
         for i in range(plays):
             rng = np.random.default_rng([seed, 7, case, i])
             deck = gen.decks[i % len(gen.decks)]
             kind = str(rng.choice(["straight", "tube", "plate", "bomb"])) if tight else None
-            cards = random_play(rng, kind)
-            while not all(c in deck.cards for c in cards):
-                cards = random_play(rng, kind)
+            cards = play_for_deck(rng, deck, kind)
             angle = float(rng.uniform(lo, hi) * rng.choice([-1, 1]))
             spacing = max(0.17, deck.index_box[2] + 0.03) if tight else None
             scene = gen.render(cards, rng, deck=deck, margin=margin, turn=angle, spacing=spacing)
-            got = det.read_zones([scene.image], scale, margin)[0].names
-            t, p = Counter(scene.cards), Counter(got)
-            tp += sum((t & p).values())
-            phantom += _phantom_jokers(t, p)
-            n_true += len(cards)
-            n_pred += len(got)
-            exact += got == scene.cards
-        out[name] = {"plays": plays, "card_recall": round(tp / max(1, n_true), 4),
-                     "card_precision": round(tp / max(1, n_pred), 4), "plays_exact": round(exact / plays, 4),
-                     "phantom_jokers": phantom}
+            tally.add(scene.cards, det.read_zones([scene.image], scale, margin)[0].names)
+        out[name] = {"plays": plays, **tally.figures()}
     return out
 
 
@@ -259,9 +261,7 @@ def real_surfaces(model: str | None, classifier: str | None, threads: int, seed:
                 rng = np.random.default_rng([seed, si, li, k])
                 bg = relight(zone_surface(surf, size, rng), light, rng)
                 deck = gen.decks[(si + li + k) % len(gen.decks)]
-                cards = random_play(rng)
-                while not all(c in deck.cards for c in cards):
-                    cards = random_play(rng)
+                cards = play_for_deck(rng, deck)
                 bare = gen.render([], rng, deck=deck, background=bg, margin=margin).image
                 laid = gen.render(cards, rng, deck=deck, background=bg, margin=margin).image
                 pics = {"bare": (bare, False), "cards": (laid, False)}

@@ -40,7 +40,7 @@ from vision.reading.detector import CardDetector
 from vision.reading.tracker import play_confidence
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone
 from vision.training.card_art import HELD_OUT_DECKS, load_decks
-from vision.training.synth import CLOTH_HELD_OUT, SceneGenerator, random_play
+from vision.training.synth import CLOTH_HELD_OUT, SceneGenerator, play_for_deck
 
 # seeds the models were trained, validated or chosen on (models/MODEL_CARD.md): never calibrate on them
 USED_SEEDS = {1, 3, 5, 6, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31, 41, 51, 61, 63,
@@ -54,10 +54,8 @@ def collect(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_MA
     out = []
     for i in range(plays):
         rng = np.random.default_rng([seed, i])
-        cards = random_play(rng)
         deck = gen.decks[i % len(gen.decks)]
-        while not all(c in deck.cards for c in cards):
-            cards = random_play(rng)
+        cards = play_for_deck(rng, deck)
         scene = gen.render(cards, rng, deck=deck, margin=margin)
         read = det.read_zones([scene.image], det.imgsz / max(ZONE_PX), margin)[0]
         confs = [c.confidence for c in read.cards]

@@ -127,6 +127,15 @@ def random_play(rng: np.random.Generator, kind: str | None = None) -> list[str]:
     return [str(c) for c in rng.choice(pool, size=n, replace=False)]
 
 
+
+def play_for_deck(rng: np.random.Generator, deck: Deck, kind: str | None = None) -> list[str]:
+    """:func:`random_play` drawn again until ``deck`` has every card (some
+    decks lack jokers); the same draws from ``rng`` as doing it by hand."""
+    cards = random_play(rng, kind)
+    while not all(c in deck.cards for c in cards):
+        cards = random_play(rng, kind)
+    return cards
+
 def joker_play(rng: np.random.Generator) -> list[str]:
     """A play with jokers in it: a joker bomb, or a random row with one to three jokers.
 
@@ -352,9 +361,7 @@ class SceneGenerator:
             deck = self.decks[int(rng.integers(len(self.decks)))]
             cards = []
             if rng.random() >= self.empty_rate:
-                cards = random_play(rng)
-                while not all(c in deck.cards for c in cards):
-                    cards = random_play(rng)
+                cards = play_for_deck(rng, deck)
         return self.render(cards, rng, deck=deck, hand=rng.random() < self.hand_rate)
 
     def render(self, cards: list[str], rng: np.random.Generator, deck: Deck | None = None,
