@@ -2,11 +2,13 @@
 
 The detector and the index classifier were made on cards laid within a few
 degrees of the zone's axis; players push plays in at any angle.  A card's
-long edges are its strongest straight lines, so the angle at which a zone's
-edges cluster says how far its cards are turned: the picture is turned back
-by that angle before it is read (:func:`upright`), and what is found there is
-mapped back (:class:`Upright`).  Rows within :data:`TURN_FROM` degrees are read
-as they are (the models handle that), so ordinary plays cost nothing more.
+edges are its strongest straight lines, so the angle at which a zone's
+edges cluster (square-wise: long and short edges alike) says how far its
+cards are turned: the picture is also read turned back by that angle
+(:func:`turns`, :func:`upright`), and what is found there is mapped back
+(:class:`Upright`).  Rows within :data:`TURN_FROM` degrees are read as they
+are (the models handle that), so ordinary plays cost only the angle's
+measurement.
 
 >>> import cv2
 >>> img = np.full((300, 400, 3), 60, np.uint8)
@@ -83,7 +85,6 @@ class Upright:
 
     image: np.ndarray
     back: np.ndarray
-    angle: float
 
     def point(self, x: float, y: float) -> tuple[float, float]:
         """A point of the turned picture in the original's pixels."""
@@ -132,4 +133,4 @@ def upright(image: np.ndarray, tilt: float) -> Upright:
     M[0, 2] += nw / 2 - w / 2
     M[1, 2] += nh / 2 - h / 2
     turned = cv2.warpAffine(image, M, (nw, nh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return Upright(turned, cv2.invertAffineTransform(M), tilt)
+    return Upright(turned, cv2.invertAffineTransform(M))
