@@ -11,8 +11,10 @@ committed here); build the folder once:
     git clone https://github.com/EdjeElectronics/TensorFlow-Object-Detection-API-Tutorial-Train-Multiple-Objects-Windows-10 edje-repo
     git -C edje-repo archive c164582 images LICENSE | tar x -C DIR
 
-then ``python benchmarks/bench_real_photos.py --dir DIR``.  None of it was used
-to train or tune anything.
+then ``python benchmarks/bench_real_photos.py --dir DIR``.  The ``train``
+split's photographs teach the index classifier (:mod:`vision.training.real_crops`);
+the ``test`` split, measured here, was used to train or tune nothing.
+``GUANDAN_INDEX_MODEL`` measures another classifier.
 
 Each photograph is scaled so that its cards are as wide as a zone picture's
 (63 mm at 2.13 px/mm: the median of the labelled boxes' short sides is
@@ -28,45 +30,35 @@ boxes: a box wider than tall holds a card lying sideways).
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import sys
-from collections import Counter, defaultdict
+from collections import Counter
 from pathlib import Path
 
 import cv2
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.reading.detector import CardDetector  # noqa: E402
 from vision.reading.table import ZONE_PX  # noqa: E402
-
-RANKS = {"nine": "9", "ten": "T", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
-CARD_PX = 63 * ZONE_PX[0] / 300        # a card's width in a zone picture (300 mm zone at 640 px)
+from vision.training.real_crops import RANKS, load_labels, scaled_photo  # noqa: E402
 
 
 def load(folder: Path, split: str) -> dict[str, list[dict]]:
     """The labelled boxes of ``split`` (train/test), by photograph."""
-    labels = folder / "images" / f"{split}_labels.csv"
-    if not labels.exists():
-        raise SystemExit(f"bench_real_photos: {labels} not found (see the module's docstring to build --dir)")
-    by: dict[str, list[dict]] = defaultdict(list)
-    with open(labels, newline="") as f:
-        for row in csv.DictReader(f):
-            by[row["filename"]].append(row)
-    return by
+    try:
+        return load_labels(folder, split)
+    except FileNotFoundError as exc:
+        raise SystemExit(f"bench_real_photos: {exc}") from None
 
 
 def read_photo(det: CardDetector, path: Path, boxes: list[dict]) -> list[str]:
-    """The card names read off one photograph scaled to the zone pictures' card size."""
+    """The card names read off one photograph scaled to the zone pictures' card size
+    (:func:`vision.training.real_crops.scaled_photo`, as the classifier's real crops are made)."""
     img = cv2.imread(str(path))
     if img is None:
         raise SystemExit(f"bench_real_photos: cannot read {path}")
-    short = float(np.median([min(int(b["xmax"]) - int(b["xmin"]), int(b["ymax"]) - int(b["ymin"])) for b in boxes]))
-    s = CARD_PX / max(1.0, short)
-    img = cv2.resize(img, (max(32, round(img.shape[1] * s)), max(32, round(img.shape[0] * s))),
-                     interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_CUBIC)
+    img, _ = scaled_photo(img, boxes)
     return det.read_zones([img], det.imgsz / max(ZONE_PX), 0)[0].names
 
 

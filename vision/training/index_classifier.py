@@ -14,6 +14,9 @@ Train (needs the ``train`` extra)::
     python -m vision.training.index_classifier data/crops640 --train --epochs 10 --to models/
     # more epochs later, from the shipped weights:
     python -m vision.training.index_classifier data/crops640 --train --epochs 4 --init models/index-classifier.pt --max-lr 1e-3
+    # with crops of real photographs whose labels are sets (vision.training.real_crops)
+    python -m vision.training.index_classifier data/crops640 --train --epochs 2 --init models/index-classifier.pt \
+        --max-lr 3e-4 --reshape --real data/real_train.npz
 
 The last ``crops_*.npz`` (by name) is the validation set.
 """
@@ -70,13 +73,56 @@ def reshape_batch(xb, turn: float = 0.12, shear: float = 0.15, scale: float = 0.
     return F.grid_sample(xb, grid, padding_mode="border", align_corners=False)
 
 
+def partial_label_loss(logits, allowed):
+    """Each crop's loss when its label is only known to be one of a set:
+    ``-log`` of the probability the model gives the whole set (``allowed``:
+    N x labels, bool).  A crop that may be an index of rank R or nothing
+    costs nothing when the model puts its mass anywhere in that set; which
+    of them it is, the model's own reading of the crop decides.
+
+    >>> import torch
+    >>> allowed = torch.tensor([[True, True, False]])
+    >>> round(float(partial_label_loss(torch.tensor([[2.0, 2.0, -9.0]]), allowed)[0]), 4)
+    0.0
+    """
+    import torch
+
+    logp = torch.log_softmax(logits, dim=1)
+    return -torch.logsumexp(logp.masked_fill(~allowed, float("-inf")), dim=1)
+
+
+def _augment(xb, reshape: bool):
+    """A training batch's photometric jitter (gain and offset), and
+    :func:`reshape_batch` with ``reshape``."""
+    import torch
+
+    xb = (xb * torch.empty(len(xb), 1, 1, 1).uniform_(0.7, 1.3)
+          + torch.empty(len(xb), 3, 1, 1).uniform_(-0.08, 0.08)).clamp(0, 1)
+    return reshape_batch(xb) if reshape else xb
+
+
+def _real_split(path: Path, every: int = 8):
+    """Real crops (:mod:`vision.training.real_crops`) split by photograph:
+    every ``every``-th photograph (by name) held out to watch."""
+    d = np.load(path)
+    photos = sorted(set(d["photo"].tolist()))
+    held = np.isin(d["photo"], photos[::every])
+    return (d["x"][~held], d["allowed"][~held]), (d["x"][held], d["allowed"][held])
+
+
 def train(data_dir: Path, epochs: int, to: Path, batch: int = 256, threads: int = 2,
-          init: Path | None = None, max_lr: float = 3e-3, reshape: bool = False) -> Path:
+          init: Path | None = None, max_lr: float = 3e-3, reshape: bool = False,
+          real: Path | None = None, real_share: float = 0.25) -> Path:
     """Train on every crops_*.npz in ``data_dir`` (the last file held out for validation).
 
     ``init`` continues from saved weights (an ``index-classifier.pt``);
     ``reshape``: each batch's crops also turned, sheared and scaled a little
-    (:func:`reshape_batch`).
+    (:func:`reshape_batch`).  ``real``: crops of real photographs with sets
+    of allowed labels (:mod:`vision.training.real_crops`): each batch adds
+    ``real_share`` of its size of them, drawn at random, always reshaped,
+    with :func:`partial_label_loss`; one photograph in eight is held out,
+    and how often its crops are read within their sets, and as jokers, is
+    printed each epoch.
     """
     import torch
     import torch.nn.functional as F
@@ -99,19 +145,25 @@ def train(data_dir: Path, epochs: int, to: Path, batch: int = 256, threads: int 
     opt = torch.optim.AdamW(model.parameters(), lr=max_lr, weight_decay=1e-4)
     steps = epochs * ((len(xt) + batch - 1) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=max_lr, total_steps=steps)
+    if real is not None:
+        (rx, ra), (rvx, rva) = _real_split(real)
+        rx, ra = torch.from_numpy(to_blob(list(rx))), torch.from_numpy(ra)
+        rvx, rva = torch.from_numpy(to_blob(list(rvx))), torch.from_numpy(rva)
+        n_real = max(1, round(batch * real_share))
     best_acc, onnx_path = -1.0, to / "index-classifier.onnx"
     for ep in range(epochs):
         model.train()
         perm = torch.randperm(len(xt))
         for k in range(0, len(xt), batch):
             idx = perm[k:k + batch]
-            xb = xt[idx]
-            # light photometric jitter per batch: gain and offset
-            xb = (xb * torch.empty(len(xb), 1, 1, 1).uniform_(0.7, 1.3)
-                  + torch.empty(len(xb), 3, 1, 1).uniform_(-0.08, 0.08)).clamp(0, 1)
-            if reshape:
-                xb = reshape_batch(xb)
-            loss = F.cross_entropy(model(xb), yt[idx], label_smoothing=0.05)
+            xb = _augment(xt[idx], reshape)
+            if real is None:
+                loss = F.cross_entropy(model(xb), yt[idx], label_smoothing=0.05)
+            else:       # one forward pass: batch norm sees both kinds together
+                ridx = torch.randint(len(rx), (n_real,))
+                out = model(torch.cat([xb, _augment(rx[ridx], True)]))
+                loss = torch.cat([F.cross_entropy(out[:len(idx)], yt[idx], label_smoothing=0.05, reduction="none"),
+                                  partial_label_loss(out[len(idx):], ra[ridx])]).mean()
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -121,6 +173,13 @@ def train(data_dir: Path, epochs: int, to: Path, batch: int = 256, threads: int 
             pred = torch.cat([model(xv[k:k + 1024]).argmax(1) for k in range(0, len(xv), 1024)])
         acc = float((pred == yv).float().mean())
         print(f"epoch {ep + 1}/{epochs} loss {loss.item():.3f} val accuracy {acc:.4f}", flush=True)
+        if real is not None:
+            with torch.no_grad():
+                rp = torch.cat([model(rvx[k:k + 1024]).argmax(1) for k in range(0, len(rvx), 1024)])
+            inside = float(rva[torch.arange(len(rp)), rp].float().mean())
+            jokers = int(((rp == LABELS.index("BJ")) | (rp == LABELS.index("LJ"))).sum())
+            print(f"  held-out real photos' crops: read within their sets {inside:.4f}, "
+                  f"as jokers {jokers} of {len(rp)}", flush=True)
         if acc > best_acc:      # saved as it improves: an interrupted run keeps its best
             best_acc = acc
             onnx_path = _save(model, to)
@@ -196,6 +255,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-lr", type=float, default=3e-3)
     ap.add_argument("--reshape", action="store_true",
                     help="turn, shear and scale each training crop a little (fonts of unseen decks)")
+    ap.add_argument("--real", type=Path,
+                    help="also train on these real photographs' crops with label sets (vision.training.real_crops)")
+    ap.add_argument("--real-share", type=float, default=0.25,
+                    help="real crops added to each batch, as a share of its size")
     ap.add_argument("--add-embedding", action="store_true",
                     help="DATA is an exported index-classifier.onnx: add its 'embedding' output "
                          "(deck enrollment needs it; exports made here have it)")
@@ -208,7 +271,8 @@ def main(argv: list[str] | None = None) -> int:
                    body_negatives=args.body_negatives, **scene_options(args))
     if args.train:
         try:
-            train(args.data, args.epochs, args.to, init=args.init, max_lr=args.max_lr, reshape=args.reshape)
+            train(args.data, args.epochs, args.to, init=args.init, max_lr=args.max_lr, reshape=args.reshape,
+                  real=args.real, real_share=args.real_share)
         except FileNotFoundError as exc:
             print(exc, file=sys.stderr)
             return 2
