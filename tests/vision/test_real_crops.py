@@ -103,11 +103,9 @@ def test_partial_label_loss_is_low_when_the_mass_lies_in_the_set():
 
 
 def test_the_shipped_models_read_no_joker_on_the_real_photos():
-    """Both photographs were read with a phantom joker (an ace's picture as
-    a big joker; a king's as a little one) before the classifier learnt
-    from real crops that a card's face is never a joker.  (IMG_2582's queen
-    is still read as a little joker: models/MODEL_CARD.md, "Real
-    photographs teach the classifier".)"""
+    """Each photograph was read with a phantom joker (an ace's picture as a
+    big joker; a queen's and a king's as little ones) before the classifier
+    learnt from real crops that a card's face is never a joker."""
     import cv2
 
     from vision.reading.detector import CardDetector
@@ -116,13 +114,11 @@ def test_the_shipped_models_read_no_joker_on_the_real_photos():
 
     det = CardDetector(threads=1)
     read = 0
-    labels = load_labels(EDJE, "train")
-    for name in ("IMG_2447.JPG", "IMG_2603.JPG"):
-        boxes = labels[name]
+    for name, boxes in sorted(load_labels(EDJE, "train").items()):
         img, _ = scaled_photo(cv2.imread(str(EDJE / "images" / "train" / name)), boxes)
         names = det.read_zones([img], det.imgsz / max(ZONE_PX), 0)[0].names
         assert not {"BJ", "LJ"} & set(names), (name, names)
         # what is read is the photograph's ranks (a card may be missed, none made up)
         assert {n[1] for n in names} <= {RANKS[b["class"]] for b in boxes}, (name, names)
         read += len(names)
-    assert read >= 2
+    assert read >= 4
