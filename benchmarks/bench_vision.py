@@ -159,6 +159,88 @@ def turned(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_MAR
     return out
 
 
+def _found_by_card(scene, read) -> list[bool]:
+    """Which of the scene's cards the read found: a read card of the same name
+    with an index where one of that card's labelled indices lies (each read
+    card counts for one laid card)."""
+    found = [False] * len(scene.cards)
+    used: set[int] = set()
+    for k, name in enumerate(scene.cards):
+        boxes = [lab[1:] for lab, o in zip(scene.labels, scene.owners) if o == k]
+        for j, c in enumerate(read.cards):
+            if j in used or c.name != name:
+                continue
+            if any(_near(d.box, b) for d in c.indices for b in boxes):
+                used.add(j)
+                found[k] = True
+                break
+    return found
+
+
+def _near(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    """Whether two boxes sit on one index (centres within 60 % of its size)."""
+    size = max(b[2] - b[0], b[3] - b[1], 1.0)
+    return abs((a[0] + a[2]) / 2 - (b[0] + b[2]) / 2) < 0.6 * size and \
+        abs((a[1] + a[3]) / 2 - (b[1] + b[3]) / 2) < 0.6 * size
+
+
+MULTI_CARD_KINDS = ("pair", "triple", "full_house", "straight", "tube", "plate", "bomb", "random")
+
+
+def card_angles(dets: dict[str, CardDetector], plays: int, seed: int, margin_mm: float = ZONE_MARGIN_MM) -> dict:
+    """Plays whose cards are turned each its own way, read by each of
+    ``dets``: fans laid as a held hand (``SceneGenerator.render(spread=)``,
+    the spread drawn from 30 to 90 degrees, so the outer cards turn up to
+    45) and rows with one or two cards pushed in crooked (15-45 degrees
+    either way, ``card_turns=``).  Card recall by each card's own angle to
+    the zone's axis, plays exact, phantom jokers; only plays where every card
+    shows an index (a scene that hides one is drawn again).  Held-out decks
+    and cloths, generated pictures."""
+    gen = SceneGenerator(load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT, hand_rate=0.0)
+    margin = Zone.margin_px(margin_mm)
+    scale = next(iter(dets.values())).imgsz / max(ZONE_PX)
+    out: dict = {}
+    for case, name in enumerate(("fans", "crooked_cards")):
+        scenes = []
+        for i in range(plays):
+            rng = np.random.default_rng([seed, 11, case, i])
+            deck = gen.decks[i % len(gen.decks)]
+            for _ in range(20):
+                cards = play_for_deck(rng, deck, str(rng.choice(MULTI_CARD_KINDS)))
+                if len(cards) < 2:
+                    continue
+                if case == 0:
+                    kw = {"spread": float(rng.uniform(30, 90))}
+                else:
+                    turns = [0.0] * len(cards)
+                    for k in rng.choice(len(cards), size=min(len(cards), int(rng.integers(1, 3))), replace=False):
+                        turns[int(k)] = float(rng.uniform(15, 45) * rng.choice([-1, 1]))
+                    kw = {"card_turns": turns}
+                scene = gen.render(cards, rng, deck=deck, margin=margin, **kw)
+                if scene.readable:
+                    break
+            scenes.append(scene)
+        row: dict = {"plays": plays}
+        for label, det in dets.items():
+            tally = Tally()
+            bins = {b: [0, 0] for b in ANGLE_BINS}
+            t0 = time.perf_counter()
+            for scene in scenes:
+                read = det.read_zones([scene.image], scale, margin)[0]
+                tally.add(scene.cards, read.names)
+                for a, ok in zip(scene.angles, _found_by_card(scene, read)):
+                    a = abs((a + 45.0) % 90.0 - 45.0)       # from the zone's axis, either way round
+                    b = next(b for b in ANGLE_BINS if a < b[1] or b == ANGLE_BINS[-1])
+                    bins[b][0] += 1
+                    bins[b][1] += ok
+            row[label] = {**tally.figures(),
+                          "card_recall_by_angle": {f"{lo}-{hi}": f"{round(f / max(1, n), 4)} ({f}/{n})"
+                                                   for (lo, hi), (n, f) in bins.items()},
+                          "ms_per_play": round(1000 * (time.perf_counter() - t0) / max(1, plays), 1)}
+        out[name] = row
+    return out
+
+
 def speed(det: CardDetector, frames: int, seed: int) -> dict:
     rng = np.random.default_rng(seed)
     gen = SceneGenerator(load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT)
