@@ -24,8 +24,8 @@ import numpy as np
 from vision.reading.classes import DETECTOR_NAMES
 from vision.reading.deck_profile import DeckProfileError
 from vision.reading.index_classifier import DEFAULT_MODEL as CLF_MODEL, IndexClassifier
-from vision.reading.orientation import TURN_FROM, Upright, turns, upright
-from vision.reading.pairing import CardRead, IndexDetection, one_per_index, pair_indices
+from vision.reading.orientation import OTHER_LINES, TURN_FROM, Upright, lines_apart, turn_angles, upright
+from vision.reading.pairing import SAME_INDEX, CardRead, IndexDetection, one_per_index, pair_indices
 from vision.reading.runtime import cpu_session
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "cards-yolo11n.onnx"
@@ -102,6 +102,7 @@ def _trained_size(session) -> int:
 
 
 SURE = 0.8   # a card read with this confidence adds nothing when two turns of a zone are weighed
+DOUBT_BOX = 0.3   # a box the detector is this sure of, left unnamed, may be a card turned its own way
 
 
 class CardDetector:
@@ -120,7 +121,8 @@ class CardDetector:
     def __init__(self, model: str | Path | None = None, imgsz: int | None = None,
                  conf: float | None = None, iou: float = 0.3, hand_conf: float | None = None, threads: int = 2,
                  classifier: str | Path | bool | None = None, index_conf: float = 0.25,
-                 turn_from: float | None = TURN_FROM, deck: str | Path | None = None):
+                 turn_from: float | None = TURN_FROM, deck: str | Path | None = None,
+                 own_turns: bool = True):
         path = Path(model or os.environ.get("GUANDAN_CARD_MODEL") or DEFAULT_MODEL)
         if not path.exists():
             raise DetectorError(f"card model not found: {path}")
@@ -169,6 +171,9 @@ class CardDetector:
         # zones whose cards are turned this many degrees or more are turned back
         # upright before they are read (vision.reading.orientation); None: never
         self.turn_from = turn_from
+        # cards turned each its own way (a fan, a card pushed in crooked): the
+        # zone is also read turned by each card's angle and the reads merged card by card
+        self.own_turns = own_turns
 
     def find_boxes(self, image: np.ndarray) -> list[IndexDetection]:
         """Where the corner indices (named ``INDEX``) and hands (``HAND``) are.
@@ -238,21 +243,30 @@ class CardDetector:
             raise DetectorError("no index classifier loaded: this detector only finds boxes")
         return self._name_indices_many([image], [self.find_boxes(image)])[0]
 
-    def _name_indices_many(self, images: list[np.ndarray],
-                           founds: list[list[IndexDetection]]) -> list[list[IndexDetection]]:
+    def _name_indices_many(self, images: list[np.ndarray], founds: list[list[IndexDetection]],
+                           doubts: list[bool] | None = None) -> list[list[IndexDetection]]:
         """Let the classifier name every index box (all pictures' crops in one
-        run); drop the ones it calls NONE."""
+        run); drop the ones it calls NONE.  ``doubts``: appended, for each
+        picture, whether the detector is fairly sure of a box
+        (:data:`DOUBT_BOX`) that the classifier does not name, away from every
+        index it names (a card turned its own way often reads so)."""
         boxes = [[d for d in found if d.name != "HAND"] for found in founds]
         # every picture's crops in one classifier run
         ranked = self.classifier.ranked_many([(im, [d.box for d in b]) for im, b in zip(images, boxes)])
         out = []
         for found, b, rk in zip(founds, boxes, ranked):
-            named = []
+            named, unnamed = [], []
             for d, r in zip(b, rk):
                 label, p = r[0]
                 if label != "NONE" and p >= self.index_conf:
                     named.append(IndexDetection(label, p, d.box, tuple(r[1:])))
-            out.append(one_per_index(named) + [d for d in found if d.name == "HAND"])
+                elif d.confidence >= DOUBT_BOX:
+                    unnamed.append(d)
+            kept = one_per_index(named)
+            out.append(kept + [d for d in found if d.name == "HAND"])
+            if doubts is not None:
+                # (a second box on an index already read is no doubt: one_per_index's rule)
+                doubts.append(any(all(_apart_boxes(d, k) for k in kept) for d in unnamed))
         return out
 
     def read_zone(self, image: np.ndarray) -> ZoneRead:
@@ -277,19 +291,44 @@ class CardDetector:
         # round; the read as it lies stays a candidate (a wood grain or a cloth's
         # weave can seem turned) and alone says whether a hand is there
         variants: list[list[Upright | None]] = []
+        owns: list[list[float]] = []
+        wholes: list[list[float]] = []
         for im in images:
-            tilts = turns(im, margin, self.turn_from) if self.turn_from is not None else []
-            variants.append([None] + [upright(im, t) for t in tilts])
+            whole, own = (turn_angles(im, margin, self.turn_from, self.own_turns)
+                          if self.turn_from is not None else ([], []))
+            variants.append([None] + [upright(im, t) for t in whole])
+            owns.append(own)
+            wholes.append(whole)
+        tried, doubts = self._reads(images, variants, scale, margin)
+        # the surer read wins (the first on a tie): an index seen sideways is
+        # read unsure, often as a joker, so each card counts by how far it is over SURE
+        picked = [max(range(len(t)), key=lambda k, t=t: sum(c.confidence - SURE for c in t[k].cards)) for t in tried]
+        best = [t[k] for t, k in zip(tried, picked)]
+        # cards turned each its own way (the edges cluster at other angles too,
+        # and the surer read has a box it does not name or an unsure card, or
+        # long straight edges lie at another angle: a pip's or a picture's are
+        # short): the zone is also read turned by each of those angles, merged card by card
+        again = [z for z in range(len(images)) if owns[z] and (
+            doubts[z][picked[z]] or any(c.confidence < SURE for c in best[z].cards) or lines_apart(images[z], margin, (0.0, *wholes[z]), self.turn_from) >= OTHER_LINES)]
+        if again:
+            more, _ = self._reads([images[z] for z in again],
+                                  [[upright(images[z], t) for t in owns[z]] for z in again], scale, margin)
+            for z, extra in zip(again, more):
+                best[z] = _merged(best[z], tried[z] + extra)
+        # whether a hand is there: the read as it lies alone
+        return [replace(b, hand=t[0].hand, hand_confidence=t[0].hand_confidence) for b, t in zip(best, tried)]
+
+    def _reads(self, images: list[np.ndarray], variants: list[list[Upright | None]], scale: float | None,
+               margin: int) -> tuple[list[list[ZoneRead]], list[list[bool]]]:
+        """Each zone read as each of its variants shows it (None: as it lies),
+        in one detector and one classifier run, and whether each variant's
+        picture leaves a doubt (see :meth:`_name_indices_many`)."""
         pictures = [u.image if u else im for im, vs in zip(images, variants) for u in vs]
-        named = iter(self._name_indices_many(pictures, self.find_boxes_many(pictures, scale)))
-        reads = []
-        for im, vs in zip(images, variants):
-            tried = [self._zone_read(im, u, next(named), margin) for u in vs]
-            # the surer read wins (the first on a tie): an index seen sideways is
-            # read unsure, often as a joker, so each card counts by how far it is over SURE
-            best = max(tried, key=lambda r: sum(c.confidence - SURE for c in r.cards))
-            reads.append(replace(best, hand=tried[0].hand, hand_confidence=tried[0].hand_confidence))
-        return reads
+        flat: list[bool] = []
+        named = iter(self._name_indices_many(pictures, self.find_boxes_many(pictures, scale), flat))
+        doubt = iter(flat)
+        tried = [[self._zone_read(im, u, next(named), margin) for u in vs] for im, vs in zip(images, variants)]
+        return tried, [[next(doubt) for _ in vs] for vs in variants]
 
     @staticmethod
     def _zone_read(im: np.ndarray, u: Upright | None, dets: list[IndexDetection], margin: int) -> ZoneRead:
@@ -307,10 +346,56 @@ class CardDetector:
                         hand_confidence=max((d.confidence for d in hands), default=0.0))
 
 
+SAME_PLACE = 0.5   # of an index's height: indices read in two turns this close are one
+
+
+def _merged(best: ZoneRead, tried: list[ZoneRead]) -> ZoneRead:
+    """One read of a zone whose cards are turned each its own way, from its
+    reads turned several ways (cards in the zone picture's pixels).  The
+    sure cards of ``best`` (:data:`SURE`) stay; the sure cards of the other
+    turns and ``best``'s unsure ones are then added, paired corners first
+    (two corners agreeing), then the surer, where no card kept has an index
+    at one of theirs (the same card read in two turns counts once).  Cards
+    come out along the row: the line through their centres, left to right."""
+    heights = [d.height for r in tried for c in r.cards for d in c.indices]
+    if not heights:
+        return best
+    near = SAME_PLACE * float(np.median(heights))
+    kept = [c for c in best.cards if c.confidence >= SURE]
+    rest = [c for r in tried for c in r.cards if c.confidence < SURE and r is best or c.confidence >= SURE and r is not best]
+    rest.sort(key=lambda c: (-min(len(c.indices), 2), -c.confidence))
+    for card in rest:
+        if not any(abs(d.center[0] - e.center[0]) < near and abs(d.center[1] - e.center[1]) < near
+                   for d in card.indices for k in kept for e in k.indices):
+            kept.append(card)
+    return replace(best, cards=_along_row(kept))
+
+
+def _along_row(cards: list[CardRead]) -> list[CardRead]:
+    """Cards ordered left to right along the line through their centres."""
+    if len(cards) < 2:
+        return cards
+    pts = np.array([c.centre or ((c.box[0] + c.box[2]) / 2, (c.box[1] + c.box[3]) / 2) for c in cards], float)
+    centred = pts - pts.mean(axis=0)
+    axis = np.linalg.svd(centred, full_matrices=False)[2][0]
+    if axis[0] < 0:
+        axis = -axis
+    # a row lies within 45 degrees of the zone's axis: a steeper line is a short row's height
+    if abs(axis[1]) > abs(axis[0]):
+        axis = np.array([1.0, 0.0])
+    return [cards[k] for k in np.argsort(centred @ axis, kind="stable")]
+
+
 def _card_back(card: CardRead, u: Upright) -> CardRead:
     """A card read in a picture turned upright, in the original picture's pixels."""
     return replace(card, box=u.box(card.box), centre=u.point(*card.centre) if card.centre else None,
                    indices=tuple(replace(d, box=u.box(d.box)) for d in card.indices))
+
+
+def _apart_boxes(d: IndexDetection, k: IndexDetection) -> bool:
+    """Whether two boxes lie on different indices (:func:`vision.reading.pairing.one_per_index`'s rule)."""
+    return abs(d.center[0] - k.center[0]) >= SAME_INDEX * max(d.width, k.width) \
+        or abs(d.center[1] - k.center[1]) >= SAME_INDEX * max(d.height, k.height)
 
 
 def _overlaps(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
