@@ -25,7 +25,7 @@ from vision.reading.classes import DETECTOR_NAMES
 from vision.reading.deck_profile import DeckProfileError
 from vision.reading.index_classifier import DEFAULT_MODEL as CLF_MODEL, IndexClassifier
 from vision.reading.orientation import OTHER_LINES, TURN_FROM, Upright, lines_apart, turn_angles, upright
-from vision.reading.pairing import SAME_INDEX, CardRead, IndexDetection, one_per_index, pair_indices
+from vision.reading.pairing import PAIR_RATIO, SAME_INDEX, CardRead, IndexDetection, _corner_pair_error, one_per_index, pair_indices
 from vision.reading.runtime import cpu_session
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "cards-yolo11n.onnx"
@@ -102,6 +102,7 @@ def _trained_size(session) -> int:
 
 
 SURE = 0.8   # a card read with this confidence adds nothing when two turns of a zone are weighed
+SURE_JOKER = 0.9  # a joker read in another turn than the surer read's must be this sure
 DOUBT_BOX = 0.3   # a box the detector is this sure of, left unnamed, may be a card turned its own way
 
 
@@ -309,12 +310,13 @@ class CardDetector:
         # long straight edges lie at another angle: a pip's or a picture's are
         # short): the zone is also read turned by each of those angles, merged card by card
         again = [z for z in range(len(images)) if owns[z] and (
-            doubts[z][picked[z]] or any(c.confidence < SURE for c in best[z].cards) or lines_apart(images[z], margin, (0.0, *wholes[z]), self.turn_from) >= OTHER_LINES)]
+            doubts[z][picked[z]] or any(c.confidence < SURE for c in best[z].cards)
+            or lines_apart(images[z], margin, tuple(wholes[z]) or (0.0,), self.turn_from) >= OTHER_LINES)]
         if again:
             more, _ = self._reads([images[z] for z in again],
-                                  [[upright(images[z], t) for t in owns[z]] for z in again], scale, margin)
+                                  [[upright(images[z], t) for t in owns[z] if t] for z in again], scale, margin)
             for z, extra in zip(again, more):
-                best[z] = _merged(best[z], tried[z] + extra)
+                best[z] = _merged(best[z], tried[z] + extra, [0.0, *wholes[z], *(t for t in owns[z] if t)])
         # whether a hand is there: the read as it lies alone
         return [replace(b, hand=t[0].hand, hand_confidence=t[0].hand_confidence) for b, t in zip(best, tried)]
 
@@ -349,26 +351,88 @@ class CardDetector:
 SAME_PLACE = 0.5   # of an index's height: indices read in two turns this close are one
 
 
-def _merged(best: ZoneRead, tried: list[ZoneRead]) -> ZoneRead:
+def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float]) -> ZoneRead:
     """One read of a zone whose cards are turned each its own way, from its
-    reads turned several ways (cards in the zone picture's pixels).  The
-    sure cards of ``best`` (:data:`SURE`) stay; the sure cards of the other
-    turns and ``best``'s unsure ones are then added, paired corners first
-    (two corners agreeing), then the surer, where no card kept has an index
-    at one of theirs (the same card read in two turns counts once).  Cards
-    come out along the row: the line through their centres, left to right."""
+    reads turned several ways (``turns``: each read's angle; cards in the
+    zone picture's pixels).  The sure cards of ``best`` (:data:`SURE`) stay;
+    the sure cards of the other turns (jokers :data:`SURE_JOKER`: a sideways
+    index is often read as one) and ``best``'s unsure ones are then added,
+    paired corners first (two corners agreeing), then the surer, where no
+    card kept has an index at one of theirs (the same card read in two turns
+    counts once), nor, for a lone corner, where a kept lone corner of the
+    same name from the same turn is that card's other corner.  Cards come
+    out along the row: the line through their centres, left to right."""
     heights = [d.height for r in tried for c in r.cards for d in c.indices]
     if not heights:
         return best
-    near = SAME_PLACE * float(np.median(heights))
+    ih = float(np.median(heights))
+    near = SAME_PLACE * ih
+    origin: dict[int, int] = {}
     kept = [c for c in best.cards if c.confidence >= SURE]
-    rest = [c for r in tried for c in r.cards if c.confidence < SURE and r is best or c.confidence >= SURE and r is not best]
-    rest.sort(key=lambda c: (-min(len(c.indices), 2), -c.confidence))
-    for card in rest:
-        if not any(abs(d.center[0] - e.center[0]) < near and abs(d.center[1] - e.center[1]) < near
-                   for d in card.indices for k in kept for e in k.indices):
+    origin.update({id(c): tried.index(best) for c in kept})
+    first = tried.index(best)
+    order = lambda ck: (-min(len(ck[0].indices), 2), -ck[0].confidence)     # noqa: E731
+    rest = sorted(((c, k) for k, r in enumerate(tried) if r is not best for c in r.cards
+                   if c.name != "NONE" and c.confidence >= (SURE_JOKER if c.name in ("BJ", "LJ") else SURE)), key=order)
+    later: list[tuple[CardRead, int]] = []
+
+    def free_of(card: CardRead) -> tuple[IndexDetection, ...]:
+        return tuple(d for d in card.indices if not any(
+            abs(d.center[0] - e.center[0]) < near and abs(d.center[1] - e.center[1]) < near
+            for c in kept for e in c.indices))
+
+    for card, k in rest:
+        free = free_of(card)
+        if len(free) == len(card.indices):
+            # a lone corner where a kept lone corner of its name is the same card's other one
+            if len(free) == 1 and any(c.name == card.name and len(c.indices) == 1 and any(
+                    _corners_of_one(c.indices[0], free[0], turns[t], ih) for t in (k, origin[id(c)])) for c in kept):
+                continue
             kept.append(card)
+            origin[id(card)] = k
+        elif free and free[0].probability(card.name) >= SURE and not any(
+                c.name == card.name for c in kept for e in c.indices for d in card.indices if d not in free
+                and abs(d.center[0] - e.center[0]) < near and abs(d.center[1] - e.center[1]) < near):
+            # a pair one of whose corners is a kept card of another name (a turn
+            # that paired two cards' corners): the other corner alone, if it shows
+            # the name surely and no other read of it is kept by then
+            d = free[0]
+            later.append((CardRead(card.name, d.probability(card.name), d.box, free, card.centre), k))
+    # then those lone corners, then what the surer read was unsure of
+    for card, k in later + sorted(((c, first) for c in best.cards if c.confidence < SURE), key=order):
+        if len(free_of(card)) == len(card.indices):
+            kept.append(card)
+            origin[id(card)] = k
+    # a lone corner from another turn: its centre as that turn shows it (that
+    # read's guess leans as its other cards do, and guessed which corner it is among them)
+    kept = [_lone_centre(c, turns[origin[id(c)]], ih) if len(c.indices) == 1 and origin[id(c)] != first else c
+            for c in kept]
     return replace(best, cards=_along_row(kept))
+
+
+def _lone_centre(card: CardRead, turn: float, ih: float) -> CardRead:
+    """A lone corner's card with its centre where a card upright in the
+    picture turned by ``turn`` degrees has it, the corner taken for its
+    top-left one (players leave it in view; that turn read it, so it stands
+    upright there; the read's own guess leans as the turn's other cards do,
+    and which corner it is was guessed among them)."""
+    d = card.indices[0]
+    dy = 2.8 * ih
+    half = np.array([PAIR_RATIO * dy, dy]) / 2
+    t = np.radians(turn)
+    v = (half[0] * np.cos(t) - half[1] * np.sin(t), half[0] * np.sin(t) + half[1] * np.cos(t))
+    return replace(card, centre=(d.center[0] + float(v[0]), d.center[1] + float(v[1])))
+
+
+def _corners_of_one(a: IndexDetection, b: IndexDetection, turn: float, ih: float) -> bool:
+    """Whether two indices (zone pixels) sit as one card's top-left and
+    bottom-right corners do, in the picture turned by ``turn`` degrees."""
+    t = np.radians(turn)
+    v = np.array(b.center) - np.array(a.center)
+    v = np.array([v[0] * np.cos(t) + v[1] * np.sin(t), -v[0] * np.sin(t) + v[1] * np.cos(t)])
+    if v[1] < 0:
+        v = -v
+    return _corner_pair_error(v, ih) is not None
 
 
 def _along_row(cards: list[CardRead]) -> list[CardRead]:

@@ -165,7 +165,7 @@ def _turns_for(tilt: float, turn_from: float) -> list[float]:
     return [tilt, tilt - 90.0 if tilt > 0 else tilt + 90.0]
 
 
-PEAK_SHARE = 0.2    # of the strongest: a weaker edge angle this strong may be cards turned their own way
+PEAK_SHARE = 0.12   # of the strongest: a weaker edge angle this strong may be cards turned their own way
 MOST_OWN_TURNS = 3  # extra turns tried at most for cards turned each its own way
 
 
@@ -174,10 +174,11 @@ def turn_angles(image: np.ndarray, margin: int = 0, turn_from: float = TURN_FROM
     """:func:`turns` (the whole zone's), and, with ``own``, the angles of
     cards turned each its own way (a fan, a card pushed in crooked): every
     other angle the edges cluster at with at least :data:`PEAK_SHARE` of the
-    strongest's strength, ``turn_from`` degrees or more from the zone's axis
-    and from every angle already tried (square-wise), near 45 degrees both
-    ways round, :data:`MOST_OWN_TURNS` at most, strongest first.  One edge
-    histogram for both.
+    strongest's strength, ``turn_from`` degrees or more from the strongest
+    and from each other (square-wise), near 45 degrees both ways round,
+    :data:`MOST_OWN_TURNS` at most, strongest first; 0.0 for cards within
+    ``turn_from`` of the zone's axis (the zone as it lies shows them upright)
+    when the strongest angle is turned.  One edge histogram for both.
 
     >>> turn_angles(np.full((200, 300, 3), 50, np.uint8))
     ([], [])
@@ -185,14 +186,18 @@ def turn_angles(image: np.ndarray, margin: int = 0, turn_from: float = TURN_FROM
     smooth = _edge_histogram(image, margin)
     if smooth is None:
         return [], []
-    whole = _turns_for(_tilt(smooth), turn_from)
+    tilt = _tilt(smooth)
+    whole = _turns_for(tilt, turn_from)
     extra: list[float] = []
     if own:
+        seen = [tilt]
         for a, _ in _peaks(smooth, PEAK_SHARE):
             if len(extra) >= MOST_OWN_TURNS:
                 break
-            if all(_apart(a, t) >= turn_from for t in [0.0, *whole, *extra]):
-                extra += _turns_for(a, turn_from)[:MOST_OWN_TURNS - len(extra)]
+            if all(_apart(a, t) >= turn_from for t in seen):
+                seen.append(a)
+                # near the zone's axis: the read as it lies (0.0) already shows those cards
+                extra += (_turns_for(a, turn_from) or [0.0])[:MOST_OWN_TURNS - len(extra)]
     return whole, extra
 
 
