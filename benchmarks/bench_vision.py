@@ -44,7 +44,11 @@ deck as above.  The figures come from generated pictures, not a camera's.
 
 ``--turned N`` adds card recall and plays exact for rows turned 0-15, 15-30
 and 30-45 degrees from the zone's axis and for tight fans (N plays each,
-generated pictures of the held-out decks).
+generated pictures of the held-out decks), and plays whose cards are turned
+each its own way (fans laid as a held hand, rows with one or two cards
+pushed in crooked: card recall by each card's angle, plays exact, phantom
+jokers), read with one turn per zone (``CardDetector(own_turns=False)``,
+before) and with each card's own turn (after).
 """
 
 from __future__ import annotations
@@ -479,7 +483,8 @@ def main() -> int:
     ap.add_argument("--only-real-surfaces", action="store_true", help="that section alone")
     ap.add_argument("--surface-seed", type=int, default=5150)
     ap.add_argument("--turned", type=int, default=0, metavar="N",
-                    help="also N plays per angle bin (0-15, 15-30, 30-45 degrees) and N tight fans")
+                    help="also N plays per angle bin (0-15, 15-30, 30-45 degrees), N tight fans, "
+                         "N fans and N rows with crooked cards")
     ap.add_argument("--real-photos", type=Path, default=None, metavar="DIR",
                     help="also real photographs (benchmarks/bench_real_photos.py says how to build DIR)")
     ap.add_argument("--enroll", action="store_true", help="also deck enrollment: plays exact before and after")
@@ -507,6 +512,10 @@ def main() -> int:
            **accuracy(det, args.plays, args.seed, args.margin_mm), **speed(det, args.frames, args.seed)}
     if args.turned:
         out["turned_and_tight_fans"] = turned(det, args.turned, args.seed, args.margin_mm)
+        one_turn = CardDetector(args.model, threads=args.threads, conf=args.conf, classifier=args.classifier,
+                                own_turns=False)
+        out["cards_turned_each_its_own_way"] = card_angles(
+            {"one_turn_per_zone": one_turn, "each_cards_own_turn": det}, args.turned, args.seed, args.margin_mm)
     if args.real_photos:
         from benchmarks.bench_real_photos import measure
         out["real_photos"] = {"source": "EdjeElectronics test photographs (Apache-2.0), real, not made here",
