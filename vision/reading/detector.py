@@ -348,9 +348,6 @@ class CardDetector:
                         hand_confidence=max((d.confidence for d in hands), default=0.0))
 
 
-SAME_PLACE = 0.5   # of an index's height: indices read in two turns this close are one
-
-
 def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float]) -> ZoneRead:
     """One read of a zone whose cards are turned each its own way, from its
     reads turned several ways (``turns``: each read's angle; cards in the
@@ -366,7 +363,6 @@ def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float]) -> ZoneRe
     if not heights:
         return best
     ih = float(np.median(heights))
-    near = SAME_PLACE * ih
     origin: dict[int, int] = {}
     kept = [c for c in best.cards if c.confidence >= SURE]
     origin.update({id(c): tried.index(best) for c in kept})
@@ -378,7 +374,7 @@ def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float]) -> ZoneRe
 
     def free_of(card: CardRead) -> tuple[IndexDetection, ...]:
         return tuple(d for d in card.indices if not any(
-            abs(d.center[0] - e.center[0]) < near and abs(d.center[1] - e.center[1]) < near
+            _same_place(d, e)
             for c in kept for e in c.indices))
 
     for card, k in rest:
@@ -392,7 +388,7 @@ def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float]) -> ZoneRe
             origin[id(card)] = k
         elif free and free[0].probability(card.name) >= SURE and not any(
                 c.name == card.name for c in kept for e in c.indices for d in card.indices if d not in free
-                and abs(d.center[0] - e.center[0]) < near and abs(d.center[1] - e.center[1]) < near):
+                and _same_place(d, e)):
             # a pair one of whose corners is a kept card of another name (a turn
             # that paired two cards' corners): the other corner alone, if it shows
             # the name surely and no other read of it is kept by then
@@ -408,6 +404,12 @@ def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float]) -> ZoneRe
     kept = [_lone_centre(c, turns[origin[id(c)]], ih) if len(c.indices) == 1 and origin[id(c)] != first else c
             for c in kept]
     return replace(best, cards=_along_row(kept))
+
+
+def _same_place(d: IndexDetection, e: IndexDetection) -> bool:
+    """Whether two indices read in two turns are one (one_per_index's rule:
+    closer than :data:`vision.reading.pairing.SAME_INDEX` of the larger box's size)."""
+    return not _apart_boxes(d, e)
 
 
 def _lone_centre(card: CardRead, turn: float, ih: float) -> CardRead:
