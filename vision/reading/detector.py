@@ -102,7 +102,7 @@ def _trained_size(session) -> int:
 
 
 SURE = 0.8   # a card read with this confidence adds nothing when two turns of a zone are weighed
-SURE_JOKER = 0.9  # a joker read in another turn than the surer read's must be this sure
+SURE_JOKER = 0.97  # a joker read in another turn than the surer read's must be this sure
 DOUBT_BOX = 0.3   # a box the detector is this sure of, left unnamed, may be a card turned its own way
 
 
@@ -300,7 +300,7 @@ class CardDetector:
             variants.append([None] + [upright(im, t) for t in whole])
             owns.append(own)
             wholes.append(whole)
-        tried, doubts = self._reads(images, variants, scale, margin)
+        tried, doubts, widths = self._reads(images, variants, scale, margin)
         # the surer read wins (the first on a tie): an index seen sideways is
         # read unsure, often as a joker, so each card counts by how far it is over SURE
         picked = [max(range(len(t)), key=lambda k, t=t: sum(c.confidence - SURE for c in t[k].cards)) for t in tried]
@@ -313,24 +313,31 @@ class CardDetector:
             doubts[z][picked[z]] or any(c.confidence < SURE for c in best[z].cards)
             or lines_apart(images[z], margin, tuple(wholes[z]) or (0.0,), self.turn_from) >= OTHER_LINES)]
         if again:
-            more, _ = self._reads([images[z] for z in again],
-                                  [[upright(images[z], t) for t in owns[z] if t] for z in again], scale, margin)
+            more, _, _ = self._reads([images[z] for z in again],
+                                     [[upright(images[z], t) for t in owns[z] if t] for z in again], scale, margin)
             for z, extra in zip(again, more):
-                best[z] = _merged(best[z], tried[z] + extra, [0.0, *wholes[z], *(t for t in owns[z] if t)])
+                best[z] = _merged(best[z], tried[z] + extra, [0.0, *wholes[z], *(t for t in owns[z] if t)], widths[z])
         # whether a hand is there: the read as it lies alone
         return [replace(b, hand=t[0].hand, hand_confidence=t[0].hand_confidence) for b, t in zip(best, tried)]
 
     def _reads(self, images: list[np.ndarray], variants: list[list[Upright | None]], scale: float | None,
-               margin: int) -> tuple[list[list[ZoneRead]], list[list[bool]]]:
+               margin: int) -> tuple[list[list[ZoneRead]], list[list[bool]], list[tuple[float, float]]]:
         """Each zone read as each of its variants shows it (None: as it lies),
-        in one detector and one classifier run, and whether each variant's
-        picture leaves a doubt (see :meth:`_name_indices_many`)."""
+        in one detector and one classifier run, whether each variant's
+        picture leaves a doubt (see :meth:`_name_indices_many`), and each
+        zone's typical index width and height as read upright (px)."""
         pictures = [u.image if u else im for im, vs in zip(images, variants) for u in vs]
         flat: list[bool] = []
-        named = iter(self._name_indices_many(pictures, self.find_boxes_many(pictures, scale), flat))
-        doubt = iter(flat)
-        tried = [[self._zone_read(im, u, next(named), margin) for u in vs] for im, vs in zip(images, variants)]
-        return tried, [[next(doubt) for _ in vs] for vs in variants]
+        named = self._name_indices_many(pictures, self.find_boxes_many(pictures, scale), flat)
+        found, doubt = iter(named), iter(flat)
+        tried, widths = [], []
+        for im, vs in zip(images, variants):
+            dets = [next(found) for _ in vs]
+            tried.append([self._zone_read(im, u, d, margin) for u, d in zip(vs, dets)])
+            # an index's size as read upright (a box mapped back from a turned picture is larger)
+            wh = [(d.width, d.height) for ds in dets for d in ds if d.name != "HAND"]
+            widths.append(tuple(float(v) for v in np.median(wh, axis=0)) if wh else (0.0, 0.0))
+        return tried, [[next(doubt) for _ in vs] for vs in variants], widths
 
     @staticmethod
     def _zone_read(im: np.ndarray, u: Upright | None, dets: list[IndexDetection], margin: int) -> ZoneRead:
@@ -348,10 +355,10 @@ class CardDetector:
                         hand_confidence=max((d.confidence for d in hands), default=0.0))
 
 
-def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float]) -> ZoneRead:
+def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tuple[float, float]) -> ZoneRead:
     """One read of a zone whose cards are turned each its own way, from its
     reads turned several ways (``turns``: each read's angle; cards in the
-    zone picture's pixels).  The sure cards of ``best`` (:data:`SURE`) stay;
+    zone picture's pixels; ``size``: an index's width and height as read upright).  The sure cards of ``best`` (:data:`SURE`) stay;
     the sure cards of the other turns (jokers :data:`SURE_JOKER`: a sideways
     index is often read as one) and ``best``'s unsure ones are then added,
     paired corners first (two corners agreeing), then the surer, where no
@@ -359,10 +366,8 @@ def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float]) -> ZoneRe
     counts once), nor, for a lone corner, where a kept lone corner of the
     same name from the same turn is that card's other corner.  Cards come
     out along the row: the line through their centres, left to right."""
-    heights = [d.height for r in tried for c in r.cards for d in c.indices]
-    if not heights:
+    if not any(r.cards for r in tried):
         return best
-    ih = float(np.median(heights))
     origin: dict[int, int] = {}
     kept = [c for c in best.cards if c.confidence >= SURE]
     origin.update({id(c): tried.index(best) for c in kept})
@@ -374,7 +379,7 @@ def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float]) -> ZoneRe
 
     def free_of(card: CardRead) -> tuple[IndexDetection, ...]:
         return tuple(d for d in card.indices if not any(
-            _same_place(d, e)
+            _same_place(d, e, size[0])
             for c in kept for e in c.indices))
 
     for card, k in rest:
@@ -382,13 +387,13 @@ def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float]) -> ZoneRe
         if len(free) == len(card.indices):
             # a lone corner where a kept lone corner of its name is the same card's other one
             if len(free) == 1 and any(c.name == card.name and len(c.indices) == 1 and any(
-                    _corners_of_one(c.indices[0], free[0], turns[t], ih) for t in (k, origin[id(c)])) for c in kept):
+                    _corners_of_one(c.indices[0], free[0], turns[t], size[1]) for t in (k, origin[id(c)])) for c in kept):
                 continue
             kept.append(card)
             origin[id(card)] = k
         elif free and free[0].probability(card.name) >= SURE and not any(
                 c.name == card.name for c in kept for e in c.indices for d in card.indices if d not in free
-                and _same_place(d, e)):
+                and _same_place(d, e, size[0])):
             # a pair one of whose corners is a kept card of another name (a turn
             # that paired two cards' corners): the other corner alone, if it shows
             # the name surely and no other read of it is kept by then
@@ -401,37 +406,56 @@ def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float]) -> ZoneRe
             origin[id(card)] = k
     # a lone corner from another turn: its centre as that turn shows it (that
     # read's guess leans as its other cards do, and guessed which corner it is among them)
-    kept = [_lone_centre(c, turns[origin[id(c)]], ih) if len(c.indices) == 1 and origin[id(c)] != first else c
+    half = _half_card(best, turns[first], size[1])
+    kept = [_lone_centre(c, turns[origin[id(c)]], half) if len(c.indices) == 1 and origin[id(c)] != first else c
             for c in kept]
     return replace(best, cards=_along_row(kept))
 
 
-def _same_place(d: IndexDetection, e: IndexDetection) -> bool:
-    """Whether two indices read in two turns are one (one_per_index's rule:
-    closer than :data:`vision.reading.pairing.SAME_INDEX` of the larger box's size)."""
-    return not _apart_boxes(d, e)
+def _same_place(d: IndexDetection, e: IndexDetection, width: float) -> bool:
+    """Whether two indices read in two turns are one: their centres closer
+    than :data:`vision.reading.pairing.SAME_INDEX` of an index's ``width``
+    (a tight fan's next index is a width or more away; the boxes themselves
+    cannot say, one mapped back from a turned picture is wider than its index)."""
+    return float(np.hypot(d.center[0] - e.center[0], d.center[1] - e.center[1])) < SAME_INDEX * width
 
 
-def _lone_centre(card: CardRead, turn: float, ih: float) -> CardRead:
-    """A lone corner's card with its centre where a card upright in the
-    picture turned by ``turn`` degrees has it, the corner taken for its
-    top-left one (players leave it in view; that turn read it, so it stands
-    upright there; the read's own guess leans as the turn's other cards do,
-    and which corner it is was guessed among them)."""
-    d = card.indices[0]
+def _half_card(read: ZoneRead, turn: float, ih: float) -> np.ndarray:
+    """From a card's top-left index to its centre, upright (px): as ``read``'s
+    paired cards show it (it was read turned by ``turn`` degrees), else from
+    an index's height ``ih`` and the usual corner geometry."""
+    offs = []
+    for c in read.cards:
+        if len(c.indices) == 2 and c.centre:
+            top = min(c.indices, key=lambda d: d.center[0] + d.center[1])       # up and left
+            offs.append(_turned(np.array(c.centre) - np.array(top.center), -turn))
+    if offs:
+        return np.median(np.array(offs), axis=0)
     dy = 2.8 * ih
-    half = np.array([PAIR_RATIO * dy, dy]) / 2
+    return np.array([PAIR_RATIO * dy, dy]) / 2
+
+
+def _turned(v: np.ndarray, turn: float) -> np.ndarray:
+    """A vector turned ``turn`` degrees, clockwise as the picture is drawn (y down)."""
     t = np.radians(turn)
-    v = (half[0] * np.cos(t) - half[1] * np.sin(t), half[0] * np.sin(t) + half[1] * np.cos(t))
+    return np.array([v[0] * np.cos(t) - v[1] * np.sin(t), v[0] * np.sin(t) + v[1] * np.cos(t)])
+
+
+def _lone_centre(card: CardRead, turn: float, half: np.ndarray) -> CardRead:
+    """A lone corner's card with its centre where a card upright in the
+    picture turned by ``turn`` degrees has it, ``half`` (upright) from its
+    index taken for the top-left one (players leave it in view; that turn
+    read it, so it stands upright there; the read's own guess leans as the
+    turn's other cards do, and which corner it is was guessed among them)."""
+    d = card.indices[0]
+    v = _turned(half, turn)
     return replace(card, centre=(d.center[0] + float(v[0]), d.center[1] + float(v[1])))
 
 
 def _corners_of_one(a: IndexDetection, b: IndexDetection, turn: float, ih: float) -> bool:
     """Whether two indices (zone pixels) sit as one card's top-left and
     bottom-right corners do, in the picture turned by ``turn`` degrees."""
-    t = np.radians(turn)
-    v = np.array(b.center) - np.array(a.center)
-    v = np.array([v[0] * np.cos(t) + v[1] * np.sin(t), -v[0] * np.sin(t) + v[1] * np.cos(t)])
+    v = _turned(np.array(b.center) - np.array(a.center), -turn)
     if v[1] < 0:
         v = -v
     return _corner_pair_error(v, ih) is not None
