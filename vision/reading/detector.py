@@ -24,7 +24,7 @@ import numpy as np
 from vision.reading.classes import DETECTOR_NAMES
 from vision.reading.deck_profile import DeckProfileError
 from vision.reading.index_classifier import DEFAULT_MODEL as CLF_MODEL, IndexClassifier
-from vision.reading.orientation import OTHER_LINES, TURN_FROM, Upright, lines_apart, turn_angles, upright
+from vision.reading.orientation import OTHER_LINES, TURN_FROM, Turns, Upright, lines_apart, turn_angles, upright
 from vision.reading.pairing import PAIR_RATIO, SAME_INDEX, CardRead, IndexDetection, _corner_pair_error, one_per_index, pair_indices
 from vision.reading.runtime import cpu_session
 
@@ -115,6 +115,11 @@ class CardDetector:
     ``deck``: a deck profile from ``guandan-ref enroll-deck``
     (:mod:`vision.reading.deck_profile`): the classifier names indices with
     that deck's head (None: the shipped one).
+    ``turn_from``: zones whose cards are turned this many degrees or more are
+    also read turned back upright (None: never); ``own_turns``: cards turned
+    each its own way (a fan, a card pushed in crooked) are also read turned
+    by each one's angle, the reads merged card by card (see models/MODEL_CARD.md,
+    "Cards turned each its own way").
     """
 
     DEFAULT_HAND_CONF = 0.3
@@ -291,15 +296,12 @@ class CardDetector:
         # (larger pictures, their own detector run), near 45 degrees both ways
         # round; the read as it lies stays a candidate (a wood grain or a cloth's
         # weave can seem turned) and alone says whether a hand is there
-        variants: list[list[Upright | None]] = []
-        owns: list[list[float]] = []
-        wholes: list[list[float]] = []
-        for im in images:
-            whole, own = (turn_angles(im, margin, self.turn_from, self.own_turns)
-                          if self.turn_from is not None else ([], []))
-            variants.append([None] + [upright(im, t) for t in whole])
-            owns.append(own)
-            wholes.append(whole)
+        found = [turn_angles(im, margin, self.turn_from, self.own_turns) if self.turn_from is not None
+                 else Turns([], [], 0.0) for im in images]
+        variants: list[list[Upright | None]] = [[None] + [upright(im, t) for t in f.whole]
+                                                 for im, f in zip(images, found)]
+        owns = [f.own for f in found]
+        wholes = [f.whole for f in found]
         tried, doubts, widths = self._reads(images, variants, scale, margin)
         # the surer read wins (the first on a tie): an index seen sideways is
         # read unsure, often as a joker, so each card counts by how far it is over SURE
@@ -311,7 +313,7 @@ class CardDetector:
         # short): the zone is also read turned by each of those angles, merged card by card
         again = [z for z in range(len(images)) if owns[z] and (
             doubts[z][picked[z]] or any(c.confidence < SURE for c in best[z].cards)
-            or lines_apart(images[z], margin, tuple(wholes[z]) or (0.0,), self.turn_from) >= OTHER_LINES)]
+            or lines_apart(images[z], margin, (found[z].tilt, *wholes[z]), self.turn_from) >= OTHER_LINES)]
         if again:
             more, _, _ = self._reads([images[z] for z in again],
                                      [[upright(images[z], t) for t in owns[z] if t] for z in again], scale, margin)

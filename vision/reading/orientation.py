@@ -8,7 +8,10 @@ cards are turned: the picture is also read turned back by that angle
 (:func:`turns`, :func:`upright`), and what is found there is mapped back
 (:class:`Upright`).  Rows within :data:`TURN_FROM` degrees are read as they
 are (the models handle that), so ordinary plays cost only the angle's
-measurement.
+measurement.  Cards turned each its own way (a fan, a card pushed in
+crooked) make the edges cluster at several angles (:func:`tilt_peaks`):
+:func:`turn_angles` gives those too, and :func:`lines_apart` tells a card's
+long straight edges at another angle from a pattern's short ones.
 
 >>> import cv2
 >>> img = np.full((300, 400, 3), 60, np.uint8)
@@ -21,6 +24,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -169,8 +173,16 @@ PEAK_SHARE = 0.12   # of the strongest: a weaker edge angle this strong may be c
 MOST_OWN_TURNS = 3  # extra turns tried at most for cards turned each its own way
 
 
+class Turns(NamedTuple):
+    """What :func:`turn_angles` finds: the whole zone's turns, each card's own, and the zone's angle."""
+
+    whole: list[float]
+    own: list[float]
+    tilt: float
+
+
 def turn_angles(image: np.ndarray, margin: int = 0, turn_from: float = TURN_FROM,
-                own: bool = True) -> tuple[list[float], list[float]]:
+                own: bool = True) -> Turns:
     """:func:`turns` (the whole zone's), and, with ``own``, the angles of
     cards turned each its own way (a fan, a card pushed in crooked): every
     other angle the edges cluster at with at least :data:`PEAK_SHARE` of the
@@ -178,14 +190,15 @@ def turn_angles(image: np.ndarray, margin: int = 0, turn_from: float = TURN_FROM
     and from each other (square-wise), near 45 degrees both ways round,
     :data:`MOST_OWN_TURNS` at most, strongest first; 0.0 for cards within
     ``turn_from`` of the zone's axis (the zone as it lies shows them upright)
-    when the strongest angle is turned.  One edge histogram for both.
+    when the strongest angle is turned; and :func:`card_tilt`.  One edge
+    histogram for all.
 
     >>> turn_angles(np.full((200, 300, 3), 50, np.uint8))
-    ([], [])
+    Turns(whole=[], own=[], tilt=0.0)
     """
     smooth = _edge_histogram(image, margin)
     if smooth is None:
-        return [], []
+        return Turns([], [], 0.0)
     tilt = _tilt(smooth)
     whole = _turns_for(tilt, turn_from)
     extra: list[float] = []
@@ -198,7 +211,7 @@ def turn_angles(image: np.ndarray, margin: int = 0, turn_from: float = TURN_FROM
                 seen.append(a)
                 # near the zone's axis: the read as it lies (0.0) already shows those cards
                 extra += (_turns_for(a, turn_from) or [0.0])[:MOST_OWN_TURNS - len(extra)]
-    return whole, extra
+    return Turns(whole, extra, tilt)
 
 
 OTHER_LINES = 100.0  # px of the zone picture: straight edges this long at another angle are a card turned its own way
