@@ -360,20 +360,22 @@ class CardDetector:
 def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tuple[float, float]) -> ZoneRead:
     """One read of a zone whose cards are turned each its own way, from its
     reads turned several ways (``turns``: each read's angle; cards in the
-    zone picture's pixels; ``size``: an index's width and height as read upright).  The sure cards of ``best`` (:data:`SURE`) stay;
-    the sure cards of the other turns (jokers :data:`SURE_JOKER`: a sideways
-    index is often read as one) and ``best``'s unsure ones are then added,
-    paired corners first (two corners agreeing), then the surer, where no
-    card kept has an index at one of theirs (the same card read in two turns
-    counts once), nor, for a lone corner, where a kept lone corner of the
-    same name from the same turn is that card's other corner.  Cards come
-    out along the row: the line through their centres, left to right."""
+    zone picture's pixels; ``size``: an index's width and height as read
+    upright).  The sure cards of ``best`` (:data:`SURE`) stay.  Then the sure
+    cards of the other turns (jokers from :data:`SURE_JOKER`: a sideways
+    index is often read as one), paired corners first, then the surer, where
+    no kept card has an index at one of theirs (:func:`_same_place`: one card
+    read in two turns counts once), a lone corner not where a kept lone
+    corner of its name is that card's other corner (in either one's turn);
+    then the other corner of a pair from another turn that joined a kept
+    card of another name; then ``best``'s unsure cards, where still free.
+    Cards come out along the row: the line through their centres, left to
+    right."""
     if not any(r.cards for r in tried):
         return best
-    origin: dict[int, int] = {}
+    first = next(k for k, r in enumerate(tried) if r is best)      # (reads compare equal by value)
     kept = [c for c in best.cards if c.confidence >= SURE]
-    origin.update({id(c): tried.index(best) for c in kept})
-    first = tried.index(best)
+    origin: dict[int, int] = {id(c): first for c in kept}      # each kept card's read
     order = lambda ck: (-min(len(ck[0].indices), 2), -ck[0].confidence)     # noqa: E731
     rest = sorted(((c, k) for k, r in enumerate(tried) if r is not best for c in r.cards
                    if c.name != "NONE" and c.confidence >= (SURE_JOKER if c.name in ("BJ", "LJ") else SURE)), key=order)
