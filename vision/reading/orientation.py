@@ -170,7 +170,7 @@ def _turns_for(tilt: float, turn_from: float) -> list[float]:
 
 
 PEAK_SHARE = 0.12   # of the strongest: a weaker edge angle this strong may be cards turned their own way
-MOST_OWN_TURNS = 3  # extra turns tried at most for cards turned each its own way
+MOST_OWN_TURNS = 4  # extra turns tried at most for cards turned each its own way
 
 
 class Turns(NamedTuple):
