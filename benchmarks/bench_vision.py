@@ -44,7 +44,11 @@ deck as above.  The figures come from generated pictures, not a camera's.
 
 ``--turned N`` adds card recall and plays exact for rows turned 0-15, 15-30
 and 30-45 degrees from the zone's axis and for tight fans (N plays each,
-generated pictures of the held-out decks).
+generated pictures of the held-out decks), and plays whose cards are turned
+each its own way (fans laid as a held hand, rows with one or two cards
+pushed in crooked: card recall by each card's angle, plays exact, phantom
+jokers), read with one turn per zone (``CardDetector(own_turns=False)``,
+before) and with each card's own turn (after).
 """
 
 from __future__ import annotations
@@ -156,6 +160,88 @@ def turned(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_MAR
             scene = gen.render(cards, rng, deck=deck, margin=margin, turn=angle, spacing=spacing)
             tally.add(scene.cards, det.read_zones([scene.image], scale, margin)[0].names)
         out[name] = {"plays": plays, **tally.figures()}
+    return out
+
+
+def _found_by_card(scene, read) -> list[bool]:
+    """Which of the scene's cards the read found: a read card of the same name
+    with an index where one of that card's labelled indices lies (each read
+    card counts for one laid card)."""
+    found = [False] * len(scene.cards)
+    used: set[int] = set()
+    for k, name in enumerate(scene.cards):
+        boxes = [lab[1:] for lab, o in zip(scene.labels, scene.owners) if o == k]
+        for j, c in enumerate(read.cards):
+            if j in used or c.name != name:
+                continue
+            if any(_near(d.box, b) for d in c.indices for b in boxes):
+                used.add(j)
+                found[k] = True
+                break
+    return found
+
+
+def _near(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    """Whether two boxes sit on one index (centres within 60 % of its size)."""
+    size = max(b[2] - b[0], b[3] - b[1], 1.0)
+    return abs((a[0] + a[2]) / 2 - (b[0] + b[2]) / 2) < 0.6 * size and \
+        abs((a[1] + a[3]) / 2 - (b[1] + b[3]) / 2) < 0.6 * size
+
+
+MULTI_CARD_KINDS = ("pair", "triple", "full_house", "straight", "tube", "plate", "bomb", "random")
+
+
+def card_angles(dets: dict[str, CardDetector], plays: int, seed: int, margin_mm: float = ZONE_MARGIN_MM) -> dict:
+    """Plays whose cards are turned each its own way, read by each of
+    ``dets``: fans laid as a held hand (``SceneGenerator.render(spread=)``,
+    the spread drawn from 30 to 90 degrees, so the outer cards turn up to
+    45) and rows with one or two cards pushed in crooked (15-45 degrees
+    either way, ``card_turns=``).  Card recall by each card's own angle to
+    the zone's axis, plays exact, phantom jokers; only plays where every card
+    shows an index (a scene that hides one is drawn again).  Held-out decks
+    and cloths, generated pictures."""
+    gen = SceneGenerator(load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT, hand_rate=0.0)
+    margin = Zone.margin_px(margin_mm)
+    scale = next(iter(dets.values())).imgsz / max(ZONE_PX)
+    out: dict = {}
+    for case, name in enumerate(("fans", "crooked_cards")):
+        scenes = []
+        for i in range(plays):
+            rng = np.random.default_rng([seed, 11, case, i])
+            deck = gen.decks[i % len(gen.decks)]
+            for _ in range(20):
+                cards = play_for_deck(rng, deck, str(rng.choice(MULTI_CARD_KINDS)))
+                if len(cards) < 2:
+                    continue
+                if case == 0:
+                    kw = {"spread": float(rng.uniform(30, 90))}
+                else:
+                    turns = [0.0] * len(cards)
+                    for k in rng.choice(len(cards), size=min(len(cards), int(rng.integers(1, 3))), replace=False):
+                        turns[int(k)] = float(rng.uniform(15, 45) * rng.choice([-1, 1]))
+                    kw = {"card_turns": turns}
+                scene = gen.render(cards, rng, deck=deck, margin=margin, **kw)
+                if scene.readable:
+                    break
+            scenes.append(scene)
+        row: dict = {"plays": plays}
+        for label, det in dets.items():
+            tally = Tally()
+            bins = {b: [0, 0] for b in ANGLE_BINS}
+            t0 = time.perf_counter()
+            for scene in scenes:
+                read = det.read_zones([scene.image], scale, margin)[0]
+                tally.add(scene.cards, read.names)
+                for a, ok in zip(scene.angles, _found_by_card(scene, read)):
+                    a = abs((a + 45.0) % 90.0 - 45.0)       # from the zone's axis, either way round
+                    b = next(b for b in ANGLE_BINS if a < b[1] or b == ANGLE_BINS[-1])
+                    bins[b][0] += 1
+                    bins[b][1] += ok
+            row[label] = {**tally.figures(),
+                          "card_recall_by_angle": {f"{lo}-{hi}": f"{round(f / max(1, n), 4)} ({f}/{n})"
+                                                   for (lo, hi), (n, f) in bins.items()},
+                          "ms_per_play": round(1000 * (time.perf_counter() - t0) / max(1, plays), 1)}
+        out[name] = row
     return out
 
 
@@ -397,7 +483,8 @@ def main() -> int:
     ap.add_argument("--only-real-surfaces", action="store_true", help="that section alone")
     ap.add_argument("--surface-seed", type=int, default=5150)
     ap.add_argument("--turned", type=int, default=0, metavar="N",
-                    help="also N plays per angle bin (0-15, 15-30, 30-45 degrees) and N tight fans")
+                    help="also N plays per angle bin (0-15, 15-30, 30-45 degrees), N tight fans, "
+                         "N fans and N rows with crooked cards")
     ap.add_argument("--real-photos", type=Path, default=None, metavar="DIR",
                     help="also real photographs (benchmarks/bench_real_photos.py says how to build DIR)")
     ap.add_argument("--enroll", action="store_true", help="also deck enrollment: plays exact before and after")
@@ -425,6 +512,10 @@ def main() -> int:
            **accuracy(det, args.plays, args.seed, args.margin_mm), **speed(det, args.frames, args.seed)}
     if args.turned:
         out["turned_and_tight_fans"] = turned(det, args.turned, args.seed, args.margin_mm)
+        one_turn = CardDetector(args.model, threads=args.threads, conf=args.conf, classifier=args.classifier,
+                                own_turns=False)
+        out["cards_turned_each_its_own_way"] = card_angles(
+            {"one_turn_per_zone": one_turn, "each_cards_own_turn": det}, args.turned, args.seed, args.margin_mm)
     if args.real_photos:
         from benchmarks.bench_real_photos import measure
         out["real_photos"] = {"source": "EdjeElectronics test photographs (Apache-2.0), real, not made here",

@@ -24,8 +24,8 @@ import numpy as np
 from vision.reading.classes import DETECTOR_NAMES
 from vision.reading.deck_profile import DeckProfileError
 from vision.reading.index_classifier import DEFAULT_MODEL as CLF_MODEL, IndexClassifier
-from vision.reading.orientation import TURN_FROM, Upright, turns, upright
-from vision.reading.pairing import CardRead, IndexDetection, one_per_index, pair_indices
+from vision.reading.orientation import OTHER_LINES, TURN_FROM, Turns, Upright, lines_apart, turn_angles, upright
+from vision.reading.pairing import PAIR_RATIO, SAME_INDEX, CardRead, IndexDetection, _corner_pair_error, one_per_index, pair_indices
 from vision.reading.runtime import cpu_session
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "cards-yolo11n.onnx"
@@ -102,6 +102,8 @@ def _trained_size(session) -> int:
 
 
 SURE = 0.8   # a card read with this confidence adds nothing when two turns of a zone are weighed
+SURE_JOKER = 0.97  # a joker read in another turn than the surer read's must be this sure
+DOUBT_BOX = 0.3   # a box the detector is this sure of, left unnamed, may be a card turned its own way
 
 
 class CardDetector:
@@ -113,6 +115,11 @@ class CardDetector:
     ``deck``: a deck profile from ``guandan-ref enroll-deck``
     (:mod:`vision.reading.deck_profile`): the classifier names indices with
     that deck's head (None: the shipped one).
+    ``turn_from``: zones whose cards are turned this many degrees or more are
+    also read turned back upright (None: never); ``own_turns``: cards turned
+    each its own way (a fan, a card pushed in crooked) are also read turned
+    by each one's angle, the reads merged card by card (see models/MODEL_CARD.md,
+    "Cards turned each its own way").
     """
 
     DEFAULT_HAND_CONF = 0.3
@@ -120,7 +127,8 @@ class CardDetector:
     def __init__(self, model: str | Path | None = None, imgsz: int | None = None,
                  conf: float | None = None, iou: float = 0.3, hand_conf: float | None = None, threads: int = 2,
                  classifier: str | Path | bool | None = None, index_conf: float = 0.25,
-                 turn_from: float | None = TURN_FROM, deck: str | Path | None = None):
+                 turn_from: float | None = TURN_FROM, deck: str | Path | None = None,
+                 own_turns: bool = True):
         path = Path(model or os.environ.get("GUANDAN_CARD_MODEL") or DEFAULT_MODEL)
         if not path.exists():
             raise DetectorError(f"card model not found: {path}")
@@ -169,6 +177,9 @@ class CardDetector:
         # zones whose cards are turned this many degrees or more are turned back
         # upright before they are read (vision.reading.orientation); None: never
         self.turn_from = turn_from
+        # cards turned each its own way (a fan, a card pushed in crooked): the
+        # zone is also read turned by each card's angle and the reads merged card by card
+        self.own_turns = own_turns
 
     def find_boxes(self, image: np.ndarray) -> list[IndexDetection]:
         """Where the corner indices (named ``INDEX``) and hands (``HAND``) are.
@@ -238,21 +249,30 @@ class CardDetector:
             raise DetectorError("no index classifier loaded: this detector only finds boxes")
         return self._name_indices_many([image], [self.find_boxes(image)])[0]
 
-    def _name_indices_many(self, images: list[np.ndarray],
-                           founds: list[list[IndexDetection]]) -> list[list[IndexDetection]]:
+    def _name_indices_many(self, images: list[np.ndarray], founds: list[list[IndexDetection]],
+                           doubts: list[bool] | None = None) -> list[list[IndexDetection]]:
         """Let the classifier name every index box (all pictures' crops in one
-        run); drop the ones it calls NONE."""
+        run); drop the ones it calls NONE.  ``doubts``: appended, for each
+        picture, whether the detector is fairly sure of a box
+        (:data:`DOUBT_BOX`) that the classifier does not name, away from every
+        index it names (a card turned its own way often reads so)."""
         boxes = [[d for d in found if d.name != "HAND"] for found in founds]
         # every picture's crops in one classifier run
         ranked = self.classifier.ranked_many([(im, [d.box for d in b]) for im, b in zip(images, boxes)])
         out = []
         for found, b, rk in zip(founds, boxes, ranked):
-            named = []
+            named, unnamed = [], []
             for d, r in zip(b, rk):
                 label, p = r[0]
                 if label != "NONE" and p >= self.index_conf:
                     named.append(IndexDetection(label, p, d.box, tuple(r[1:])))
-            out.append(one_per_index(named) + [d for d in found if d.name == "HAND"])
+                elif d.confidence >= DOUBT_BOX:
+                    unnamed.append(d)
+            kept = one_per_index(named)
+            out.append(kept + [d for d in found if d.name == "HAND"])
+            if doubts is not None:
+                # (a second box on an index already read is no doubt: one_per_index's rule)
+                doubts.append(any(all(_apart_boxes(d, k) for k in kept) for d in unnamed))
         return out
 
     def read_zone(self, image: np.ndarray) -> ZoneRead:
@@ -276,20 +296,50 @@ class CardDetector:
         # (larger pictures, their own detector run), near 45 degrees both ways
         # round; the read as it lies stays a candidate (a wood grain or a cloth's
         # weave can seem turned) and alone says whether a hand is there
-        variants: list[list[Upright | None]] = []
-        for im in images:
-            tilts = turns(im, margin, self.turn_from) if self.turn_from is not None else []
-            variants.append([None] + [upright(im, t) for t in tilts])
+        found = [turn_angles(im, margin, self.turn_from, self.own_turns) if self.turn_from is not None
+                 else Turns([], [], 0.0) for im in images]
+        variants: list[list[Upright | None]] = [[None] + [upright(im, t) for t in f.whole]
+                                                 for im, f in zip(images, found)]
+        owns = [f.own for f in found]
+        wholes = [f.whole for f in found]
+        tried, doubts, widths = self._reads(images, variants, scale, margin)
+        # the surer read wins (the first on a tie): an index seen sideways is
+        # read unsure, often as a joker, so each card counts by how far it is over SURE
+        picked = [max(range(len(t)), key=lambda k, t=t: sum(c.confidence - SURE for c in t[k].cards)) for t in tried]
+        best = [t[k] for t, k in zip(tried, picked)]
+        # cards turned each its own way (the edges cluster at other angles too,
+        # and the surer read has a box it does not name or an unsure card, or
+        # long straight edges lie at another angle: a pip's or a picture's are
+        # short): the zone is also read turned by each of those angles, merged card by card
+        again = [z for z in range(len(images)) if owns[z] and (
+            doubts[z][picked[z]] or any(c.confidence < SURE for c in best[z].cards)
+            or lines_apart(images[z], margin, (found[z].tilt, *wholes[z]), self.turn_from) >= OTHER_LINES)]
+        if again:
+            more, _, _ = self._reads([images[z] for z in again],
+                                     [[upright(images[z], t) for t in owns[z] if t] for z in again], scale, margin)
+            for z, extra in zip(again, more):
+                best[z] = _merged(best[z], tried[z] + extra, [0.0, *wholes[z], *(t for t in owns[z] if t)], widths[z])
+        # whether a hand is there: the read as it lies alone
+        return [replace(b, hand=t[0].hand, hand_confidence=t[0].hand_confidence) for b, t in zip(best, tried)]
+
+    def _reads(self, images: list[np.ndarray], variants: list[list[Upright | None]], scale: float | None,
+               margin: int) -> tuple[list[list[ZoneRead]], list[list[bool]], list[tuple[float, float]]]:
+        """Each zone read as each of its variants shows it (None: as it lies),
+        in one detector and one classifier run, whether each variant's
+        picture leaves a doubt (see :meth:`_name_indices_many`), and each
+        zone's typical index width and height as read upright (px)."""
         pictures = [u.image if u else im for im, vs in zip(images, variants) for u in vs]
-        named = iter(self._name_indices_many(pictures, self.find_boxes_many(pictures, scale)))
-        reads = []
+        flat: list[bool] = []
+        named = self._name_indices_many(pictures, self.find_boxes_many(pictures, scale), flat)
+        found, doubt = iter(named), iter(flat)
+        tried, widths = [], []
         for im, vs in zip(images, variants):
-            tried = [self._zone_read(im, u, next(named), margin) for u in vs]
-            # the surer read wins (the first on a tie): an index seen sideways is
-            # read unsure, often as a joker, so each card counts by how far it is over SURE
-            best = max(tried, key=lambda r: sum(c.confidence - SURE for c in r.cards))
-            reads.append(replace(best, hand=tried[0].hand, hand_confidence=tried[0].hand_confidence))
-        return reads
+            dets = [next(found) for _ in vs]
+            tried.append([self._zone_read(im, u, d, margin) for u, d in zip(vs, dets)])
+            # an index's size as read upright (a box mapped back from a turned picture is larger)
+            wh = [(d.width, d.height) for ds in dets for d in ds if d.name != "HAND"]
+            widths.append(tuple(float(v) for v in np.median(wh, axis=0)) if wh else (0.0, 0.0))
+        return tried, [[next(doubt) for _ in vs] for vs in variants], widths
 
     @staticmethod
     def _zone_read(im: np.ndarray, u: Upright | None, dets: list[IndexDetection], margin: int) -> ZoneRead:
@@ -307,10 +357,139 @@ class CardDetector:
                         hand_confidence=max((d.confidence for d in hands), default=0.0))
 
 
+def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tuple[float, float]) -> ZoneRead:
+    """One read of a zone whose cards are turned each its own way, from its
+    reads turned several ways (``turns``: each read's angle; cards in the
+    zone picture's pixels; ``size``: an index's width and height as read
+    upright).  The sure cards of ``best`` (:data:`SURE`) stay.  Then the sure
+    cards of the other turns (jokers from :data:`SURE_JOKER`: a sideways
+    index is often read as one), paired corners first, then the surer, where
+    no kept card has an index at one of theirs (:func:`_same_place`: one card
+    read in two turns counts once), a lone corner not where a kept lone
+    corner of its name is that card's other corner (in either one's turn);
+    then the other corner of a pair from another turn that joined a kept
+    card of another name; then ``best``'s unsure cards, where still free.
+    Cards come out along the row: the line through their centres, left to
+    right."""
+    if not any(r.cards for r in tried):
+        return best
+    first = next(k for k, r in enumerate(tried) if r is best)      # (reads compare equal by value)
+    kept = [c for c in best.cards if c.confidence >= SURE]
+    origin: dict[int, int] = {id(c): first for c in kept}      # each kept card's read
+    order = lambda ck: (-min(len(ck[0].indices), 2), -ck[0].confidence)     # noqa: E731
+    rest = sorted(((c, k) for k, r in enumerate(tried) if r is not best for c in r.cards
+                   if c.name != "NONE" and c.confidence >= (SURE_JOKER if c.name in ("BJ", "LJ") else SURE)), key=order)
+    later: list[tuple[CardRead, int]] = []
+
+    def free_of(card: CardRead) -> tuple[IndexDetection, ...]:
+        return tuple(d for d in card.indices if not any(
+            _same_place(d, e, size[0])
+            for c in kept for e in c.indices))
+
+    for card, k in rest:
+        free = free_of(card)
+        if len(free) == len(card.indices):
+            # a lone corner where a kept lone corner of its name is the same card's other one
+            if len(free) == 1 and any(c.name == card.name and len(c.indices) == 1 and any(
+                    _corners_of_one(c.indices[0], free[0], turns[t], size[1]) for t in (k, origin[id(c)])) for c in kept):
+                continue
+            kept.append(card)
+            origin[id(card)] = k
+        elif free and free[0].probability(card.name) >= SURE and not any(
+                c.name == card.name for c in kept for e in c.indices for d in card.indices if d not in free
+                and _same_place(d, e, size[0])):
+            # a pair one of whose corners is a kept card of another name (a turn
+            # that paired two cards' corners): the other corner alone, if it shows
+            # the name surely and no other read of it is kept by then
+            d = free[0]
+            later.append((CardRead(card.name, d.probability(card.name), d.box, free, card.centre), k))
+    # then those lone corners, then what the surer read was unsure of
+    for card, k in later + sorted(((c, first) for c in best.cards if c.confidence < SURE), key=order):
+        if len(free_of(card)) == len(card.indices):
+            kept.append(card)
+            origin[id(card)] = k
+    # a lone corner from another turn: its centre as that turn shows it (that
+    # read's guess leans as its other cards do, and guessed which corner it is among them)
+    half = _half_card(best, turns[first], size[1])
+    kept = [_lone_centre(c, turns[origin[id(c)]], half) if len(c.indices) == 1 and origin[id(c)] != first else c
+            for c in kept]
+    return replace(best, cards=_along_row(kept))
+
+
+def _same_place(d: IndexDetection, e: IndexDetection, width: float) -> bool:
+    """Whether two indices read in two turns are one: their centres closer
+    than :data:`vision.reading.pairing.SAME_INDEX` of an index's ``width``
+    (a tight fan's next index is a width or more away; the boxes themselves
+    cannot say, one mapped back from a turned picture is wider than its index)."""
+    return float(np.hypot(d.center[0] - e.center[0], d.center[1] - e.center[1])) < SAME_INDEX * width
+
+
+def _half_card(read: ZoneRead, turn: float, ih: float) -> np.ndarray:
+    """From a card's top-left index to its centre, upright (px): as ``read``'s
+    paired cards show it (it was read turned by ``turn`` degrees), else from
+    an index's height ``ih`` and the usual corner geometry."""
+    offs = []
+    for c in read.cards:
+        if len(c.indices) == 2 and c.centre:
+            top = min(c.indices, key=lambda d: d.center[0] + d.center[1])       # up and left
+            offs.append(_turned(np.array(c.centre) - np.array(top.center), -turn))
+    if offs:
+        return np.median(np.array(offs), axis=0)
+    dy = 2.8 * ih
+    return np.array([PAIR_RATIO * dy, dy]) / 2
+
+
+def _turned(v: np.ndarray, turn: float) -> np.ndarray:
+    """A vector turned ``turn`` degrees, clockwise as the picture is drawn (y down)."""
+    t = np.radians(turn)
+    return np.array([v[0] * np.cos(t) - v[1] * np.sin(t), v[0] * np.sin(t) + v[1] * np.cos(t)])
+
+
+def _lone_centre(card: CardRead, turn: float, half: np.ndarray) -> CardRead:
+    """A lone corner's card with its centre where a card upright in the
+    picture turned by ``turn`` degrees has it, ``half`` (upright) from its
+    index taken for the top-left one (players leave it in view; that turn
+    read it, so it stands upright there; the read's own guess leans as the
+    turn's other cards do, and which corner it is was guessed among them)."""
+    d = card.indices[0]
+    v = _turned(half, turn)
+    return replace(card, centre=(d.center[0] + float(v[0]), d.center[1] + float(v[1])))
+
+
+def _corners_of_one(a: IndexDetection, b: IndexDetection, turn: float, ih: float) -> bool:
+    """Whether two indices (zone pixels) sit as one card's top-left and
+    bottom-right corners do, in the picture turned by ``turn`` degrees."""
+    v = _turned(np.array(b.center) - np.array(a.center), -turn)
+    if v[1] < 0:
+        v = -v
+    return _corner_pair_error(v, ih) is not None
+
+
+def _along_row(cards: list[CardRead]) -> list[CardRead]:
+    """Cards ordered left to right along the line through their centres."""
+    if len(cards) < 2:
+        return cards
+    pts = np.array([c.centre or ((c.box[0] + c.box[2]) / 2, (c.box[1] + c.box[3]) / 2) for c in cards], float)
+    centred = pts - pts.mean(axis=0)
+    axis = np.linalg.svd(centred, full_matrices=False)[2][0]
+    if axis[0] < 0:
+        axis = -axis
+    # a row lies within 45 degrees of the zone's axis: a steeper line is a short row's height
+    if abs(axis[1]) > abs(axis[0]):
+        axis = np.array([1.0, 0.0])
+    return [cards[k] for k in np.argsort(centred @ axis, kind="stable")]
+
+
 def _card_back(card: CardRead, u: Upright) -> CardRead:
     """A card read in a picture turned upright, in the original picture's pixels."""
     return replace(card, box=u.box(card.box), centre=u.point(*card.centre) if card.centre else None,
                    indices=tuple(replace(d, box=u.box(d.box)) for d in card.indices))
+
+
+def _apart_boxes(d: IndexDetection, k: IndexDetection) -> bool:
+    """Whether two boxes lie on different indices (:func:`vision.reading.pairing.one_per_index`'s rule)."""
+    return abs(d.center[0] - k.center[0]) >= SAME_INDEX * max(d.width, k.width) \
+        or abs(d.center[1] - k.center[1]) >= SAME_INDEX * max(d.height, k.height)
 
 
 def _overlaps(a: tuple[float, ...], b: tuple[float, ...]) -> bool:

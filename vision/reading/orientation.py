@@ -8,7 +8,10 @@ cards are turned: the picture is also read turned back by that angle
 (:func:`turns`, :func:`upright`), and what is found there is mapped back
 (:class:`Upright`).  Rows within :data:`TURN_FROM` degrees are read as they
 are (the models handle that), so ordinary plays cost only the angle's
-measurement.
+measurement.  Cards turned each its own way (a fan, a card pushed in
+crooked) make the edges cluster at several angles (:func:`tilt_peaks`):
+:func:`turn_angles` gives those too, and :func:`lines_apart` tells a card's
+long straight edges at another angle from a pattern's short ones.
 
 >>> import cv2
 >>> img = np.full((300, 400, 3), 60, np.uint8)
@@ -21,6 +24,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -37,6 +41,63 @@ def card_tilt(image: np.ndarray, margin: int = 0) -> float:
     nothing in the picture has edges.  ``margin``: a band of this many pixels
     around the picture is left out (the table's printed zone lines lie there
     and are square to the picture)."""
+    smooth = _edge_histogram(image, margin)
+    return 0.0 if smooth is None else _tilt(smooth)
+
+
+def _tilt(smooth: np.ndarray) -> float:
+    """:func:`card_tilt` from the edge histogram."""
+    peak = float(np.argmax(smooth)) + 0.5
+    # refine to a fraction of a degree from the neighbours
+    i = int(peak)
+    a, b, c = smooth[(i - 1) % _BINS], smooth[i], smooth[(i + 1) % _BINS]
+    if b > 0 and (a - 2 * b + c) < 0:
+        peak += 0.5 * (a - c) / (a - 2 * b + c)
+    # long or short edges?  A row's short top edges line up into one long line,
+    # so the stronger peak may be either: plays lie within ±45 degrees of the
+    # zone's axis, so the answer is taken square-wise, in (-45, 45]
+    tilt = (peak + 45.0) % 90.0 - 45.0
+    return float(tilt)
+
+
+def tilt_peaks(image: np.ndarray, margin: int = 0, share: float = 0.0) -> list[tuple[float, float]]:
+    """Every angle the zone's edges cluster at, square-wise (long and short
+    edges together), as ``(degrees in (-45, 45], strength)``, strongest
+    first, the strongest 1.0; those weaker than ``share`` are left out.
+    Cards turned each its own way (a fan, a card pushed in crooked) make one
+    peak each; a row turned as a whole makes one.
+
+    >>> import cv2
+    >>> img = np.full((300, 500, 3), 60, np.uint8)
+    >>> for x, a in ((130, -30), (330, 20)):
+    ...     _ = cv2.fillConvexPoly(img, cv2.boxPoints(((x, 150), (90, 130), a)).astype(np.int32), (235, 235, 235))
+    >>> [abs(a - b) < 3 for a, b in zip(sorted(a for a, s in tilt_peaks(img, share=0.5)), (-30, 20))]
+    [True, True]
+    """
+    smooth = _edge_histogram(image, margin)
+    return [] if smooth is None else _peaks(smooth, share)
+
+
+def _peaks(smooth: np.ndarray, share: float) -> list[tuple[float, float]]:
+    """:func:`tilt_peaks` from the edge histogram."""
+    half = _BINS // 2
+    folded = smooth[:half] + smooth[half:]          # square-wise: a card's two edges together
+    top = float(folded.max())
+    if top <= 0:
+        return []
+    out = []
+    for i in range(half):
+        v = folded[i]
+        a, c = folded[i - 1], folded[(i + 1) % half]
+        if v >= a and v > c and v >= share * top:
+            x = i + 0.5 + (0.5 * (a - c) / (a - 2 * v + c) if (a - 2 * v + c) < 0 else 0.0)
+            out.append((float((x + 45.0) % 90.0 - 45.0), float(v / top)))
+    return sorted(out, key=lambda p: -p[1])
+
+
+def _edge_histogram(image: np.ndarray, margin: int) -> np.ndarray | None:
+    """The strongest edges' angles over half a turn, one bin a degree,
+    weighted by strength and smoothed (None: too few edges)."""
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
     # the printed zone lines lie about the margin's inner edge (give or take the
     # camera's residual perspective): leave a band past it out too
@@ -53,7 +114,7 @@ def card_tilt(image: np.ndarray, margin: int = 0) -> float:
     k = int(0.9 * flat.size)
     strong = mag > max(1e-3, float(np.partition(flat, k)[k]))       # the strongest tenth
     if strong.sum() < 30:
-        return 0.0
+        return None
     # the gradient of an edge is square to it: a vertical edge has a horizontal gradient
     phi = (np.degrees(np.arctan2(gy[strong], gx[strong])) % 180.0)
     hist, _ = np.histogram(phi, bins=_BINS, range=(0.0, 180.0), weights=mag[strong])
@@ -61,18 +122,7 @@ def card_tilt(image: np.ndarray, margin: int = 0) -> float:
     # degrees (fans turn each card a little), wrapping round half a turn
     k = np.exp(-0.5 * (np.arange(-6, 7) / 2.5) ** 2)
     wrapped = np.concatenate([hist[-6:], hist, hist[:6]])
-    smooth = np.convolve(wrapped, k, mode="same")[6:-6]
-    peak = float(np.argmax(smooth)) + 0.5
-    # refine to a fraction of a degree from the neighbours
-    i = int(peak)
-    a, b, c = smooth[(i - 1) % _BINS], smooth[i], smooth[(i + 1) % _BINS]
-    if b > 0 and (a - 2 * b + c) < 0:
-        peak += 0.5 * (a - c) / (a - 2 * b + c)
-    # long or short edges?  A row's short top edges line up into one long line,
-    # so the stronger peak may be either: plays lie within ±45 degrees of the
-    # zone's axis, so the answer is taken square-wise, in (-45, 45]
-    tilt = (peak + 45.0) % 90.0 - 45.0
-    return float(tilt)
+    return np.convolve(wrapped, k, mode="same")[6:-6]
 
 
 @dataclass(frozen=True)
@@ -107,12 +157,105 @@ def turns(image: np.ndarray, margin: int = 0, turn_from: float = TURN_FROM) -> l
     >>> turns(np.full((200, 300, 3), 50, np.uint8))
     []
     """
-    tilt = card_tilt(image, margin)
+    return _turns_for(card_tilt(image, margin), turn_from)
+
+
+def _turns_for(tilt: float, turn_from: float) -> list[float]:
+    """The turns that make cards turned ``tilt`` upright (see :func:`turns`)."""
     if abs(tilt) < turn_from:
         return []
     if abs(tilt) < AMBIGUOUS_FROM:
         return [tilt]
     return [tilt, tilt - 90.0 if tilt > 0 else tilt + 90.0]
+
+
+PEAK_SHARE = 0.12   # of the strongest: a weaker edge angle this strong may be cards turned their own way
+MOST_OWN_TURNS = 4  # extra turns tried at most for cards turned each its own way
+
+
+class Turns(NamedTuple):
+    """What :func:`turn_angles` finds: the whole zone's turns, each card's own, and the zone's angle."""
+
+    whole: list[float]
+    own: list[float]
+    tilt: float
+
+
+def turn_angles(image: np.ndarray, margin: int = 0, turn_from: float = TURN_FROM,
+                own: bool = True) -> Turns:
+    """:func:`turns` (the whole zone's), and, with ``own``, the angles of
+    cards turned each its own way (a fan, a card pushed in crooked): every
+    other angle the edges cluster at with at least :data:`PEAK_SHARE` of the
+    strongest's strength, ``turn_from`` degrees or more from the strongest
+    and from each other (square-wise), near 45 degrees both ways round,
+    :data:`MOST_OWN_TURNS` at most, strongest first; 0.0 for cards within
+    ``turn_from`` of the zone's axis (the zone as it lies shows them upright)
+    when the strongest angle is turned; and :func:`card_tilt`.  One edge
+    histogram for all.
+
+    >>> turn_angles(np.full((200, 300, 3), 50, np.uint8))
+    Turns(whole=[], own=[], tilt=0.0)
+    """
+    smooth = _edge_histogram(image, margin)
+    if smooth is None:
+        return Turns([], [], 0.0)
+    tilt = _tilt(smooth)
+    whole = _turns_for(tilt, turn_from)
+    extra: list[float] = []
+    if own:
+        seen = [tilt]
+        for a, _ in _peaks(smooth, PEAK_SHARE):
+            if len(extra) >= MOST_OWN_TURNS:
+                break
+            if all(_apart(a, t) >= turn_from for t in seen):
+                seen.append(a)
+                # near the zone's axis: the read as it lies (0.0) already shows those cards
+                extra += (_turns_for(a, turn_from) or [0.0])[:MOST_OWN_TURNS - len(extra)]
+    return Turns(whole, extra, tilt)
+
+
+OTHER_LINES = 100.0  # px of the zone picture: straight edges this long at another angle are a card turned its own way
+
+
+def lines_apart(image: np.ndarray, margin: int = 0, tried: tuple[float, ...] = (0.0,),
+                turn_from: float = TURN_FROM) -> float:
+    """How long (in the picture's pixels) the zone's longest straight edges
+    at one angle (to a degree or two) are, among those at least ``turn_from``
+    degrees from every angle of ``tried`` (square-wise).  A card's long
+    edges are straight lines a card long; a pip's or a court picture's are
+    short, so this tells a card turned its own way from a pattern's edges,
+    which the edge histogram (:func:`tilt_peaks`) does not.
+
+    >>> import cv2
+    >>> img = np.full((300, 500, 3), 60, np.uint8)
+    >>> _ = cv2.fillConvexPoly(img, cv2.boxPoints(((250, 150), (90, 130), 30)).astype(np.int32), (235, 235, 235))
+    >>> lines_apart(img) > 100, lines_apart(img, tried=(30.0,)) == 0.0
+    (True, True)
+    """
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    band = margin + int(LINE_BAND * min(gray.shape[:2])) if margin else 0
+    if band:
+        gray = gray[band:gray.shape[0] - band, band:gray.shape[1] - band]
+    small = cv2.resize(gray, (max(8, gray.shape[1] // 2), max(8, gray.shape[0] // 2)), interpolation=cv2.INTER_AREA)
+    # segments 60 px or longer in the picture (30 at half its size), gaps of a few px bridged
+    found = cv2.HoughLinesP(cv2.Canny(small, 40, 120), 1, np.pi / 180, 25, minLineLength=30, maxLineGap=3)
+    if found is None:
+        return 0.0
+    seg = found.reshape(-1, 4).astype(np.float64)
+    angle = np.degrees(np.arctan2(seg[:, 3] - seg[:, 1], seg[:, 2] - seg[:, 0])) % 90.0
+    length = 2.0 * np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1])
+    hist, _ = np.histogram(angle, bins=90, range=(0.0, 90.0), weights=length)
+    k = np.exp(-0.5 * (np.arange(-4, 5) / 1.5) ** 2)
+    smooth = np.convolve(np.concatenate([hist[-4:], hist, hist[:4]]), k, mode="same")[4:-4]
+    keep = [float(smooth[i]) for i in range(90)
+            if all(_apart(i + 0.5, t) >= turn_from for t in tried)
+            and smooth[i] >= smooth[i - 1] and smooth[i] >= smooth[(i + 1) % 90]]
+    return max(keep, default=0.0)
+
+
+def _apart(a: float, b: float) -> float:
+    """Degrees between two angles, square-wise (a card looks the same turned a quarter turn)."""
+    return abs((a - b + 45.0) % 90.0 - 45.0)
 
 
 def upright(image: np.ndarray, tilt: float) -> Upright:

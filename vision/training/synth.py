@@ -20,7 +20,7 @@ Labels are boxes around every corner index that is at least
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -60,6 +60,7 @@ class Scene:
     hand: bool = False
     deck: str = ""
     owners: list[int] = field(default_factory=list)   # per label: the card's position, -1 a hand
+    angles: list[float] = field(default_factory=list)  # per card: degrees from the zone's axis, clockwise as drawn
 
     @property
     def readable(self) -> bool:
@@ -210,6 +211,8 @@ class _Row:
     x_start: float                   # px, the row's left end in the zone
     centre: tuple[float, float]      # px, what the row turns about
     zone_h: float                    # px, the zone's height (cards' jitter is a share of it)
+    tilts: tuple[float, ...] = ()    # degrees, each card's own turn on top of the row's (empty: none)
+    arc: bool = False                # cards laid along an arc, as a held hand fanned out and laid down
 
 
 def _turned(rng: np.random.Generator, row: _Row, n: int, w: int, h: int, turn: float) -> _Row:
@@ -232,6 +235,47 @@ def _turned(rng: np.random.Generator, row: _Row, n: int, w: int, h: int, turn: f
     cx = rng.uniform(ex / 2 + 0.03 * w, max(ex / 2 + 0.03 * w, 0.97 * w - ex / 2))
     cy = rng.uniform(ey / 2 + 0.03 * h, max(ey / 2 + 0.03 * h, 0.97 * h - ey / 2))
     return _Row(cw, spacing, float(turn), row.fan, row.under, cx - length / 2, (cx, cy), row.zone_h)
+
+
+def _pose(row: _Row, k: int, n: int, dy: float = 0.0, da: float = 0.0) -> tuple[float, float, float]:
+    """Card ``k``'s centre (x, y in the zone, px) and angle (degrees) in a
+    row of ``n``; ``dy``, ``da``: its jitter (height, px; angle, degrees)."""
+    cw, row_c = row.card_w, row.centre
+    rad = np.radians(row.angle)
+    lx = row.x_start + cw / 2 + k * cw * row.spacing - row_c[0]
+    ly = dy + 0.015 * row.fan * (k - (n - 1) / 2) ** 2 * cw / 10
+    own = row.tilts[k] if row.tilts else 0.0
+    if row.arc:     # a held fan laid down: the outer cards lower, as round a point below the row
+        ly += lx * np.tan(np.radians(own) / 2)
+    cx = row_c[0] + lx * np.cos(rad) - ly * np.sin(rad)
+    cy = row_c[1] + lx * np.sin(rad) + ly * np.cos(rad)
+    angle = row.angle + row.fan * (k - (n - 1) / 2) + da
+    if row.tilts:
+        angle += own
+    return float(cx), float(cy), float(angle)
+
+
+def _own_turns(row: _Row, n: int, w: int, h: int, tilts: tuple[float, ...], arc: bool) -> _Row:
+    """``row`` with each card turned by its own angle (``tilts``), shrunk and
+    moved (no draws from the rng) so that every card still fits in the zone."""
+    row = replace(row, tilts=tuple(float(t) for t in tilts), arc=arc)
+
+    def extent(r: _Row) -> tuple[float, float, float, float]:
+        pts = []
+        for k in range(n):
+            cx, cy, a = _pose(r, k, n)
+            pts.append(cv2.boxPoints(((cx, cy), (r.card_w, 1.45 * r.card_w), a)))
+        p = np.concatenate(pts)
+        return float(p[:, 0].min()), float(p[:, 1].min()), float(p[:, 0].max()), float(p[:, 1].max())
+
+    x0, y0, x1, y1 = extent(row)
+    shrink = min(1.0, 0.94 * w / (x1 - x0), 0.94 * h / (y1 - y0))
+    c = row.centre
+    row = replace(row, card_w=row.card_w * shrink, x_start=c[0] + (row.x_start - c[0]) * shrink)
+    x0, y0, x1, y1 = extent(row)
+    dx = max(0.0, 0.03 * w - x0) - max(0.0, x1 - 0.97 * w)
+    dy = max(0.0, 0.03 * h - y0) - max(0.0, y1 - 0.97 * h)
+    return replace(row, x_start=row.x_start + dx, centre=(c[0] + dx, c[1] + dy))
 
 
 def _index_labels(index_box: tuple[float, float, float, float], cards: list[str], placed: list[tuple],
@@ -369,7 +413,8 @@ class SceneGenerator:
                card_width: float | None = None, clean: bool = False,
                background: np.ndarray | None = None, effects: bool | None = None,
                size: tuple[int, int] | None = None, margin: int = 0,
-               turn: float | None = None) -> Scene:
+               turn: float | None = None, spread: float | None = None,
+               card_turns: list[float] | tuple[float, ...] | None = None) -> Scene:
         """Lay ``cards`` left to right in one zone.
 
         ``spacing`` is the visible share of each card's width before the
@@ -386,9 +431,22 @@ class SceneGenerator:
         ``turn``: the row's angle to the zone's axis in degrees (-90 to 90),
         instead of the usual few degrees: players push a play in at any
         angle; the row is shortened and centred so that it still fits.
+        ``spread``: the cards fanned out as a held hand laid down, each card
+        turned its own way, from ``-spread / 2`` degrees (the leftmost, its
+        top leaning left) to ``+spread / 2`` (the rightmost), along an arc
+        (the outer cards lower).  ``card_turns``: each card's own turn in
+        degrees on top of the row's (a card pushed in crooked), one per card.
+        Both shrink and move the row (no draws from ``rng``) so that it fits;
+        :attr:`Scene.angles` has each card's angle to the zone's axis.
         """
         if turn is not None and not -90 <= turn <= 90:
             raise ValueError(f"turn must be -90 to 90 degrees, got {turn}")
+        if spread is not None and not 0 <= spread <= 180:
+            raise ValueError(f"spread must be 0 to 180 degrees, got {spread}")
+        if card_turns is not None and len(card_turns) != len(cards):
+            raise ValueError(f"card_turns needs one angle per card ({len(cards)}), got {len(card_turns)}")
+        if spread is not None and card_turns is not None:
+            raise ValueError("give spread or card_turns, not both")
         effects = (not clean) if effects is None else effects
         # The steps below draw from rng in this order (the deck, the cloth,
         # the row, the faces, each card, the hand, the camera): the same
@@ -402,8 +460,14 @@ class SceneGenerator:
         row = self._row(rng, deck, len(cards), w, h, spacing, card_width, clean)
         if turn is not None:
             row = _turned(rng, row, len(cards), w, h, turn)
+        if spread is not None and cards:
+            n = len(cards)
+            row = _own_turns(row, n, w, h, tuple(spread * (k / max(1, n - 1) - 0.5) if n > 1 else 0.0
+                                                 for k in range(n)), arc=True)
+        elif card_turns is not None and cards:
+            row = _own_turns(row, len(cards), w, h, tuple(card_turns), arc=False)
         faces = self._faces(rng, deck, cards)
-        placed = self._lay(rng, img, top, cards, faces, row, clean, m)
+        placed, angles = self._lay(rng, img, top, cards, faces, row, clean, m)
         hand_box: tuple[float, ...] = ()
         if hand:
             hand_box = _draw_hand(rng, img, top, m)
@@ -414,7 +478,8 @@ class SceneGenerator:
         out, labels = self._finish(rng, img, labels, effects)
         keep = [i for i, l in enumerate(labels) if l[3] - l[1] >= 2 and l[4] - l[2] >= 2]
         return Scene(image=out, cards=list(cards), labels=[labels[i] for i in keep],
-                     hand=bool(hand_box), deck=deck.name, owners=[owners[i] for i in keep])
+                     hand=bool(hand_box), deck=deck.name, owners=[owners[i] for i in keep],
+                     angles=angles)
 
     def _cloth(self, rng: np.random.Generator, w: int, h: int, m: int,
                background: np.ndarray | None) -> np.ndarray:
@@ -470,25 +535,23 @@ class SceneGenerator:
 
     @staticmethod
     def _lay(rng: np.random.Generator, img: np.ndarray, top: np.ndarray, cards: list[str],
-             faces: dict[str, np.ndarray], row: _Row, clean: bool, m: int) -> list[tuple]:
+             faces: dict[str, np.ndarray], row: _Row, clean: bool, m: int) -> tuple[list[tuple], list[float]]:
         """Draw the cards into ``img`` (in place) along ``row``, ``m`` px in
         from the picture's edge, marking in ``top`` which card shows where;
-        returns each card's (position, transform, art width, art height)."""
+        returns each card's (position, transform, art width, art height),
+        and each card's angle (degrees)."""
         H, W = top.shape
         n = len(cards)
-        cw, spacing, fan, row_c = row.card_w, row.spacing, row.fan, row.centre
-        rad = np.radians(row.angle)
         placed = []
+        angles = [0.0] * n
         order = list(range(n))[::-1] if row.under else list(range(n))
         for k in order:
             art = faces[cards[k]]
             ah, aw = art.shape[:2]
-            s = cw / aw
-            lx = row.x_start + cw / 2 + k * cw * spacing - row_c[0]
-            ly = (0 if clean else rng.normal(0, 0.02 * row.zone_h)) + 0.015 * fan * (k - (n - 1) / 2) ** 2 * cw / 10
-            cx = row_c[0] + lx * np.cos(rad) - ly * np.sin(rad)
-            cy = row_c[1] + lx * np.sin(rad) + ly * np.cos(rad)
-            angle = row.angle + fan * (k - (n - 1) / 2) + (0 if clean else rng.normal(0, 1.5))
+            s = row.card_w / aw
+            dy = 0 if clean else rng.normal(0, 0.02 * row.zone_h)
+            cx, cy, angle = _pose(row, k, n, dy, 0 if clean else rng.normal(0, 1.5))
+            angles[k] = angle
             flip = (not clean) and rng.random() < 0.25          # laid upside down
             M = cv2.getRotationMatrix2D((aw / 2, ah / 2), -angle + (180 if flip else 0), s)
             M[0, 2] += cx - aw / 2 + m
@@ -502,7 +565,7 @@ class SceneGenerator:
             img[:] = img * (1 - a[:, :, None]) + warped[:, :, :3].astype(np.float32) * a[:, :, None]
             top[a > 0.5] = k
             placed.append((k, M, aw, ah))
-        return placed
+        return placed, angles
 
     def _finish(self, rng: np.random.Generator, img: np.ndarray, labels: list,
                 effects: bool) -> tuple[np.ndarray, list]:
