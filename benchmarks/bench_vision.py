@@ -339,6 +339,8 @@ def real_surfaces(model: str | None, classifier: str | None, threads: int, seed:
 
     def hand_read(read, thr):
         from dataclasses import replace
+        if read.hand_probability is not None:     # the hand model decides, as at a table
+            return replace(read, hand=read.hand_probability >= det.hand_threshold)
         return replace(read, hand=read.hand_confidence >= thr)
 
     for si, surf in enumerate(found):
@@ -357,7 +359,7 @@ def real_surfaces(model: str | None, classifier: str | None, threads: int, seed:
                         pics[what] = (h, True)
                 reads = dict(zip(pics, det.read_zones([p for p, _ in pics.values()],
                                                       det.imgsz / max(ZONE_PX), margin)))
-                rows += [(surf.name, light, what, hand, reads[what].hand_confidence)
+                rows += [(surf.name, light, what, hand, reads[what].hand_confidence, reads[what].hand_probability)
                          for what, (_, hand) in pics.items()]
                 noise = np.random.default_rng([seed, si, li, k, 1])
                 frames = [noise_frame for noise_frame in
@@ -407,6 +409,14 @@ def real_surfaces(model: str | None, classifier: str | None, threads: int, seed:
             "false_alarm_lights": dict(Counter(r[1] for r in fa).most_common()),
             "miss_rate": round(len(miss) / max(1, out["pictures_with_hand"]), 4), "misses": len(miss)}
     out["shipped_hand_threshold"] = shipped
+    if det.hand_model is not None:
+        t = det.hand_threshold
+        fa = [r for r in rows if not r[3] and r[5] >= t]
+        miss = [r for r in rows if r[3] and r[5] < t]
+        out["hand_model"] = {"threshold": t, "false_alarms": len(fa), "misses": len(miss),
+                             "false_alarm_rate": round(len(fa) / max(1, out["pictures_without_hand"]), 4),
+                             "miss_rate": round(len(miss) / max(1, out["pictures_with_hand"]), 4),
+                             "false_alarm_surfaces": dict(Counter(r[0] for r in fa).most_common())}
     out["sequences"] = {name: {**dict(c), "median_delay_s": round(float(np.median(delays[name])), 2)
                                if delays[name] else None,
                                "max_delay_s": round(max(delays[name]), 2) if delays[name] else None}
@@ -467,6 +477,89 @@ def enrollment(model: str | None, classifier: str | None, threads: int, decks: l
     return out
 
 
+HAND_MODEL_THRESHOLDS = (0.3, 0.5, 0.7, 0.9)
+
+
+def real_hands(det: CardDetector, root: Path, margin_mm: float = ZONE_MARGIN_MM, seed: int = 5150) -> dict:
+    """Hands on real photographs (``vision.training.real_photos``; never trained
+    on): false alarms on pictures without a hand and misses on pictures with
+    one, per picture, for the detector's hand boxes (shipped threshold) and
+    for the hand model at several thresholds.
+
+    Without a hand: the ``tables`` validation and test photographs (wooden
+    blocks on wood and white tables), the EdjeElectronics test photographs
+    (real cards on carpet and cloth), and the real surfaces of
+    ``--real-surfaces`` bare and with generated cards; with one: the held-out
+    hand photographs (:func:`vision.training.real_photos.held_out_hands`).
+    Each photograph is read as a zone: its middle, cut to a zone's shape."""
+    import cv2
+
+    from vision.training.real_photos import HAND_COVER, card_photos, held_out_hands, table_photos, zone_view
+    from vision.training.real_surfaces import LIGHTS, relight, surfaces, zone_surface
+
+    if det.hand_model is None:
+        return {"skipped": "no hand model loaded"}
+    sets: dict[str, list[tuple[np.ndarray, bool, int]]] = {}
+    margin = Zone.margin_px(margin_mm)
+
+    def views(photos, label: str, hand: bool):
+        out = []
+        for p in photos:
+            view, cover = zone_view(cv2.imread(str(p.path), cv2.IMREAD_COLOR), p.hands)
+            if hand and cover < HAND_COVER:
+                continue      # the hand lies outside the zone-shaped middle
+            # the zone picture with its margin: the view is the zone, the margin repeats its edge
+            out.append((cv2.copyMakeBorder(view, margin, margin, margin, margin, cv2.BORDER_REPLICATE), hand))
+        sets[label] = out
+
+    views([p for s in ("valid", "test") for p in table_photos(root, s)], "tables (real, no hand)", False)
+    views(card_photos(root, "test"), "cards on carpet (real, no hand)", False)
+    unlike = held_out_hands(root, unlike=0.45)
+    views(unlike, "hands (real), scenes unlike any trained on", True)
+    views([p for p in held_out_hands(root) if p not in unlike], "hands (real), near copies of trained scenes", True)
+    gen = SceneGenerator(load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT, hand_rate=0.0)
+    size = (ZONE_PX[0] + 2 * margin, ZONE_PX[1] + 2 * margin)
+    surf_pics = []
+    for si, surf in enumerate(surfaces()):
+        for li, light in enumerate(LIGHTS):
+            rng = np.random.default_rng([seed, si, li, 7])
+            bg = relight(zone_surface(surf, size, rng), light, rng)
+            deck = gen.decks[(si + li) % len(gen.decks)]
+            surf_pics.append((gen.render([], rng, deck=deck, background=bg, margin=margin).image, False))
+            surf_pics.append((gen.render(play_for_deck(rng, deck), rng, deck=deck, background=bg,
+                                         margin=margin).image, False))
+    if surf_pics:
+        sets["real surfaces, bare and with generated cards (no hand)"] = surf_pics
+    scale = det.imgsz / max(ZONE_PX)
+    out: dict = {"sets": {}}
+    total = Counter()
+    for label, pics in sets.items():
+        reads = []
+        for i in range(0, len(pics), 16):
+            reads += det.read_zones([p for p, _ in pics[i:i + 16]], scale, margin)
+        hand = pics[0][1] if pics else False
+        det_raised = sum(r.hand_confidence >= CardDetector.DEFAULT_HAND_CONF for r in reads)
+        row = {"pictures": len(pics), "hand_in_pictures": hand,
+               "detector_raised_hand": det_raised}
+        for t in HAND_MODEL_THRESHOLDS:
+            row[f"model_raised_hand_at_{t}"] = sum(r.hand_probability >= t for r in reads)
+        out["sets"][label] = row
+        key = "with_hand" if hand else "without_hand"
+        total[f"{key}_pictures"] += len(pics)
+        total[f"{key}_detector"] += det_raised
+        for t in HAND_MODEL_THRESHOLDS:
+            total[f"{key}_model_{t}"] += row[f"model_raised_hand_at_{t}"]
+    n0, n1 = max(1, total["without_hand_pictures"]), max(1, total["with_hand_pictures"])
+    out["pictures_without_hand"], out["pictures_with_hand"] = total["without_hand_pictures"], total["with_hand_pictures"]
+    out["detector (before)"] = {"false_alarm_rate": round(total["without_hand_detector"] / n0, 4),
+                                "miss_rate": round(1 - total["with_hand_detector"] / n1, 4)}
+    for t in HAND_MODEL_THRESHOLDS:
+        out[f"hand model at {t}"] = {"false_alarm_rate": round(total[f"without_hand_model_{t}"] / n0, 4),
+                                     "miss_rate": round(1 - total[f"with_hand_model_{t}"] / n1, 4)}
+    out["shipped_hand_threshold"] = det.hand_threshold
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--model", default=None)
@@ -482,6 +575,10 @@ def main() -> int:
                     help="also hand false alarms and misses on real surfaces from Debian packages")
     ap.add_argument("--only-real-surfaces", action="store_true", help="that section alone")
     ap.add_argument("--surface-seed", type=int, default=5150)
+    ap.add_argument("--real-hands", type=Path, default=None, metavar="ROOT",
+                    help="also hand false alarms and misses on real photographs (vision/training/real_photos.py builds ROOT)")
+    ap.add_argument("--only-real-hands", action="store_true", help="that section alone")
+    ap.add_argument("--hand-model", default=None, help="hand model ONNX (default: the shipped one)")
     ap.add_argument("--turned", type=int, default=0, metavar="N",
                     help="also N plays per angle bin (0-15, 15-30, 30-45 degrees), N tight fans, "
                          "N fans and N rows with crooked cards")
@@ -505,7 +602,13 @@ def main() -> int:
         print(json.dumps({"real_surfaces": real_surfaces(args.model, args.classifier, args.threads,
                                                          args.surface_seed, margin_mm=args.margin_mm)}, indent=1))
         return 0
-    det = CardDetector(args.model, threads=args.threads, conf=args.conf, classifier=args.classifier)
+    det = CardDetector(args.model, threads=args.threads, conf=args.conf, classifier=args.classifier,
+                       hand_model=args.hand_model)
+    if args.only_real_hands:
+        if not args.real_hands:
+            ap.error("--only-real-hands needs --real-hands ROOT")
+        print(json.dumps({"real_hands": real_hands(det, args.real_hands, args.margin_mm, args.surface_seed)}, indent=1))
+        return 0
     out = {"model": str(det.model_path),
            "index_classifier": str(det.classifier.model_path),
            "detector_conf": det.conf, "held_out_decks": list(HELD_OUT_DECKS),
@@ -520,6 +623,8 @@ def main() -> int:
         from benchmarks.bench_real_photos import measure
         out["real_photos"] = {"source": "EdjeElectronics test photographs (Apache-2.0), real, not made here",
                               **measure(det, args.real_photos, "test")}
+    if args.real_hands:
+        out["real_hands"] = real_hands(det, args.real_hands, args.margin_mm, args.surface_seed)
     if args.enroll:
         out["enrollment"] = enrollment(*enroll_args())
     if args.real_surfaces:

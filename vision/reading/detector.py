@@ -23,6 +23,7 @@ import numpy as np
 
 from vision.reading.classes import DETECTOR_NAMES
 from vision.reading.deck_profile import DeckProfileError
+from vision.reading.hand_model import DEFAULT_MODEL as HAND_MODEL, HandModel
 from vision.reading.index_classifier import DEFAULT_MODEL as CLF_MODEL, IndexClassifier
 from vision.reading.orientation import OTHER_LINES, TURN_FROM, Turns, Upright, lines_apart, turn_angles, upright
 from vision.reading.pairing import PAIR_RATIO, SAME_INDEX, CardRead, IndexDetection, _corner_pair_error, one_per_index, pair_indices
@@ -41,7 +42,9 @@ class ZoneRead:
 
     cards: list[CardRead] = field(default_factory=list)
     hand: bool = False
-    hand_confidence: float = 0.0
+    hand_confidence: float = 0.0      # the detector's strongest hand box over the zone
+    hand_probability: float | None = None   # the hand model's, its surest box (None: no hand model loaded)
+    hand_boxes: tuple[tuple[float, float, float, float], ...] = ()   # the detector's hand boxes over the zone
     printed: tuple[str, ...] = ()     # printed PASS / COUNTn cards (vision.reading.printed_cards)
 
     @property
@@ -110,8 +113,9 @@ class CardDetector:
     """The ONNX corner-index detector plus the pairing step.
 
     ``threads`` caps ONNX Runtime's threads (a table node shares its CPU).
-    ``hand_conf``: the score from which a box is a hand over the zone
-    (:attr:`DEFAULT_HAND_CONF`; see models/MODEL_CARD.md, "Hands on real surfaces").
+    ``hand_conf``: the score from which the detector's box is a hand (or,
+    with the hand model, a hand proposed to it); by default
+    :attr:`DEFAULT_HAND_CONF` alone, :attr:`HAND_PROPOSAL_CONF` with the model.
     ``deck``: a deck profile from ``guandan-ref enroll-deck``
     (:mod:`vision.reading.deck_profile`): the classifier names indices with
     that deck's head (None: the shipped one).
@@ -120,15 +124,24 @@ class CardDetector:
     each its own way (a fan, a card pushed in crooked) are also read turned
     by each one's angle, the reads merged card by card (see models/MODEL_CARD.md,
     "Cards turned each its own way").
+    ``hand_model``: the hand model (:mod:`vision.reading.hand_model`) that
+    judges each hand box the detector proposes (from ``hand_conf``, by
+    default :attr:`HAND_PROPOSAL_CONF`): a hand is over the zone when it
+    gives a box ``hand_threshold`` or more.  False: the detector's hand
+    boxes alone say it, from :attr:`DEFAULT_HAND_CONF` (see
+    models/MODEL_CARD.md, "Hands on real photographs").
     """
 
     DEFAULT_HAND_CONF = 0.3
+    HAND_PROPOSAL_CONF = 0.1
+    DEFAULT_HAND_THRESHOLD = 0.5
 
     def __init__(self, model: str | Path | None = None, imgsz: int | None = None,
                  conf: float | None = None, iou: float = 0.3, hand_conf: float | None = None, threads: int = 2,
                  classifier: str | Path | bool | None = None, index_conf: float = 0.25,
                  turn_from: float | None = TURN_FROM, deck: str | Path | None = None,
-                 own_turns: bool = True):
+                 own_turns: bool = True,
+                 hand_model: str | Path | bool | None = None, hand_threshold: float | None = None):
         path = Path(model or os.environ.get("GUANDAN_CARD_MODEL") or DEFAULT_MODEL)
         if not path.exists():
             raise DetectorError(f"card model not found: {path}")
@@ -151,7 +164,6 @@ class CardDetector:
         self.batches = not isinstance(inp.shape[0], int)
         self.imgsz = imgsz or (max(self.fixed_size) if fixed else _trained_size(self.session))
         self.iou = iou
-        self.hand_conf = self.DEFAULT_HAND_CONF if hand_conf is None else hand_conf
         self.model_path = path
         # Second stage (vision.reading.index_classifier): names each box the detector
         # finds.  classifier=False: boxes only (find_boxes), e.g. to make data.
@@ -170,6 +182,19 @@ class CardDetector:
                 raise DetectorError(str(exc)) from None
         elif deck is not None:
             raise DetectorError("a deck profile needs the index classifier (classifier=False given)")
+        self.hand_model = None
+        if hand_model is not False:
+            hand_path = Path(hand_model or os.environ.get("GUANDAN_HAND_MODEL") or HAND_MODEL)
+            if not hand_path.exists():
+                raise DetectorError(f"hand model not found: {hand_path}")
+            try:
+                self.hand_model = HandModel(hand_path, threads=threads)
+            except Exception as exc:
+                raise DetectorError(f"cannot load hand model {hand_path}: {exc}") from None
+        self.hand_threshold = self.DEFAULT_HAND_THRESHOLD if hand_threshold is None else hand_threshold
+        # with the hand model judging them, the detector proposes more boxes
+        default_conf = self.DEFAULT_HAND_CONF if self.hand_model is None else self.HAND_PROPOSAL_CONF
+        self.hand_conf = default_conf if hand_conf is None else hand_conf
         # the detector only has to find indices, so its threshold is low;
         # the classifier's (index_conf) decides what an index shows
         self.conf = 0.1 if conf is None else conf
@@ -320,7 +345,19 @@ class CardDetector:
             for z, extra in zip(again, more):
                 best[z] = _merged(best[z], tried[z] + extra, [0.0, *wholes[z], *(t for t in owns[z] if t)], widths[z])
         # whether a hand is there: the read as it lies alone
-        return [replace(b, hand=t[0].hand, hand_confidence=t[0].hand_confidence) for b, t in zip(best, tried)]
+        reads = [replace(b, hand=t[0].hand, hand_confidence=t[0].hand_confidence, hand_boxes=t[0].hand_boxes)
+                 for b, t in zip(best, tried)]
+        if self.hand_model is not None:
+            # the hand model judges each box the detector took for a hand (it took
+            # real wood, cork and shadows for hands); every zone's boxes in one run
+            boxed = [(im, b) for im, r in zip(images, reads) for b in r.hand_boxes]
+            probs = iter(self.hand_model.probabilities(boxed).tolist())
+            judged = []
+            for r in reads:
+                p = max((next(probs) for _ in r.hand_boxes), default=0.0)
+                judged.append(replace(r, hand=p >= self.hand_threshold, hand_probability=round(p, 4)))
+            reads = judged
+        return reads
 
     def _reads(self, images: list[np.ndarray], variants: list[list[Upright | None]], scale: float | None,
                margin: int) -> tuple[list[list[ZoneRead]], list[list[bool]], list[tuple[float, float]]]:
@@ -354,7 +391,8 @@ class CardDetector:
         if margin > 0:    # (without one, a card cut off at the edge may have its centre outside)
             cards = [c for c in cards if zone[0] <= c.centre[0] <= zone[2] and zone[1] <= c.centre[1] <= zone[3]]
         return ZoneRead(cards=cards, hand=bool(hands),
-                        hand_confidence=max((d.confidence for d in hands), default=0.0))
+                        hand_confidence=max((d.confidence for d in hands), default=0.0),
+                        hand_boxes=tuple(u.box(d.box) if u else d.box for d in hands))
 
 
 def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tuple[float, float]) -> ZoneRead:

@@ -1,0 +1,130 @@
+"""The hand model on real photographs: hands raise a hand, bare tables do not.
+
+The photographs in tests/data/real (licences in its LICENSE.md) are from the
+sets' validation and test splits, never trained on.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.reading.detector import CardDetector, DetectorError
+from vision.reading.hand_model import INPUT, HandModel, crop
+from vision.training.real_photos import HAND_COVER, RealPhotosError, hand_photos, held_out_hands, zone_view
+
+REAL = Path(__file__).resolve().parents[1] / "data" / "real"
+MARGIN = 32
+
+
+def _zone_picture(path: Path, hands=()) -> tuple[np.ndarray, float]:
+    """The photograph's middle as a zone picture with its margin, as the table watcher reads one."""
+    view, cover = zone_view(cv2.imread(str(path), cv2.IMREAD_COLOR), hands)
+    return cv2.copyMakeBorder(view, MARGIN, MARGIN, MARGIN, MARGIN, cv2.BORDER_REPLICATE), cover
+
+
+def _hands() -> list:
+    """The test photographs of hands, with their boxes (laid out as the dataset's split folders)."""
+    from vision.training.real_photos import Photo, _obb_boxes
+
+    out = []
+    for p in sorted((REAL / "hands").glob("*.jpg")):
+        img = cv2.imread(str(p))
+        out.append(Photo(p, _obb_boxes(p.with_suffix(".txt"), img.shape[1], img.shape[0])))
+    return out
+
+
+@pytest.fixture(scope="module")
+def det() -> CardDetector:
+    return CardDetector(threads=1)
+
+
+@pytest.mark.parametrize("path", sorted((REAL / "tables").glob("*.jpg")), ids=lambda p: p.name[:24])
+def test_a_real_table_without_a_hand_raises_none(det, path):
+    zone, _ = _zone_picture(path)
+    read = det.read_zones([zone], margin=MARGIN)[0]
+    assert read.hand is False
+    assert read.hand_probability is not None and read.hand_probability < det.hand_threshold
+
+
+@pytest.mark.parametrize("photo", _hands(), ids=lambda p: p.path.name[:12])
+def test_a_real_hand_over_the_zone_raises_one(det, photo):
+    zone, cover = _zone_picture(photo.path, photo.hands)
+    assert cover >= HAND_COVER          # the hand is in the zone-shaped middle
+    assert det.read_zones([zone], margin=MARGIN)[0].hand is True
+
+
+def test_the_detector_alone_still_says_hands_when_asked(det):
+    zone, _ = _zone_picture(_hands()[0].path, _hands()[0].hands)
+    alone = CardDetector(threads=1, hand_model=False)
+    read = alone.read_zones([zone], margin=MARGIN)[0]
+    assert read.hand_probability is None
+    assert read.hand == (read.hand_confidence >= alone.hand_conf)
+
+
+def test_a_missing_hand_model_is_a_detector_error(tmp_path):
+    with pytest.raises(DetectorError, match="hand model not found"):
+        CardDetector(threads=1, hand_model=tmp_path / "none.onnx")
+
+
+def test_a_file_that_is_no_model_is_a_detector_error(tmp_path):
+    bad = tmp_path / "bad.onnx"
+    bad.write_bytes(b"not a model")
+    with pytest.raises(DetectorError, match="cannot load hand model"):
+        CardDetector(threads=1, hand_model=bad)
+
+
+def test_the_model_judges_the_box_it_is_given():
+    img = np.zeros((200, 300, 3), np.uint8)
+    img[50:100, 100:200] = 255                        # a white box, black around it
+    inside = crop(img, (110.0, 60.0, 190.0, 90.0))
+    assert inside.shape == (INPUT, INPUT, 3) and inside.min() == 255
+    assert crop(img, (0.0, 0.0, 40.0, 40.0)).max() == 0
+    model = HandModel()
+    assert model.probabilities([]).shape == (0,)
+    p = model.probabilities([(img, (110.0, 60.0, 190.0, 90.0)), (img, (0.0, 0.0, 40.0, 40.0))])
+    assert p.shape == (2,) and ((0 <= p) & (p <= 1)).all()
+
+
+def test_no_hand_box_means_no_hand_whatever_the_model(det):
+    img = np.full((512, 704, 3), 40, np.uint8)       # a bare dark cloth: nothing for the detector to box
+    read = det.read_zones([img], margin=MARGIN)[0]
+    assert read.hand_boxes == () and read.hand is False and read.hand_probability == 0.0
+
+
+def test_oriented_labels_become_boxes_around_them(tmp_path):
+    from vision.training.real_photos import _obb_boxes
+
+    label = tmp_path / "a.txt"
+    label.write_text("0 0.5 0.1 0.9 0.5 0.5 0.9 0.1 0.5\nnot a label\n")
+    assert _obb_boxes(label, 200, 100) == ((20.0, 10.0, 180.0, 90.0),)
+
+
+def test_held_out_hands_leave_out_copies_of_trained_photographs(tmp_path):
+    src = REAL / "hands" / "11IMG__jpg.rf.e95750d28b3c05995262c63e5b38040e.jpg"
+    for split, name in (("train", "11IMG__jpg.rf.aaa"), ("valid", "11IMG__jpg.rf.bbb"), ("valid", "12IMG__jpg.rf.ccc")):
+        for sub in ("images", "labels"):
+            (tmp_path / "hands" / split / sub).mkdir(parents=True, exist_ok=True)
+        (tmp_path / "hands" / split / "images" / f"{name}.jpg").write_bytes(src.read_bytes())
+        (tmp_path / "hands" / split / "labels" / f"{name}.txt").write_text(src.with_suffix(".txt").read_text())
+    (tmp_path / "hands" / "test" / "images").mkdir(parents=True)
+    assert [p.path.name for p in held_out_hands(tmp_path)] == ["12IMG__jpg.rf.ccc.jpg"]
+    assert len(hand_photos(tmp_path, "train")) == 1
+    with pytest.raises(ValueError):
+        hand_photos(tmp_path, "everything")
+    with pytest.raises(RealPhotosError, match="not found"):
+        hand_photos(tmp_path / "nowhere", "train")
+
+
+def test_random_windows_stay_inside_the_photograph_and_say_how_much_hand_they_hold():
+    rng = np.random.default_rng(3)
+    img = np.zeros((640, 480, 3), np.uint8)
+    for _ in range(50):
+        view, cover = zone_view(img, ((0.0, 0.0, 480.0, 640.0),), rng)
+        assert view.shape == (448, 640, 3)
+        assert cover == 1.0
+        _, none = zone_view(img, ((-100.0, -100.0, -1.0, -1.0),), rng, scale=(0.3, 0.6))
+        assert none == 0.0

@@ -1,0 +1,66 @@
+"""Whether what the detector boxed as a hand is one: a small CNN on the box, at run time.
+
+The card detector boxes hands, but it learnt them from drawn hands on
+generated cloths: on real photographs it finds nearly every real hand and
+also takes wood, cork, carpet, paper and shadows for hands (models/MODEL_CARD.md,
+"Hands on real photographs").  As the index classifier does for index
+boxes, this second stage looks at each hand box the detector proposes and
+says whether a hand is in it.  It was trained on photographs of real hands
+and of real tables without one (:mod:`vision.training.real_photos`) and on
+generated scenes.  Making it: :mod:`vision.training.hand_model`.
+
+>>> model = HandModel()                                            # doctest: +SKIP
+>>> model.probabilities([(zone_picture, (120.0, 40.0, 420.0, 300.0))])   # doctest: +SKIP
+array([0.998], dtype=float32)
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.reading.runtime import cpu_session
+
+INPUT = 64            # crops are INPUT x INPUT
+MARGIN = 0.1          # crops take this share of the box's size around it
+DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "hand-classifier.onnx"
+
+
+def crop(image: np.ndarray, box: tuple[float, ...], margin: float = MARGIN) -> np.ndarray:
+    """The box with a margin around it, at the model's input size (BGR uint8)."""
+    x0, y0, x1, y1 = box[:4]
+    w, h = max(1.0, x1 - x0), max(1.0, y1 - y0)
+    src = np.float32([[x0 - margin * w, y0 - margin * h], [x1 + margin * w, y0 - margin * h],
+                      [x0 - margin * w, y1 + margin * h]])
+    dst = np.float32([[0, 0], [INPUT, 0], [0, INPUT]])
+    M = cv2.getAffineTransform(src, dst)
+    return cv2.warpAffine(image, M, (INPUT, INPUT), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+
+
+def to_blob(crops: list[np.ndarray]) -> np.ndarray:
+    """Crops (BGR uint8) as the network takes them: RGB in 0..1, N x 3 x H x W
+    (training feeds it the same way)."""
+    x = np.stack(crops).astype(np.float32) / 255.0
+    return np.ascontiguousarray(x[:, :, :, ::-1].transpose(0, 3, 1, 2))
+
+
+class HandModel:
+    """The exported hand model on ONNX Runtime (one logit a crop)."""
+
+    def __init__(self, model: str | Path | None = None, threads: int = 2):
+        path = Path(model or os.environ.get("GUANDAN_HAND_MODEL") or DEFAULT_MODEL)
+        if not path.exists():
+            raise FileNotFoundError(f"hand model not found: {path}")
+        self.session = cpu_session(path, threads)
+        self.input_name = self.session.get_inputs()[0].name
+        self.model_path = path
+
+    def probabilities(self, boxed: list[tuple[np.ndarray, tuple[float, ...]]]) -> np.ndarray:
+        """For each (picture, box), the probability that a hand is in the box."""
+        if not boxed:
+            return np.zeros(0, np.float32)
+        logits = self.session.run(None, {self.input_name: to_blob([crop(im, b) for im, b in boxed])})[0]
+        return (1.0 / (1.0 + np.exp(-logits.reshape(-1)))).astype(np.float32)

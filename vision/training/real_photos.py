@@ -1,0 +1,217 @@
+"""Real photographs no one here made, for the hand model: hands, and tables without one.
+
+Three public sets whose licences allow training and measuring (the
+photographs are not in this repository; a few are copied into
+``tests/data/real/`` with their licences, see the README there):
+
+=========  =================================================================  ===========  ========================
+name       source (repository, commit, folder)                                licence      what
+=========  =================================================================  ===========  ========================
+hands      ragadag621/hand-tracking-project-using-YOLOv5 a7dbe15              CC BY 4.0    2,801 photographs of real
+           ``HandDetect/hands.v2i.yolov8-obb`` (Roboflow Universe "hands",               hands (palms, backs,
+           golfballtracking-project-sypem/hands-dguzk, v2)                               fingers) on walls, floors,
+                                                                                         desks, clothes; each hand
+                                                                                         boxed (oriented)
+tables     shreypatel1/grasp-point-calculation 919a881                        CC BY 4.0    440 photographs of wooden
+           ``datasets/card-detect`` (Roboflow Universe "card detect",                    blocks on a light wooden
+           empamos/card-detect-49zev, v11)                                               table and on white tables,
+                                                                                         no hand
+edje       EdjeElectronics/TensorFlow-Object-Detection-API-Tutorial-          Apache-2.0   363 photographs of real
+           Train-Multiple-Objects-Windows-10 c164582 ``images``                          playing cards on carpet,
+                                                                                         cloth, knitwear; no hand
+=========  =================================================================  ===========  ========================
+
+Build the folder once (``ROOT``), from clones of the three repositories::
+
+    git -C hands-repo archive a7dbe15 HandDetect/hands.v2i.yolov8-obb | tar x --strip-components=2 -C ROOT/hands
+    git -C tables-repo archive 919a881 datasets/card-detect | tar x --strip-components=2 -C ROOT/tables
+    git -C edje-repo archive c164582 images LICENSE | tar x -C ROOT/edje
+
+(make the three folders first).  Each set keeps its own split: the
+``train`` photographs may be trained on; ``valid`` and ``test`` (for edje:
+``test``) are only measured, and :func:`held_out_hands` also leaves out
+every validation photograph whose source photograph (the name before
+Roboflow's ``.rf.``) is among the training ones: Roboflow's copies of one
+photograph, flipped or turned, must not be on both sides.
+
+A zone picture is wider than tall (the zone 640x448, its margin around it);
+the photographs are square or upright, so :func:`zone_view` cuts a
+zone-shaped window out of one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.reading.table import ZONE_PX
+
+SPLITS = ("train", "valid", "test")
+SOURCES = {
+    "hands": ("ragadag621/hand-tracking-project-using-YOLOv5", "a7dbe15", "CC BY 4.0"),
+    "tables": ("shreypatel1/grasp-point-calculation", "919a881", "CC BY 4.0"),
+    "edje": ("EdjeElectronics/TensorFlow-Object-Detection-API-Tutorial-Train-Multiple-Objects-Windows-10",
+             "c164582", "Apache-2.0"),
+}
+ASPECT = ZONE_PX[0] / ZONE_PX[1]      # a zone's width over its height
+HAND_COVER = 0.05     # a hand's box covering this share of a window is a hand over the zone
+
+
+class RealPhotosError(Exception):
+    """The folder of real photographs is missing or not as built by the module's recipe."""
+
+
+@dataclass(frozen=True)
+class Photo:
+    """One photograph: where it is, and its hands' boxes in pixels (x0, y0, x1, y1)."""
+
+    path: Path
+    hands: tuple[tuple[float, float, float, float], ...] = ()
+
+    @property
+    def source(self) -> str:
+        """The photograph it was made from (Roboflow names its copies ``NAME.rf.HASH``)."""
+        return self.path.name.split(".rf.")[0]
+
+
+def _images(folder: Path) -> list[Path]:
+    if not folder.is_dir():
+        raise RealPhotosError(f"{folder} not found (see vision/training/real_photos.py to build it)")
+    return sorted(p for p in folder.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+
+
+def _obb_boxes(label: Path, w: int, h: int) -> tuple[tuple[float, float, float, float], ...]:
+    """Axis-aligned boxes around the oriented boxes of a YOLO-OBB label file
+    (``class x1 y1 .. x4 y4``, normalised)."""
+    out = []
+    for line in label.read_text().split("\n"):
+        v = line.split()
+        if len(v) != 9:
+            continue
+        xy = np.array([float(t) for t in v[1:]]).reshape(4, 2) * (w, h)
+        out.append((float(xy[:, 0].min()), float(xy[:, 1].min()), float(xy[:, 0].max()), float(xy[:, 1].max())))
+    return tuple(out)
+
+
+def hand_photos(root: Path, split: str) -> list[Photo]:
+    """The hand photographs of one split, with their hands' boxes."""
+    if split not in SPLITS:
+        raise ValueError(f"split must be one of {SPLITS}, got {split!r}")
+    folder = Path(root) / "hands" / split
+    out = []
+    for p in _images(folder / "images"):
+        label = folder / "labels" / (p.stem + ".txt")
+        img = cv2.imread(str(p), cv2.IMREAD_COLOR)
+        if img is None or not label.exists():
+            continue
+        out.append(Photo(p, _obb_boxes(label, img.shape[1], img.shape[0])))
+    return out
+
+
+def _thumbnail(path: Path) -> np.ndarray:
+    """16x16 grey, zero mean and unit spread: a photograph's look, for finding near copies."""
+    g = cv2.resize(cv2.imread(str(path), cv2.IMREAD_GRAYSCALE), (16, 16), interpolation=cv2.INTER_AREA)
+    g = g.astype(np.float32)
+    return (g - g.mean()) / (g.std() + 1e-6)
+
+
+def held_out_hands(root: Path, unlike: float | None = None) -> list[Photo]:
+    """The validation and test hand photographs whose source photograph is
+    not among the training ones (those alone are fit to measure with).
+
+    The set holds bursts of one scene shot moments apart under different
+    names; ``unlike``: also leave out every photograph whose thumbnail lies
+    closer than this (mean absolute difference of :func:`_thumbnail`, any
+    training photograph turned or flipped) to a training one: 0.45 keeps
+    about half, scenes of their own."""
+    train = hand_photos(root, "train")
+    trained = {p.source for p in train}
+    out = [p for s in ("valid", "test") for p in hand_photos(root, s) if p.source not in trained and p.hands]
+    if unlike is None:
+        return out
+    looks = []
+    for p in train:
+        t = _thumbnail(p.path)
+        for k in range(4):
+            a = np.rot90(t, k)
+            looks += [a.ravel(), a[:, ::-1].ravel()]
+    bank = np.stack(looks)
+    return [p for p in out if float(np.abs(bank - _thumbnail(p.path).ravel()).mean(axis=1).min()) >= unlike]
+
+
+def table_photos(root: Path, split: str) -> list[Photo]:
+    """Tables without a hand (wooden blocks on wood or white): one split."""
+    if split not in SPLITS:
+        raise ValueError(f"split must be one of {SPLITS}, got {split!r}")
+    return [Photo(p) for p in _images(Path(root) / "tables" / split / "images")]
+
+
+def card_photos(root: Path, split: str) -> list[Photo]:
+    """Real cards on carpet and cloth, no hand (EdjeElectronics): ``train`` or ``test``."""
+    if split not in ("train", "test"):
+        raise ValueError(f"split must be train or test, got {split!r}")
+    return [Photo(p) for p in _images(Path(root) / "edje" / "images" / split)]
+
+
+Box = tuple[float, float, float, float]
+
+
+def zone_window(shape: tuple[int, ...], rng: np.random.Generator | None = None,
+                scale: tuple[float, float] = (0.55, 1.0)) -> Box:
+    """A zone-shaped window (x0, y0, x1, y1) of a picture of ``shape``.
+
+    Without ``rng`` the picture's middle, as wide (or as tall) as it can
+    be; with one, a random window of ``scale`` (a share of that), anywhere.
+    """
+    H, W = shape[:2]
+    cw, ch = (W, W / ASPECT) if W / H <= ASPECT else (H * ASPECT, H)
+    if rng is not None:
+        s = rng.uniform(*scale)
+        cw, ch = cw * s, ch * s
+        x0, y0 = rng.uniform(0, W - cw), rng.uniform(0, H - ch)
+    else:
+        x0, y0 = (W - cw) / 2, (H - ch) / 2
+    return (x0, y0, x0 + cw, y0 + ch)
+
+
+def in_window(boxes: tuple[Box, ...] | list[Box], window: Box, size: tuple[int, int] = ZONE_PX) -> list[Box]:
+    """Boxes moved into the pixels of the window cut to ``size``, clipped to it
+    (the ones outside it left out).
+
+    >>> in_window([(10.0, 10.0, 30.0, 30.0), (500.0, 0.0, 600.0, 10.0)], (0.0, 0.0, 200.0, 140.0), (100, 70))
+    [(5.0, 5.0, 15.0, 15.0)]
+    """
+    sx, sy = size[0] / (window[2] - window[0]), size[1] / (window[3] - window[1])
+    out = []
+    for b in boxes:
+        x0, y0 = max(b[0], window[0]), max(b[1], window[1])
+        x1, y1 = min(b[2], window[2]), min(b[3], window[3])
+        if x1 > x0 and y1 > y0:
+            out.append(((x0 - window[0]) * sx, (y0 - window[1]) * sy, (x1 - window[0]) * sx, (y1 - window[1]) * sy))
+    return out
+
+
+def cut(img: np.ndarray, window: Box, size: tuple[int, int] = ZONE_PX) -> np.ndarray:
+    """The window of the picture, resized to ``size``."""
+    x0, y0, x1, y1 = window
+    return cv2.resize(img[int(y0):int(round(y1)), int(x0):int(round(x1))], size, interpolation=cv2.INTER_AREA)
+
+
+def zone_view(img: np.ndarray, hands: tuple[Box, ...] = (),
+              rng: np.random.Generator | None = None, size: tuple[int, int] = ZONE_PX,
+              scale: tuple[float, float] = (0.55, 1.0)) -> tuple[np.ndarray, float]:
+    """A zone-shaped picture (``size``) cut from a photograph (:func:`zone_window`),
+    and how much of it the largest hand's box covers (0 to 1).  A hand counts
+    as over the zone from :data:`HAND_COVER`.
+
+    >>> view, cover = zone_view(np.zeros((640, 640, 3), np.uint8), ((0.0, 0.0, 320.0, 640.0),))
+    >>> view.shape, cover
+    ((448, 640, 3), 0.5)
+    """
+    window = zone_window(img.shape, rng, scale)
+    area = size[0] * size[1]
+    cover = max(((b[2] - b[0]) * (b[3] - b[1]) / area for b in in_window(hands, window, size)), default=0.0)
+    return cut(img, window, size), round(cover, 4)
