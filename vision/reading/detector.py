@@ -15,8 +15,10 @@ a pair of ``S5`` counts as two.  Cards come out left to right.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -30,6 +32,7 @@ from vision.reading.pairing import PAIR_RATIO, SAME_INDEX, CardRead, IndexDetect
 from vision.reading.runtime import cpu_session
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "cards-yolo11n.onnx"
+T = TypeVar("T")
 
 
 class DetectorError(RuntimeError):
@@ -143,12 +146,7 @@ class CardDetector:
                  own_turns: bool = True,
                  hand_model: str | Path | bool | None = None, hand_threshold: float | None = None):
         path = Path(model or os.environ.get("GUANDAN_CARD_MODEL") or DEFAULT_MODEL)
-        if not path.exists():
-            raise DetectorError(f"card model not found: {path}")
-        try:
-            self.session = cpu_session(path, threads)
-        except Exception as exc:   # onnxruntime raises its own types for corrupt files
-            raise DetectorError(f"cannot load card model {path}: {exc}") from None
+        self.session = _load("card model", path, lambda p: cpu_session(p, threads))
         inp = self.session.get_inputs()[0]
         rows = self.session.get_outputs()[0].shape[1]      # 4 box values + one score per class
         if isinstance(rows, int) and rows - 4 != len(DETECTOR_NAMES):
@@ -170,12 +168,7 @@ class CardDetector:
         self.classifier = None
         if classifier is not False:
             clf_path = Path(classifier or os.environ.get("GUANDAN_INDEX_MODEL") or CLF_MODEL)
-            if not clf_path.exists():
-                raise DetectorError(f"index classifier not found: {clf_path}")
-            try:
-                self.classifier = IndexClassifier(clf_path, threads=threads)
-            except Exception as exc:
-                raise DetectorError(f"cannot load index classifier {clf_path}: {exc}") from None
+            self.classifier = _load("index classifier", clf_path, lambda p: IndexClassifier(p, threads=threads))
             try:
                 self.classifier.use_deck(deck)
             except DeckProfileError as exc:
@@ -185,12 +178,7 @@ class CardDetector:
         self.hand_model = None
         if hand_model is not False:
             hand_path = Path(hand_model or os.environ.get("GUANDAN_HAND_MODEL") or HAND_MODEL)
-            if not hand_path.exists():
-                raise DetectorError(f"hand model not found: {hand_path}")
-            try:
-                self.hand_model = HandModel(hand_path, threads=threads)
-            except Exception as exc:
-                raise DetectorError(f"cannot load hand model {hand_path}: {exc}") from None
+            self.hand_model = _load("hand model", hand_path, lambda p: HandModel(p, threads=threads))
         self.hand_threshold = self.DEFAULT_HAND_THRESHOLD if hand_threshold is None else hand_threshold
         # with the hand model judging them, the detector proposes more boxes
         default_conf = self.DEFAULT_HAND_CONF if self.hand_model is None else self.HAND_PROPOSAL_CONF
@@ -516,6 +504,17 @@ def _along_row(cards: list[CardRead]) -> list[CardRead]:
     if abs(axis[1]) > abs(axis[0]):
         axis = np.array([1.0, 0.0])
     return [cards[k] for k in np.argsort(centred @ axis, kind="stable")]
+
+
+def _load(kind: str, path: Path, make: Callable[[Path], T]) -> T:
+    """One of the models, or a :class:`DetectorError` naming it (missing, or
+    not a model: ONNX Runtime raises its own types for corrupt files)."""
+    if not path.exists():
+        raise DetectorError(f"{kind} not found: {path}")
+    try:
+        return make(path)
+    except Exception as exc:
+        raise DetectorError(f"cannot load {kind} {path}: {exc}") from None
 
 
 def _card_back(card: CardRead, u: Upright) -> CardRead:

@@ -19,9 +19,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import cv2
 import numpy as np
 
+from vision.reading.index_classifier import crop as index_crop, to_blob
 from vision.reading.runtime import cpu_session
 
 INPUT = 64            # crops are INPUT x INPUT
@@ -30,21 +30,10 @@ DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "hand-classifie
 
 
 def crop(image: np.ndarray, box: tuple[float, ...], margin: float = MARGIN) -> np.ndarray:
-    """The box with a margin around it, at the model's input size (BGR uint8)."""
+    """The box with a margin around it, at the model's input size (BGR uint8);
+    the index classifier's crop, square (a box at least a pixel each way)."""
     x0, y0, x1, y1 = box[:4]
-    w, h = max(1.0, x1 - x0), max(1.0, y1 - y0)
-    src = np.float32([[x0 - margin * w, y0 - margin * h], [x1 + margin * w, y0 - margin * h],
-                      [x0 - margin * w, y1 + margin * h]])
-    dst = np.float32([[0, 0], [INPUT, 0], [0, INPUT]])
-    M = cv2.getAffineTransform(src, dst)
-    return cv2.warpAffine(image, M, (INPUT, INPUT), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
-
-
-def to_blob(crops: list[np.ndarray]) -> np.ndarray:
-    """Crops (BGR uint8) as the network takes them: RGB in 0..1, N x 3 x H x W
-    (training feeds it the same way)."""
-    x = np.stack(crops).astype(np.float32) / 255.0
-    return np.ascontiguousarray(x[:, :, :, ::-1].transpose(0, 3, 1, 2))
+    return index_crop(image, (x0, y0, max(x1, x0 + 1.0), max(y1, y0 + 1.0)), margin, (INPUT, INPUT))
 
 
 class HandModel:

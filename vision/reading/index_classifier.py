@@ -36,16 +36,16 @@ DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "index-classifi
 MARGIN = 0.15          # crops take this share of the box's size around it
 
 
-def crop(image: np.ndarray, box, margin: float = MARGIN) -> np.ndarray:
-    """The box with a margin, resized to the classifier's input (BGR uint8)."""
-    x0, y0, x1, y1 = box
+def crop(image: np.ndarray, box, margin: float = MARGIN, size: tuple[int, int] = (CROP_W, CROP_H)) -> np.ndarray:
+    """The box with a margin, resized to ``size`` (the classifier's input by default; BGR uint8)."""
+    x0, y0, x1, y1 = box[:4]
     w, h = x1 - x0, y1 - y0
     x0, x1 = x0 - margin * w, x1 + margin * w
     y0, y1 = y0 - margin * h, y1 + margin * h
     src = np.float32([[x0, y0], [x1, y0], [x0, y1]])
-    dst = np.float32([[0, 0], [CROP_W, 0], [0, CROP_H]])
+    dst = np.float32([[0, 0], [size[0], 0], [0, size[1]]])
     M = cv2.getAffineTransform(src, dst)
-    return cv2.warpAffine(image, M, (CROP_W, CROP_H), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpAffine(image, M, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
 
 
 def to_blob(crops: list[np.ndarray]) -> np.ndarray:
