@@ -102,11 +102,12 @@ def _with_margin(view: np.ndarray) -> np.ndarray:
     return cv2.copyMakeBorder(view, MARGIN, MARGIN, MARGIN, MARGIN, cv2.BORDER_REPLICATE)
 
 
-def real_crops(crops: _Crops, root: Path, rng: np.random.Generator) -> None:
-    """Crops from the real training photographs, saying how far it got."""
+def real_crops(crops: _Crops, root: Path, rng: np.random.Generator, negative_windows: int = 2) -> None:
+    """Crops from the real training photographs (``negative_windows`` random
+    windows of each photograph without a hand), saying how far it got."""
     photos = ([(p, "hands") for p in hand_photos(root, "train")]
-              + [(p, "tables") for p in table_photos(root, "train")] * 2
-              + [(p, "edje") for p in card_photos(root, "train")] * 2)
+              + [(p, "tables") for p in table_photos(root, "train")] * negative_windows
+              + [(p, "edje") for p in card_photos(root, "train")] * negative_windows)
     t0 = time.time()
     for start in range(0, len(photos), 32):
         batch = []
@@ -149,14 +150,15 @@ def generated_crops(crops: _Crops, root: Path, scenes: int, rng: np.random.Gener
               f"{time.time() - t0:.0f} s", file=sys.stderr)
 
 
-def build(out: Path, root: Path, scenes: int, seed: int, detector: Path | None = None) -> None:
+def build(out: Path, root: Path, scenes: int, seed: int, detector: Path | None = None,
+          negative_windows: int = 2) -> None:
     """Write the training crops to ``out`` (an ``.npz``)."""
     from vision.reading.detector import CardDetector
 
     rng = np.random.default_rng(seed)
     det = CardDetector(detector, classifier=False, hand_model=False, hand_conf=PROPOSALS)
     crops = _Crops(det)
-    real_crops(crops, root, rng)
+    real_crops(crops, root, rng, negative_windows)
     generated_crops(crops, root, scenes, rng)
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out, x=np.stack(crops.x), y=np.array(crops.y, np.uint8), source=np.array(crops.src))
@@ -264,13 +266,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scenes", type=int, default=2500, help="generated scenes to add (default 2500)")
     ap.add_argument("--detector", type=Path, default=None, help="the detector whose hand boxes to crop (default: the shipped one)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--negative-windows", type=int, default=2,
+                    help="random windows of each training photograph without a hand (default 2)")
     ap.add_argument("--train", action="store_true")
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--max-lr", type=float, default=3e-3)
     ap.add_argument("--to", type=Path, default=Path("models"))
     args = ap.parse_args(argv)
     if args.build:
-        build(args.data, args.build, args.scenes, args.seed, args.detector)
+        build(args.data, args.build, args.scenes, args.seed, args.detector, args.negative_windows)
     if args.train:
         train(args.data, args.epochs, args.to, args.seed, args.max_lr)
     if not (args.build or args.train):
