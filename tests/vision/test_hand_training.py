@@ -1,0 +1,47 @@
+"""The hand model's data and a tiny training run: the crops carry the right
+labels, training exports a model the reader loads."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+
+from vision.reading.detector import CardDetector  # noqa: E402
+from vision.reading.hand_model import INPUT, HandModel  # noqa: E402
+from vision.training.hand_model import PROPOSALS, _Crops, _covers, train  # noqa: E402
+
+
+def test_a_proposal_on_a_drawn_hand_is_a_hand_and_one_off_it_is_not(gen):
+    from vision.reading.classes import HAND_CLASS
+
+    det = CardDetector(threads=1, classifier=False, hand_model=False, hand_conf=PROPOSALS)
+    crops = _Crops(det)
+    rng = np.random.default_rng(4)
+    pictures = []
+    for hand in (True, False, True):
+        scene = gen.render(["S5", "H5"], rng, hand=hand, margin=32)
+        truths = [tuple(lab[1:]) for lab in scene.labels if lab[0] == HAND_CLASS]
+        assert bool(truths) == hand
+        pictures.append((scene.image, truths, True, "generated"))
+    crops.add(pictures, rng)
+    assert crops.x and all(x.shape == (INPUT, INPUT, 3) for x in crops.x)
+    assert sum(crops.y) >= 2             # at least each drawn hand's jittered box
+    assert set(crops.src) == {"generated"}
+    assert _covers((0, 0, 10, 10), (5, 0, 20, 10)) == 0.5 and _covers((0, 0, 1, 1), (2, 2, 3, 3)) == 0.0
+
+
+def test_one_epoch_exports_a_model_the_reader_loads(tmp_path: Path):
+    rng = np.random.default_rng(0)
+    x = rng.integers(0, 255, (300, INPUT, INPUT, 3), dtype=np.uint8)
+    y = (np.arange(300) % 2).astype(np.uint8)
+    x[y == 1, 16:48, 16:48] = 255          # something to learn
+    np.savez(tmp_path / "crops.npz", x=x, y=y, source=np.array(["generated", "hands"] * 150))
+    train(tmp_path / "crops.npz", 1, tmp_path / "out")
+    model = HandModel(tmp_path / "out" / "hand-classifier.onnx", threads=1)
+    p = model.probabilities([(x[0], (0.0, 0.0, 64.0, 64.0)), (x[1], (0.0, 0.0, 64.0, 64.0))])
+    assert p.shape == (2,) and np.isfinite(p).all()
+    assert (tmp_path / "out" / "hand-classifier.pt").exists()
