@@ -505,11 +505,11 @@ def real_hands(det: CardDetector, root: Path, margin_mm: float = ZONE_MARGIN_MM,
     def views(photos, label: str, hand: bool):
         out = []
         for p in photos:
-            view, cover = zone_view(cv2.imread(str(p.path), cv2.IMREAD_COLOR), p.hands)
+            # the zone picture with its margin: the view is the zone, the margin repeats its edge
+            view, cover = zone_view(cv2.imread(str(p.path), cv2.IMREAD_COLOR), p.hands, margin=margin)
             if hand and cover < HAND_COVER:
                 continue      # the hand lies outside the zone-shaped middle
-            # the zone picture with its margin: the view is the zone, the margin repeats its edge
-            out.append((cv2.copyMakeBorder(view, margin, margin, margin, margin, cv2.BORDER_REPLICATE), hand))
+            out.append((view, hand))
         sets[label] = out
 
     views([p for s in ("valid", "test") for p in table_photos(root, s)], "tables (real, no hand)", False)

@@ -22,8 +22,7 @@ MARGIN = 32
 
 def _zone_picture(path: Path, hands=()) -> tuple[np.ndarray, float]:
     """The photograph's middle as a zone picture with its margin, as the table watcher reads one."""
-    view, cover = zone_view(cv2.imread(str(path), cv2.IMREAD_COLOR), hands)
-    return cv2.copyMakeBorder(view, MARGIN, MARGIN, MARGIN, MARGIN, cv2.BORDER_REPLICATE), cover
+    return zone_view(cv2.imread(str(path), cv2.IMREAD_COLOR), hands, margin=MARGIN)
 
 
 def _hands() -> list:

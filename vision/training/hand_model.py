@@ -98,10 +98,6 @@ class _Crops:
         self.src.append(src)
 
 
-def _with_margin(view: np.ndarray) -> np.ndarray:
-    return cv2.copyMakeBorder(view, MARGIN, MARGIN, MARGIN, MARGIN, cv2.BORDER_REPLICATE)
-
-
 def real_crops(crops: _Crops, root: Path, rng: np.random.Generator, negative_windows: int = 2) -> None:
     """Crops from the real training photographs (``negative_windows`` random
     windows of each photograph without a hand), saying how far it got."""
@@ -116,7 +112,7 @@ def real_crops(crops: _Crops, root: Path, rng: np.random.Generator, negative_win
             window = zone_window(img.shape, rng)
             hands = [(x0 + MARGIN, y0 + MARGIN, x1 + MARGIN, y1 + MARGIN) for x0, y0, x1, y1 in in_window(p.hands, window)]
             # in a hand photograph, boxes off the labelled hand may be on its arm: left out
-            batch.append((_with_margin(cut(img, window)), hands, src != "hands", src))
+            batch.append((cut(img, window, margin=MARGIN), hands, src != "hands", src))
         crops.add(batch, rng)
         print(f"real: {min(start + 32, len(photos))}/{len(photos)} photographs, {len(crops.y)} crops, "
               f"{time.time() - t0:.0f} s", file=sys.stderr)

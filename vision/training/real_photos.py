@@ -194,18 +194,21 @@ def in_window(boxes: tuple[Box, ...] | list[Box], window: Box, size: tuple[int, 
     return out
 
 
-def cut(img: np.ndarray, window: Box, size: tuple[int, int] = ZONE_PX) -> np.ndarray:
-    """The window of the picture, resized to ``size``."""
+def cut(img: np.ndarray, window: Box, size: tuple[int, int] = ZONE_PX, margin: int = 0) -> np.ndarray:
+    """The window of the picture, resized to ``size``; with ``margin`` pixels
+    around it repeating its edge (a zone picture's margin, as the table
+    watcher reads one)."""
     x0, y0, x1, y1 = window
-    return cv2.resize(img[int(y0):int(round(y1)), int(x0):int(round(x1))], size, interpolation=cv2.INTER_AREA)
+    out = cv2.resize(img[int(y0):int(round(y1)), int(x0):int(round(x1))], size, interpolation=cv2.INTER_AREA)
+    return cv2.copyMakeBorder(out, margin, margin, margin, margin, cv2.BORDER_REPLICATE) if margin else out
 
 
 def zone_view(img: np.ndarray, hands: tuple[Box, ...] = (),
               rng: np.random.Generator | None = None, size: tuple[int, int] = ZONE_PX,
-              scale: tuple[float, float] = (0.55, 1.0)) -> tuple[np.ndarray, float]:
-    """A zone-shaped picture (``size``) cut from a photograph (:func:`zone_window`),
-    and how much of it the largest hand's box covers (0 to 1).  A hand counts
-    as over the zone from :data:`HAND_COVER`.
+              scale: tuple[float, float] = (0.55, 1.0), margin: int = 0) -> tuple[np.ndarray, float]:
+    """A zone-shaped picture (``size``) cut from a photograph (:func:`zone_window`;
+    ``margin``: see :func:`cut`), and how much of it the largest hand's box
+    covers (0 to 1).  A hand counts as over the zone from :data:`HAND_COVER`.
 
     >>> view, cover = zone_view(np.zeros((640, 640, 3), np.uint8), ((0.0, 0.0, 320.0, 640.0),))
     >>> view.shape, cover
@@ -214,4 +217,4 @@ def zone_view(img: np.ndarray, hands: tuple[Box, ...] = (),
     window = zone_window(img.shape, rng, scale)
     area = size[0] * size[1]
     cover = max(((b[2] - b[0]) * (b[3] - b[1]) / area for b in in_window(hands, window, size)), default=0.0)
-    return cut(img, window, size), round(cover, 4)
+    return cut(img, window, size, margin), round(cover, 4)
