@@ -304,7 +304,7 @@ def _sequence(frames: list[tuple[float, np.ndarray, object]], gate, stable_s: fl
 
 
 def real_surfaces(model: str | None, classifier: str | None, threads: int, seed: int,
-                  per_light: int = 2, margin_mm: float = ZONE_MARGIN_MM) -> dict:
+                  per_light: int = 2, margin_mm: float = ZONE_MARGIN_MM, hand_model: str | None = None) -> dict:
     """Hands on real surfaces: false alarms (no hand in the picture) and misses
     (a synthetic hand over the zone), per picture at several hand thresholds,
     and over frame sequences through the watcher's hand gate
@@ -326,7 +326,7 @@ def real_surfaces(model: str | None, classifier: str | None, threads: int, seed:
     found = surfaces()
     if not found:
         return {"skipped": "no real surfaces installed: apt-get install mypaint-data-extras mate-backgrounds"}
-    det = CardDetector(model, threads=threads, classifier=classifier, hand_conf=0.05)
+    det = CardDetector(model, threads=threads, classifier=classifier, hand_conf=0.05, hand_model=hand_model)
     shipped = CardDetector.DEFAULT_HAND_CONF
     gen = SceneGenerator(load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT, hand_rate=0.0)
     margin = Zone.margin_px(margin_mm)
@@ -494,7 +494,8 @@ def real_hands(det: CardDetector, root: Path, margin_mm: float = ZONE_MARGIN_MM,
     Each photograph is read as a zone: its middle, cut to a zone's shape."""
     import cv2
 
-    from vision.training.real_photos import HAND_COVER, card_photos, held_out_hands, table_photos, zone_view
+    from vision.training.real_photos import (HAND_COVER, OVERHEAD_KINDS, RealPhotosError, card_photos, held_out_hands,
+                                             overhead_photos, table_photos, zone_view)
     from vision.training.real_surfaces import LIGHTS, relight, surfaces, zone_surface
 
     if det.hand_model is None:
@@ -507,7 +508,7 @@ def real_hands(det: CardDetector, root: Path, margin_mm: float = ZONE_MARGIN_MM,
         for p in photos:
             # the zone picture with its margin: the view is the zone, the margin repeats its edge
             view, cover = zone_view(cv2.imread(str(p.path), cv2.IMREAD_COLOR), p.hands, margin=margin)
-            if hand and cover < HAND_COVER:
+            if hand and p.hands and cover < HAND_COVER:
                 continue      # the hand lies outside the zone-shaped middle
             out.append((view, hand))
         sets[label] = out
@@ -517,6 +518,12 @@ def real_hands(det: CardDetector, root: Path, margin_mm: float = ZONE_MARGIN_MM,
     unlike = held_out_hands(root, unlike=0.45)
     views(unlike, "hands (real), scenes unlike any trained on", True)
     views([p for p in held_out_hands(root) if p not in unlike], "hands (real), near copies of trained scenes", True)
+    try:
+        # seen from above as our camera sees a table (unlabelled: a hand over every middle)
+        for kind in OVERHEAD_KINDS:
+            views(overhead_photos(root, kind), f"overhead arms, {kind} (real)", True)
+    except RealPhotosError as e:
+        print(f"overhead set left out: {e}", file=sys.stderr)
     gen = SceneGenerator(load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT, hand_rate=0.0)
     size = (ZONE_PX[0] + 2 * margin, ZONE_PX[1] + 2 * margin)
     surf_pics = []
@@ -544,7 +551,8 @@ def real_hands(det: CardDetector, root: Path, margin_mm: float = ZONE_MARGIN_MM,
         for t in HAND_MODEL_THRESHOLDS:
             row[f"model_raised_hand_at_{t}"] = sum(r.hand_probability >= t for r in reads)
         out["sets"][label] = row
-        key = "with_hand" if hand else "without_hand"
+        # the overhead arms are counted apart: a view the other figures never had
+        key = "overhead" if label.startswith("overhead") else "with_hand" if hand else "without_hand"
         total[f"{key}_pictures"] += len(pics)
         total[f"{key}_detector"] += det_raised
         for t in HAND_MODEL_THRESHOLDS:
@@ -556,6 +564,11 @@ def real_hands(det: CardDetector, root: Path, margin_mm: float = ZONE_MARGIN_MM,
     for t in HAND_MODEL_THRESHOLDS:
         out[f"hand model at {t}"] = {"false_alarm_rate": round(total[f"without_hand_model_{t}"] / n0, 4),
                                      "miss_rate": round(1 - total[f"with_hand_model_{t}"] / n1, 4)}
+    if total["overhead_pictures"]:
+        n2 = total["overhead_pictures"]
+        out["overhead arms (real, seen from above)"] = {
+            "pictures": n2, "detector_miss_rate": round(1 - total["overhead_detector"] / n2, 4),
+            **{f"model_miss_rate_at_{t}": round(1 - total[f"overhead_model_{t}"] / n2, 4) for t in HAND_MODEL_THRESHOLDS}}
     out["shipped_hand_threshold"] = det.hand_threshold
     return out
 
@@ -600,7 +613,8 @@ def main() -> int:
         return 0
     if args.only_real_surfaces:
         print(json.dumps({"real_surfaces": real_surfaces(args.model, args.classifier, args.threads,
-                                                         args.surface_seed, margin_mm=args.margin_mm)}, indent=1))
+                                                         args.surface_seed, margin_mm=args.margin_mm,
+                                                         hand_model=args.hand_model)}, indent=1))
         return 0
     det = CardDetector(args.model, threads=args.threads, conf=args.conf, classifier=args.classifier,
                        hand_model=args.hand_model)
@@ -629,7 +643,7 @@ def main() -> int:
         out["enrollment"] = enrollment(*enroll_args())
     if args.real_surfaces:
         out["real_surfaces"] = real_surfaces(args.model, args.classifier, args.threads, args.surface_seed,
-                                             margin_mm=args.margin_mm)
+                                             margin_mm=args.margin_mm, hand_model=args.hand_model)
     print(json.dumps(out, indent=1))
     return 0
 

@@ -45,3 +45,22 @@ def test_one_epoch_exports_a_model_the_reader_loads(tmp_path: Path):
     p = model.probabilities([(x[0], (0.0, 0.0, 64.0, 64.0)), (x[1], (0.0, 0.0, 64.0, 64.0))])
     assert p.shape == (2,) and np.isfinite(p).all()
     assert (tmp_path / "out" / "hand-classifier.pt").exists()
+
+
+def test_colour_free_training_turns_crops_and_takes_their_colour_away_sometimes():
+    from vision.training.hand_model import augment
+
+    red = np.zeros((200, 64, 64, 3), np.uint8)
+    red[:, :, :, 2] = 200                   # pure red (BGR): light and noise alone never make it blue or green
+    recoloured = lambda img: float(img[:, :, :2].mean()) > 40
+    plain = augment(red, np.random.default_rng(3), colour_free=False)
+    free = augment(red, np.random.default_rng(3), colour_free=True)
+    assert not any(recoloured(img) for img in plain)
+    assert 50 <= sum(recoloured(img) for img in free) <= 150    # swapped, hue turned or grey: about half
+
+    # flips alone never lay a bar along the top down a side; a quarter turn does
+    bar = np.zeros((100, 64, 64, 3), np.uint8)
+    bar[:, :8] = 255
+    along_a_side = lambda img: float(img[:, :8].mean()) > 150 and float(img[:8, 16:48].mean()) < 100
+    assert not any(along_a_side(img) for img in augment(bar, np.random.default_rng(5), colour_free=False))
+    assert sum(along_a_side(img) for img in augment(bar, np.random.default_rng(5), colour_free=True)) >= 10

@@ -19,6 +19,10 @@ tables     shreypatel1/grasp-point-calculation 919a881                        CC
 edje       EdjeElectronics/TensorFlow-Object-Detection-API-Tutorial-          Apache-2.0   363 photographs of real
            Train-Multiple-Objects-Windows-10 c164582 ``images``                          playing cards on carpet,
                                                                                          cloth, knitwear; no hand
+overhead   Endrevh/hand-tracking 04a7e70 ``data/workspace_images``            MIT          60 photographs taken from
+                                                                                         above a metal workbench, an
+                                                                                         arm reaching in, bare or
+                                                                                         gloved; measured only
 =========  =================================================================  ===========  ========================
 
 Build the folder once (``ROOT``), from clones of the three repositories::
@@ -26,8 +30,9 @@ Build the folder once (``ROOT``), from clones of the three repositories::
     git -C hands-repo archive a7dbe15 HandDetect/hands.v2i.yolov8-obb | tar x --strip-components=2 -C ROOT/hands
     git -C tables-repo archive 919a881 datasets/card-detect | tar x --strip-components=2 -C ROOT/tables
     git -C edje-repo archive c164582 images LICENSE | tar x -C ROOT/edje
+    git -C overhead-repo archive 04a7e70 data/workspace_images LICENSE | tar x -C ROOT/overhead
 
-(make the three folders first).  Each set keeps its own split: the
+(make the four folders first).  Each set keeps its own split: the
 ``train`` photographs may be trained on; ``valid`` and ``test`` (for edje:
 ``test``) are only measured, and :func:`held_out_hands` also leaves out
 every validation photograph whose source photograph (the name before
@@ -37,6 +42,13 @@ photograph, flipped or turned, must not be on both sides.
 A zone picture is wider than tall (the zone 640x448, its margin around it);
 the photographs are square or upright, so :func:`zone_view` cuts a
 zone-shaped window out of one.
+
+The ``overhead`` set is the only one seen as our camera sees a table: from
+above, an arm reaching in from the picture's edge.  It has no labels; every
+photograph shows a hand over the middle (checked by eye), and
+:data:`OVERHEAD_KINDS` says which are bare, in a clear glove or in an
+opaque one.  It is never trained on: it measures how the hand rule does on
+a view unlike the eye-level close-ups it learnt from.
 """
 
 from __future__ import annotations
@@ -55,7 +67,12 @@ SOURCES = {
     "tables": ("shreypatel1/grasp-point-calculation", "919a881", "CC BY 4.0"),
     "edje": ("EdjeElectronics/TensorFlow-Object-Detection-API-Tutorial-Train-Multiple-Objects-Windows-10",
              "c164582", "Apache-2.0"),
+    "overhead": ("Endrevh/hand-tracking", "04a7e70", "MIT"),
 }
+# which overhead photographs (by number) show what, as seen by eye: skin shows
+# through a clear plastic glove; orange nitrile, black and white work gloves hide it
+OVERHEAD_KINDS = {"bare": range(1, 12), "clear glove": range(24, 40),
+                  "opaque glove": [*range(12, 24), *range(40, 61)]}
 ASPECT = ZONE_PX[0] / ZONE_PX[1]      # a zone's width over its height
 HAND_COVER = 0.05     # a hand's box covering this share of a window is a hand over the zone
 
@@ -154,6 +171,15 @@ def card_photos(root: Path, split: str) -> list[Photo]:
     if split not in ("train", "test"):
         raise ValueError(f"split must be train or test, got {split!r}")
     return [Photo(p) for p in _images(Path(root) / "edje" / "images" / split)]
+
+
+def overhead_photos(root: Path, kind: str) -> list[Photo]:
+    """The overhead photographs of one kind (:data:`OVERHEAD_KINDS`), each with a hand over its middle."""
+    if kind not in OVERHEAD_KINDS:
+        raise ValueError(f"kind must be one of {tuple(OVERHEAD_KINDS)}, got {kind!r}")
+    numbers = set(OVERHEAD_KINDS[kind])
+    return [Photo(p) for p in _images(Path(root) / "overhead" / "data" / "workspace_images")
+            if p.stem.isdigit() and int(p.stem) in numbers]
 
 
 Box = tuple[float, float, float, float]
