@@ -216,7 +216,6 @@ def turn_angles(image: np.ndarray, margin: int = 0, turn_from: float = TURN_FROM
     return Turns(whole, extra, tilt)
 
 
-ZONE_LINE_SLANT = 6.0  # degrees: a straight line in the margin's band this near the picture's axes is a zone line
 OTHER_LINES = 90.0  # px of the zone picture: straight edges this long at another angle are a card turned its own way
 
 
@@ -237,6 +236,8 @@ def lines_apart(image: np.ndarray, margin: int = 0, tried: tuple[float, ...] = (
     """
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
     band = margin + int(LINE_BAND * min(gray.shape[:2])) if margin else 0
+    if band:
+        gray = gray[band:gray.shape[0] - band, band:gray.shape[1] - band]
     small = cv2.resize(gray, (max(8, gray.shape[1] // 2), max(8, gray.shape[0] // 2)), interpolation=cv2.INTER_AREA)
     # segments 60 px or longer in the picture (30 at half its size), gaps of a few px bridged
     found = cv2.HoughLinesP(cv2.Canny(small, 40, 120), 1, np.pi / 180, 25, minLineLength=30, maxLineGap=3)
@@ -244,15 +245,6 @@ def lines_apart(image: np.ndarray, margin: int = 0, tried: tuple[float, ...] = (
         return 0.0
     seg = found.reshape(-1, 4).astype(np.float64)
     angle = np.degrees(np.arctan2(seg[:, 3] - seg[:, 1], seg[:, 2] - seg[:, 0])) % 90.0
-    if band:
-        # the printed zone lines lie in the band about the margin's inner edge,
-        # square to the picture: left out there; a crooked card at the zone's
-        # edge reaches into the band, at its own angle
-        mx, my = (seg[:, 0] + seg[:, 2]) / 4, (seg[:, 1] + seg[:, 3]) / 4     # (full size)
-        h, w = gray.shape[:2]
-        in_band = (mx < band) | (mx > w - band) | (my < band) | (my > h - band)
-        seg, angle = seg[~(in_band & (np.minimum(angle, 90.0 - angle) < ZONE_LINE_SLANT))], \
-            angle[~(in_band & (np.minimum(angle, 90.0 - angle) < ZONE_LINE_SLANT))]
     length = 2.0 * np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1])
     hist, _ = np.histogram(angle, bins=90, range=(0.0, 90.0), weights=length)
     k = np.exp(-0.5 * (np.arange(-4, 5) / 1.5) ** 2)
