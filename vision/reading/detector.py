@@ -401,7 +401,8 @@ def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tup
     zone picture's pixels; ``size``: an index's width and height as read
     upright).  The sure cards of ``best`` (:data:`SURE`) stay.  Then the sure
     cards of the other turns (jokers from :data:`SURE_JOKER`: a sideways
-    index is often read as one), paired corners first, then the surer, where
+    index is often read as one; a pair of two surely different faces parted,
+    :func:`_parted`), paired corners first, then the surer, where
     no kept card has an index at one of theirs (:func:`_same_place`: one card
     read in two turns counts once), a lone corner not where a kept lone
     corner of its name is that card's other corner (in either one's turn);
