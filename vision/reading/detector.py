@@ -329,7 +329,8 @@ class CardDetector:
             or lines_apart(images[z], margin, (found[z].tilt, *wholes[z]), self.turn_from) >= OTHER_LINES)]
         if again:
             more, _, _ = self._reads([images[z] for z in again],
-                                     [[upright(images[z], t) for t in owns[z] if t] for z in again], scale, margin)
+                                     [[upright(images[z], t) for t in owns[z] if t] for z in again], scale, margin,
+                                     either_corner=True)
             for z, extra in zip(again, more):
                 best[z] = _merged(best[z], tried[z] + extra, [0.0, *wholes[z], *(t for t in owns[z] if t)], widths[z])
         # whether a hand is there: the read as it lies alone
@@ -348,11 +349,13 @@ class CardDetector:
         return reads
 
     def _reads(self, images: list[np.ndarray], variants: list[list[Upright | None]], scale: float | None,
-               margin: int) -> tuple[list[list[ZoneRead]], list[list[bool]], list[tuple[float, float]]]:
+               margin: int, either_corner: bool = False
+               ) -> tuple[list[list[ZoneRead]], list[list[bool]], list[tuple[float, float]]]:
         """Each zone read as each of its variants shows it (None: as it lies),
         in one detector and one classifier run, whether each variant's
         picture leaves a doubt (see :meth:`_name_indices_many`), and each
-        zone's typical index width and height as read upright (px)."""
+        zone's typical index width and height as read upright (px).
+        ``either_corner``: see :meth:`_zone_read`."""
         pictures = [u.image if u else im for im, vs in zip(images, variants) for u in vs]
         flat: list[bool] = []
         named = self._name_indices_many(pictures, self.find_boxes_many(pictures, scale), flat)
@@ -360,15 +363,20 @@ class CardDetector:
         tried, widths = [], []
         for im, vs in zip(images, variants):
             dets = [next(found) for _ in vs]
-            tried.append([self._zone_read(im, u, d, margin) for u, d in zip(vs, dets)])
+            tried.append([self._zone_read(im, u, d, margin, either_corner) for u, d in zip(vs, dets)])
             # an index's size as read upright (a box mapped back from a turned picture is larger)
             wh = [(d.width, d.height) for ds in dets for d in ds if d.name != "HAND"]
             widths.append(tuple(float(v) for v in np.median(wh, axis=0)) if wh else (0.0, 0.0))
         return tried, [[next(doubt) for _ in vs] for vs in variants], widths
 
     @staticmethod
-    def _zone_read(im: np.ndarray, u: Upright | None, dets: list[IndexDetection], margin: int) -> ZoneRead:
-        """One zone's read from what was found in its picture (``u``: turned upright first)."""
+    def _zone_read(im: np.ndarray, u: Upright | None, dets: list[IndexDetection], margin: int,
+                   either_corner: bool = False) -> ZoneRead:
+        """One zone's read from what was found in its picture (``u``: turned
+        upright first).  ``either_corner``: a lone index whose card, taken
+        for its top-left corner, would lie outside the zone is taken for its
+        bottom-right one where that card lies inside (a card pushed in crooked
+        may show only its far corner; a turned index reads either way up)."""
         h, w = im.shape[:2]
         zone = (margin, margin, w - margin, h - margin)
         hands = [d for d in dets if d.name == "HAND" and _overlaps(u.box(d.box) if u else d.box, zone)]
@@ -377,7 +385,11 @@ class CardDetector:
         if u:
             cards = [_card_back(c, u) for c in cards]
         if margin > 0:    # (without one, a card cut off at the edge may have its centre outside)
-            cards = [c for c in cards if zone[0] <= c.centre[0] <= zone[2] and zone[1] <= c.centre[1] <= zone[3]]
+            inside = lambda p: zone[0] <= p[0] <= zone[2] and zone[1] <= p[1] <= zone[3]     # noqa: E731
+            if either_corner:
+                cards = [_far_corner(c) if len(c.indices) == 1 and not inside(c.centre)
+                         and inside(_far_corner(c).centre) else c for c in cards]
+            cards = [c for c in cards if inside(c.centre)]
         return ZoneRead(cards=cards, hand=bool(hands),
                         hand_confidence=max((d.confidence for d in hands), default=0.0),
                         hand_boxes=tuple(u.box(d.box) if u else d.box for d in hands))
@@ -389,7 +401,8 @@ def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tup
     zone picture's pixels; ``size``: an index's width and height as read
     upright).  The sure cards of ``best`` (:data:`SURE`) stay.  Then the sure
     cards of the other turns (jokers from :data:`SURE_JOKER`: a sideways
-    index is often read as one), paired corners first, then the surer, where
+    index is often read as one; a pair of two surely different faces parted,
+    :func:`_parted`), paired corners first, then the surer, where
     no kept card has an index at one of theirs (:func:`_same_place`: one card
     read in two turns counts once), a lone corner not where a kept lone
     corner of its name is that card's other corner (in either one's turn);
@@ -403,7 +416,7 @@ def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tup
     kept = [c for c in best.cards if c.confidence >= SURE]
     origin: dict[int, int] = {id(c): first for c in kept}      # each kept card's read
     order = lambda ck: (-min(len(ck[0].indices), 2), -ck[0].confidence)     # noqa: E731
-    rest = sorted(((c, k) for k, r in enumerate(tried) if r is not best for c in r.cards
+    rest = sorted(((c, k) for k, r in enumerate(tried) if r is not best for c in _parted(r.cards)
                    if c.name != "NONE" and c.confidence >= (SURE_JOKER if c.name in ("BJ", "LJ") else SURE)), key=order)
     later: list[tuple[CardRead, int]] = []
 
@@ -440,6 +453,22 @@ def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tup
     kept = [_lone_centre(c, turns[origin[id(c)]], half) if len(c.indices) == 1 and origin[id(c)] != first else c
             for c in kept]
     return replace(best, cards=_along_row(kept))
+
+
+def _parted(cards: list[CardRead]) -> list[CardRead]:
+    """``cards`` with each pair whose two corners are each read surely
+    (:data:`SURE`) as different faces parted into two lone corners, each its
+    own name: a turned picture shows a card's index where another card's
+    bottom corner could lie, and the pairing joins them under one name
+    (:func:`vision.reading.pairing._rescue_pairs`), losing the other card."""
+    out = []
+    for c in cards:
+        a = c.indices
+        if len(a) == 2 and a[0].name != a[1].name and min(a[0].confidence, a[1].confidence) >= SURE:
+            out += [CardRead(d.name, d.confidence, d.box, (d,), c.centre) for d in a]
+        else:
+            out.append(c)
+    return out
 
 
 def _same_place(d: IndexDetection, e: IndexDetection, width: float) -> bool:
@@ -515,6 +544,13 @@ def _load(kind: str, path: Path, make: Callable[[Path], T]) -> T:
         return make(path)
     except Exception as exc:
         raise DetectorError(f"cannot load {kind} {path}: {exc}") from None
+
+
+def _far_corner(card: CardRead) -> CardRead:
+    """A lone index's card with its centre on the index's other side (the
+    index taken for the card's other corner)."""
+    (x, y), (cx, cy) = card.indices[0].center, card.centre
+    return replace(card, centre=(2 * x - cx, 2 * y - cy))
 
 
 def _card_back(card: CardRead, u: Upright) -> CardRead:

@@ -160,15 +160,17 @@ def turns(image: np.ndarray, margin: int = 0, turn_from: float = TURN_FROM) -> l
     return _turns_for(card_tilt(image, margin), turn_from)
 
 
-def _turns_for(tilt: float, turn_from: float) -> list[float]:
+def _turns_for(tilt: float, turn_from: float, ambiguous_from: float = AMBIGUOUS_FROM) -> list[float]:
     """The turns that make cards turned ``tilt`` upright (see :func:`turns`)."""
     if abs(tilt) < turn_from:
         return []
-    if abs(tilt) < AMBIGUOUS_FROM:
+    if abs(tilt) < ambiguous_from:
         return [tilt]
     return [tilt, tilt - 90.0 if tilt > 0 else tilt + 90.0]
 
 
+OWN_APART = 10.0     # degrees: a card turned its own way this far from the zone's angle and the others' is tried
+OWN_AMBIGUOUS_FROM = 30.0  # degrees: a card turned its own way this far is tried both ways round
 PEAK_SHARE = 0.12   # of the strongest: a weaker edge angle this strong may be cards turned their own way
 MOST_OWN_TURNS = 4  # extra turns tried at most for cards turned each its own way
 
@@ -207,14 +209,14 @@ def turn_angles(image: np.ndarray, margin: int = 0, turn_from: float = TURN_FROM
         for a, _ in _peaks(smooth, PEAK_SHARE):
             if len(extra) >= MOST_OWN_TURNS:
                 break
-            if all(_apart(a, t) >= turn_from for t in seen):
+            if all(_apart(a, t) >= min(turn_from, OWN_APART) for t in seen):
                 seen.append(a)
                 # near the zone's axis: the read as it lies (0.0) already shows those cards
-                extra += (_turns_for(a, turn_from) or [0.0])[:MOST_OWN_TURNS - len(extra)]
+                extra += (_turns_for(a, turn_from, OWN_AMBIGUOUS_FROM) or [0.0])[:MOST_OWN_TURNS - len(extra)]
     return Turns(whole, extra, tilt)
 
 
-OTHER_LINES = 100.0  # px of the zone picture: straight edges this long at another angle are a card turned its own way
+OTHER_LINES = 90.0  # px of the zone picture: straight edges this long at another angle are a card turned its own way
 
 
 def lines_apart(image: np.ndarray, margin: int = 0, tried: tuple[float, ...] = (0.0,),
