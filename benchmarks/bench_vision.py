@@ -96,8 +96,10 @@ class Tally:
 
 
 def accuracy(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_MARGIN_MM,
-             decks: list | None = None) -> dict:
-    """The held-out plays (``decks``: these rendered decks instead of the held-out ones)."""
+             decks: list | None = None, records: list | None = None) -> dict:
+    """The held-out plays (``decks``: these rendered decks instead of the held-out ones).
+    ``records``: gets one record a play (raw score, cards read, read exactly),
+    as :mod:`vision.training.calibrate_confidence` keeps them."""
     gen = SceneGenerator(decks or load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT, hand_rate=0.0)
     tally = Tally()
     readable = exact_readable = 0
@@ -114,6 +116,9 @@ def accuracy(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_M
         # as the table watcher reads a zone: at the play zones' scale, the margin's own cards left out
         read = det.read_zones([scene.image], det.imgsz / max(ZONE_PX), margin)[0]
         ok = tally.add(scene.cards, read.names)
+        if records is not None:
+            records.append({"i": i, "deck": deck.name, "true": list(scene.cards), "read": read.names,
+                            "raw": round(read.confidence, 5), "exact": ok})
         if scene.readable:
             readable += 1
             exact_readable += ok
@@ -429,21 +434,40 @@ def real_surfaces(model: str | None, classifier: str | None, threads: int, seed:
     return out
 
 
+def _confidence(cal, recs: list[dict], threshold: float = 0.8) -> dict:
+    """What a play event's confidence means on these plays' records: reliability,
+    Brier score, and at ``threshold`` the plays asked about and the accepted ones wrong."""
+    from vision.training.calibrate_confidence import at_threshold, brier, reliability
+
+    t = at_threshold(cal, recs, threshold)
+    return {"brier": brier(cal, recs), "reliability": reliability(cal, recs),
+            "at_threshold": {k: t[k] for k in ("threshold", "plays", "wrong", "asked", "accepted",
+                                               "accepted_wrong", "accepted_wrong_rate", "wrong_caught")}}
+
+
 def enrollment(model: str | None, classifier: str | None, threads: int, decks: list[str], plays: int,
                seed: int, photos: str = "single", heads: tuple[str, ...] = ("logistic:1",),
-               margin_mm: float = ZONE_MARGIN_MM) -> dict:
+               margin_mm: float = ZONE_MARGIN_MM, calibration_rows: int = 400,
+               without_gate: bool = False) -> dict:
     """Deck enrollment: per deck, plays read exactly before and after, and
     the enrollment's time (photos read to profile made; generating the
     photos is not counted).  ``heads``: ``HEAD:BLEND`` choices compared
-    (``vision.reading.enroll.enroll``)."""
+    (``vision.reading.enroll.enroll``).  What the play events' confidence
+    means on those plays (``confidence``: reliability, Brier, at 0.8):
+    before (shipped head and curve), with the profile and the shipped curve
+    (as profiles made without a curve are read), and with the profile's own
+    curve (fitted on ``calibration_rows`` rows the enrollment held back;
+    none of these plays).  ``without_gate``: also each head without its NONE gate."""
+    from vision.reading.confidence import default_calibration
     from vision.reading.enroll import cards_from_photos, enroll
     from vision.training.card_art import load_deck
     from vision.training.deck_photos import grid_photos, single_photos
 
     det = CardDetector(model, threads=threads, classifier=classifier)
+    shipped_cal = default_calibration()
     out: dict = {"photos": photos, "plays_per_deck": plays, "pictures": "generated (project renderer)",
-                 "threads": threads, "load_average_at_start": round(__import__("os").getloadavg()[0], 2),
-                 "decks": {}}
+                 "threads": threads, "calibration_rows": calibration_rows,
+                 "load_average_at_start": round(__import__("os").getloadavg()[0], 2), "decks": {}}
     for k, name in enumerate(decks):
         deck = load_deck(name)
         rng = np.random.default_rng([seed, k])
@@ -456,22 +480,34 @@ def enrollment(model: str | None, classifier: str | None, threads: int, decks: l
             t0, c0 = time.perf_counter(), time.process_time()
             cards, _ = cards_from_photos(pics)
         t_cards, c_cards = time.perf_counter() - t0, time.process_time() - c0
-        before = accuracy(det, plays, seed, margin_mm, decks=[deck])
+        recs_before: list[dict] = []
+        before = accuracy(det, plays, seed, margin_mm, decks=[deck], records=recs_before)
         row = {"trained_on": name in TRAIN_DECKS, "held_out": name in HELD_OUT_DECKS,
-               "before": {k2: before[k2] for k2 in ("plays_exact", "card_precision", "card_recall")}}
+               "before": {**{k2: before[k2] for k2 in ("plays_exact", "card_precision", "card_recall")},
+                          "confidence": _confidence(shipped_cal, recs_before)}}
         for choice in heads:
             head, blend = choice.split(":")
-            r = enroll(det, cards, name, head=head, blend=float(blend), seed=seed)
-            for gate in (True, False):      # the same head, NONE from the shipped head or from it
+            r = enroll(det, cards, name, head=head, blend=float(blend), seed=seed,
+                       calibration_rows=calibration_rows)
+            for gate in (True, False) if without_gate else (True,):   # NONE from the shipped head or the deck's
                 r.profile.none_gate = gate
                 after_det = CardDetector(model, threads=threads, classifier=classifier)
                 after_det.classifier.use_deck(r.profile)
-                after = accuracy(after_det, plays, seed, margin_mm, decks=[deck])
-                row[choice + ("" if gate else " no NONE gate")] = {
-                    **{k2: after[k2] for k2 in ("plays_exact", "card_precision", "card_recall")},
-                    "enroll_seconds": round(t_cards + r.seconds, 1),
-                    "enroll_cpu_seconds": round(c_cards + r.cpu_seconds, 1), "crops": r.crops,
-                    "check_crops_shipped": round(r.check_shipped, 4), "check_crops_deck": round(r.check_deck, 4)}
+                recs: list[dict] = []
+                after = accuracy(after_det, plays, seed, margin_mm, decks=[deck], records=recs)
+                res = {**{k2: after[k2] for k2 in ("plays_exact", "card_precision", "card_recall")},
+                       "enroll_seconds": round(t_cards + r.seconds, 1),
+                       "enroll_cpu_seconds": round(c_cards + r.cpu_seconds, 1), "crops": r.crops,
+                       "check_crops_shipped": round(r.check_shipped, 4), "check_crops_deck": round(r.check_deck, 4)}
+                if gate:
+                    own = r.profile.confidence_calibration()
+                    res["confidence_shipped_curve"] = _confidence(shipped_cal, recs)
+                    if own is not None:
+                        res["confidence_own_curve"] = _confidence(own, recs)
+                        res["own_curve"] = {**r.profile.calibration["curves"],
+                                            "rows": r.profile.calibration["plays"],
+                                            "rows_exact": r.profile.calibration["exact"]}
+                row[choice + ("" if gate else " no NONE gate")] = res
         out["decks"][name] = row
         print(json.dumps({name: row}), file=sys.stderr, flush=True)
     return out
@@ -591,10 +627,14 @@ def main() -> int:
     ap.add_argument("--enroll-photos", choices=("single", "grid"), default="single")
     ap.add_argument("--enroll-heads", default="logistic:1",
                     help="HEAD:BLEND choices to compare, comma-separated (logistic, prototypes)")
+    ap.add_argument("--enroll-calibration-rows", type=int, default=400,
+                    help="rows the enrollment holds back to fit the profile's confidence curve (0: none)")
+    ap.add_argument("--enroll-without-gate", action="store_true",
+                    help="also each head without its NONE gate")
     args = ap.parse_args()
     enroll_args = lambda: (args.model, args.classifier, args.threads, args.enroll_decks.split(","),
                            args.enroll_plays, args.seed, args.enroll_photos, tuple(args.enroll_heads.split(",")),
-                           args.margin_mm)
+                           args.margin_mm, args.enroll_calibration_rows, args.enroll_without_gate)
     if args.only_enroll:
         print(json.dumps({"enrollment": enrollment(*enroll_args())}, indent=1))
         return 0
