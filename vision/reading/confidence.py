@@ -6,7 +6,11 @@ The raw score of a read is its weakest card's confidence.  The calibration
 it, per group of play sizes, to the share of such plays that were read
 exactly: the threshold in a table's settings (``min_confidence``) is then an
 error rate, not an arbitrary score.  Applied with ``numpy.interp`` (flat
-beyond the end knots), so a table node needs nothing more than numpy.
+beyond the end knots), so a table node needs nothing more than numpy.  A
+deck profile (``guandan-ref enroll-deck``) scores crops with its own head
+and carries its own curve, fitted the same way (:func:`fit_curves`) on rows
+of the deck's cards; a table reading with the profile applies that one
+(:func:`vision.reading.tracker.calibration_for`).
 
 >>> cal = Calibration({"size_groups": [{"name": "all", "min_cards": 1, "max_cards": 99}],
 ...                    "curves": {"all": {"x": [0.3, 0.9], "p": [0.2, 0.99]}}})
