@@ -510,7 +510,8 @@ def fit_calibration(detector, profile: DeckProfile, cards: dict[str, np.ndarray]
     """The profile's own confidence calibration (a
     :class:`vision.reading.confidence.Calibration` document): ``rows`` rows
     of the deck's cards (:func:`row_scenes`, other draws than the head's
-    rows: none of them gave the head a crop) read as a table reads a zone,
+    rows: none of them gave the head a crop; only rows where every card
+    shows an index, as players leave them) read as a table reads a zone,
     with this profile, and the same isotonic + Laplace curve as the
     shipped one (:func:`vision.reading.confidence.fit_curves`) fitted to
     "read exactly" on the raw score.  ``log`` hears the progress."""
@@ -518,18 +519,24 @@ def fit_calibration(detector, profile: DeckProfile, cards: dict[str, np.ndarray]
 
     say = log or (lambda msg: None)
     clf = detector.classifier
-    pictures, _, plays = row_scenes(cards, boxes, rows, rng)
-    kept, recs = clf.deck, []
+    kept, recs, drawn = clf.deck, [], 0
     clf.use_deck(profile)
     try:
-        for k in range(0, rows, batch):
-            reads = detector.read_zones(pictures[k:k + batch], detector.imgsz / 640, 0)
-            recs += [{"raw": round(r.confidence, 5), "read": r.names, "exact": r.names == play}
-                     for r, play in zip(reads, plays[k:k + batch])]
+        while len(recs) < rows and drawn < 4 * rows:
+            pictures, truths, plays = row_scenes(cards, boxes, batch, rng)
+            drawn += batch
+            # a play whose every card shows an index (players leave them in view):
+            # a row whose next card hides one says nothing of the reading
+            seen = [i for i, t in enumerate(truths)
+                    if all(max(a[2], b[2]) >= 0.7 for a, b in zip(t[::2], t[1::2]))][:rows - len(recs)]
+            reads = detector.read_zones([pictures[i] for i in seen], detector.imgsz / 640, 0)
+            recs += [{"raw": round(r.confidence, 5), "read": r.names, "exact": r.names == plays[i]}
+                     for r, i in zip(reads, seen)]
             say(f"confidence calibration: {len(recs)} of {rows} held-back rows read with the profile "
                 f"({sum(r['exact'] for r in recs)} exactly)")
     finally:
         clf.deck = kept
+    rows = len(recs)
     exact = sum(r["exact"] for r in recs)
     curves = fit_curves(recs)
     # The rows are read well: their lowest score is far above the lowest a
@@ -550,7 +557,8 @@ def fit_calibration(detector, profile: DeckProfile, cards: dict[str, np.ndarray]
         "method": "isotonic regression (scipy.optimize.isotonic_regression), one knot per block, "
                   "Laplace estimate per block (vision.reading.confidence.fit_curves)",
         "data": f"{rows} rows of 2-8 of the deck's enrolled cards laid by the enrollment "
-                f"(vision.reading.enroll.row_scenes), held back from the head, read with this profile; "
+                f"(vision.reading.enroll.row_scenes; {drawn} drawn, those where every card shows an index "
+                f"kept), held back from the head, read with this profile; "
                 f"below the rows' lowest score the shipped curve's knots (plays 0), capped at the deck's first value",
         "plays": rows, "exact": int(exact),
         "size_groups": [{"name": n, "min_cards": lo, "max_cards": hi} for n, lo, hi in SIZE_GROUPS],
