@@ -414,13 +414,14 @@ def augmented_crops(cards: dict[str, np.ndarray], boxes: dict[str, tuple], per_c
 
 
 def row_scenes(cards: dict[str, np.ndarray], boxes: dict[str, tuple], scenes: int,
-               rng: np.random.Generator) -> tuple[list[np.ndarray], list[list], list[list[str]]]:
+               rng: np.random.Generator, tight: float = 0.2) -> tuple[list[np.ndarray], list[list], list[list[str]]]:
     """Rows of this deck's rectified cards laid as on a table: the deck's
     cards 2-8 in a row on a dark cloth (a 640 x 448 zone, cards 85-140 px
     wide, each covering 20-110 % of the last, a quarter upside down, a
     little turned).  Returns the pictures, each one's index boxes
     ``(code, box, share in view)`` and each one's play (its cards left to
-    right, as a zone read names them)."""
+    right, as a zone read names them).  ``tight``: the least share of a
+    card's width left in view by the next one."""
     W, H = 640, 448
     codes = list(cards)
     pictures, truths, plays = [], [], []
@@ -431,7 +432,7 @@ def row_scenes(cards: dict[str, np.ndarray], boxes: dict[str, tuple], scenes: in
         top = np.full((H, W), -1, np.int32)
         n = int(rng.integers(2, 9))
         cw = rng.uniform(85, 140)
-        spacing = rng.uniform(0.2, 1.1)
+        spacing = rng.uniform(tight, 1.1)
         cw = min(cw, 0.94 * W / (1 + (n - 1) * spacing))
         row_angle = rng.normal(0, 4)
         x = rng.uniform(0.03 * W, max(0.03 * W, 0.97 * W - cw * (1 + (n - 1) * spacing)))
@@ -519,11 +520,14 @@ def fit_calibration(detector, profile: DeckProfile, cards: dict[str, np.ndarray]
 
     say = log or (lambda msg: None)
     clf = detector.classifier
+    # as players lay a row, every index in view: the next card leaves the index's width and a bit
+    # (the scene generator's rule, vision.training.synth)
+    tight = max(0.2, max(b[2] for b in boxes.values()) + 0.03)
     kept, recs, drawn = clf.deck, [], 0
     clf.use_deck(profile)
     try:
         while len(recs) < rows and drawn < 4 * rows:
-            pictures, truths, plays = row_scenes(cards, boxes, batch, rng)
+            pictures, truths, plays = row_scenes(cards, boxes, batch, rng, tight)
             drawn += batch
             # a play whose every card shows an index (players leave them in view):
             # a row whose next card hides one says nothing of the reading
