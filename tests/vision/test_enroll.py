@@ -250,6 +250,7 @@ def files(tmp_path_factory):
     (["{d}/dark.png", "--labels", "{d}/labels.txt", "--out", "{d}/p.npz"], "label 3 'X9' is not a card code"),
     (["{d}/none.jpg", "--out", "{d}/p.npz"], "{d}/none.jpg does not exist"),
     (["{d}/dark.png", "--out", "{d}/nodir/p.npz"], "folder {d}/nodir does not exist"),
+    (["{d}/dark.png", "--calibration-rows", "-5", "--out", "{d}/p.npz"], "-5 is not a number of rows from 0 to 5000"),
 ])
 def test_bad_enrollment_input_is_one_line_and_exit_2(files, argv, words, capsys):
     fill = lambda s: s.replace("{d}", str(files))
