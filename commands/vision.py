@@ -200,7 +200,8 @@ def cmd_enroll_deck(args) -> int:
     det = _detector(args)
     log = (lambda msg: print(f"guandan-ref enroll-deck: {msg}", file=sys.stderr)) if not args.quiet else None
     try:
-        result = enroll(det, cards, args.name or Path(args.out).stem, per_corner=args.variants, log=log)
+        result = enroll(det, cards, args.name or Path(args.out).stem, per_corner=args.variants,
+                        calibration_rows=args.calibration_rows, log=log)
         result.profile.save(args.out)
     except DeckProfileError as exc:
         raise UsageError(str(exc)) from None
@@ -282,5 +283,9 @@ def register(subparsers) -> None:
     p.add_argument("--name", help="the deck's name, kept in the profile (default: the file's name)")
     p.add_argument("--variants", type=integer(2, 200, "a number of variants"), default=24,
                    help="made-up views of each index, upright and turned (default 24)")
+    p.add_argument("--calibration-rows", type=integer(0, 5000, "a number of rows"), default=400,
+                   help="rows of the deck's cards held back from the head and read with the new profile "
+                        "to fit its own confidence calibration (default 400; 0: none, the shipped curve "
+                        "is then applied to the profile's scores, unmeasured)")
     _add_model_args(p)
     p.set_defaults(func=cmd_enroll_deck)

@@ -12,15 +12,19 @@ import pytest
 
 from commands import main
 from table_node.config import ConfigError, parse_config
+from vision.reading.confidence import default_calibration
 from vision.reading.deck_profile import LABELS, VERSION, DeckProfile, DeckProfileError, file_sha256
 from vision.reading.detector import CardDetector, DetectorError
 from vision.reading.enroll import (GRID_ORDER, EnrollError, cards_from_photos, find_cards, grid_order,
                                    parse_grid, shipped_head)
 from vision.reading.index_classifier import DEFAULT_MODEL, IndexClassifier
-from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone
+from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone, calibrate
+from vision.reading.tracker import calibration_for
+from vision.reading.watch import TableWatcher
 from vision.training.card_art import TRAIN_DECKS, load_deck
 from vision.training.deck_photos import grid_photos, write_grid_photos
 from vision.training.synth import CLOTH_HELD_OUT, SceneGenerator
+from vision.training.synth_table import TablePainter
 
 # A gnome-cards-data deck the models never saw: French court letters (R, D, V
 # for K, Q, J) and its own jokers, the case enrollment is for.
@@ -43,7 +47,7 @@ def grid_files(unseen, tmp_path_factory):
 def enrolled(grid_files, tmp_path_factory):
     out = tmp_path_factory.mktemp("profile") / "french.npz"
     rc = main(["enroll-deck", *map(str, grid_files), "--grid", "4x7", "--out", str(out), "--variants", "6",
-               "--name", "ancient french", "-q"])
+               "--calibration-rows", "40", "--name", "ancient french", "-q"])
     assert rc == 0
     return out
 
@@ -75,6 +79,55 @@ def test_enrollment_end_to_end_makes_a_profile_that_reads_the_deck_better(enroll
     exact_after = sum(a == t for a, t in zip(after, truth))
     assert before != after
     assert exact_after >= exact_before + 3, (exact_before, exact_after, list(zip(truth, before, after)))
+
+
+def test_the_profile_carries_its_own_confidence_calibration(enrolled):
+    """Enrollment held back rows of the deck's cards, read them with the new
+    profile and fitted a curve: a probability that rises with the score."""
+    profile = DeckProfile.load(enrolled, DEFAULT_MODEL)
+    doc = profile.calibration
+    assert doc is not None and doc["plays"] == 40 and 0 <= doc["exact"] <= 40
+    assert profile.meta["calibration_rows"] == 40
+    cal = profile.confidence_calibration()
+    raw = np.linspace(0, 1, 101)
+    for cards in (1, 3, 8, 27):
+        p = np.array([cal(r, cards) for r in raw])
+        assert np.all((p > 0) & (p < 1)) and np.all(np.diff(p) >= 0)
+    # fitted on the rows: their plays count in its blocks (the knots below them are the shipped curve's)
+    assert sum(sum(c["plays"]) for c in doc["curves"].values()) == 40
+    assert doc["curves"] != default_calibration().doc["curves"]
+
+
+def test_the_table_applies_the_profiles_calibration(enrolled, unseen):
+    """A table watching with the profile reports each play's confidence
+    through the profile's curve, not the shipped one."""
+    profile = DeckProfile.load(enrolled, DEFAULT_MODEL)
+    own, shipped = profile.confidence_calibration(), default_calibration()
+    painter = TablePainter(SceneGenerator([unseen], cloth=CLOTH_HELD_OUT, hand_rate=0.0), np.random.default_rng(31))
+    empty, _ = painter.frame({}, clean=True)
+    laid, _ = painter.frame({"S-play": ["SK", "HQ", "DJ"]}, clean=True)
+    watcher = TableWatcher(calibrate(empty), CardDetector(threads=2, deck=enrolled), zones=["S-play"],
+                           stable_s=0.2, stable_frames=3)
+    assert watcher.trackers["S-play"].calibration.doc == profile.calibration
+    events = [e for k in range(5) for e in watcher.process(k * 0.1, laid)]
+    (play,) = [e for e in events if e.type == "play"]
+    raw, n = play.get("raw_confidence"), len(play.cards)      # the raw score as the event rounds it
+    assert play.confidence == pytest.approx(own(raw, n), abs=1e-3)
+    assert abs(own(raw, n) - shipped(raw, n)) > 0.01, "the two curves agree here: the test shows nothing"
+
+
+def test_an_old_profile_without_a_calibration_still_reads_with_the_shipped_curve(enrolled, tmp_path, caplog):
+    with np.load(enrolled) as z:
+        data = {k: z[k] for k in z.files if k != "calibration"}
+    old = tmp_path / "old.npz"
+    np.savez(old, **data)
+    profile = DeckProfile.load(old, DEFAULT_MODEL)
+    assert profile.calibration is None and profile.confidence_calibration() is None
+    det = CardDetector(threads=1, deck=old)
+    with caplog.at_level("WARNING", logger="vision.reading.tracker"):
+        assert calibration_for(det) is default_calibration()
+    assert "no confidence calibration of its own" in caplog.text and "enroll the deck again" in caplog.text
+    assert calibration_for(CardDetector(threads=1)) is default_calibration()
 
 
 def test_recognize_and_the_config_take_the_profile(enrolled, grid_files, capsys):
@@ -151,6 +204,10 @@ def test_a_good_profile_loads(tmp_path):
     ({"classifier_sha256": np.array("0" * 64)}, "made for another index classifier"),
     ({"weight": np.zeros((len(LABELS), 7), np.float32)}, "does not fit this classifier"),
     ({"blend": np.array(1.5, np.float32)}, "blend"),
+    ({"calibration": np.array('{"size_groups": [], "curves": {}}x')}, "confidence calibration is unusable"),
+    ({"calibration": np.array(json.dumps({"size_groups": [{"name": "all", "min_cards": 1, "max_cards": 99}],
+                                          "curves": {"all": {"x": [0.2, 0.9], "p": [0.9, 0.3]}}}))},
+     "confidence calibration is unusable"),
 ])
 def test_profiles_for_other_labels_versions_or_classifiers_are_refused(tmp_path, change, words):
     path = _profile(tmp_path, **change)
@@ -193,6 +250,7 @@ def files(tmp_path_factory):
     (["{d}/dark.png", "--labels", "{d}/labels.txt", "--out", "{d}/p.npz"], "label 3 'X9' is not a card code"),
     (["{d}/none.jpg", "--out", "{d}/p.npz"], "{d}/none.jpg does not exist"),
     (["{d}/dark.png", "--out", "{d}/nodir/p.npz"], "folder {d}/nodir does not exist"),
+    (["{d}/dark.png", "--calibration-rows", "-5", "--out", "{d}/p.npz"], "-5 is not a number of rows from 0 to 5000"),
 ])
 def test_bad_enrollment_input_is_one_line_and_exit_2(files, argv, words, capsys):
     fill = lambda s: s.replace("{d}", str(files))

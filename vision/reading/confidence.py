@@ -6,7 +6,11 @@ The raw score of a read is its weakest card's confidence.  The calibration
 it, per group of play sizes, to the share of such plays that were read
 exactly: the threshold in a table's settings (``min_confidence``) is then an
 error rate, not an arbitrary score.  Applied with ``numpy.interp`` (flat
-beyond the end knots), so a table node needs nothing more than numpy.
+beyond the end knots), so a table node needs nothing more than numpy.  A
+deck profile (``guandan-ref enroll-deck``) scores crops with its own head
+and carries its own curve, fitted the same way (:func:`fit_curves`) on rows
+of the deck's cards; a table reading with the profile applies that one
+(:func:`vision.reading.tracker.calibration_for`).
 
 >>> cal = Calibration({"size_groups": [{"name": "all", "min_cards": 1, "max_cards": 99}],
 ...                    "curves": {"all": {"x": [0.3, 0.9], "p": [0.2, 0.99]}}})
@@ -36,6 +40,57 @@ def size_group(n: int, groups=SIZE_GROUPS) -> str:
         if lo <= n <= hi:
             return name
     return groups[-1][0] if n > groups[-1][2] else groups[0][0]
+
+
+def fit_curves(recs: list[dict], groups=SIZE_GROUPS) -> dict:
+    """Isotonic P(exact | raw) per size group, as knots for numpy.interp.
+
+    ``recs``: one a play read, ``{"raw": score, "read": [names], "exact": bool}``.
+    Used to make the shipped calibration
+    (:mod:`vision.training.calibrate_confidence`) and each deck profile's own
+    (:func:`vision.reading.enroll.enroll`); needs scipy (making time only).
+
+    >>> recs = [{"raw": 0.4 + k / 100, "read": ["S5"], "exact": k % 5 > 0} for k in range(50)]
+    >>> c = fit_curves(recs)["all"]
+    >>> all(0 < p < 1 for p in c["p"]) and c["p"] == sorted(c["p"]) and sum(c["plays"]) == 50
+    True
+    """
+    from scipy.optimize import isotonic_regression
+
+    curves = {}
+    for name, _, _ in groups:
+        rs = [r for r in recs if size_group(len(r["read"]), groups) == name]
+        if not rs:
+            raise ValueError(f"no plays of size group {name} to fit")
+        x = np.array([r["raw"] for r in rs])
+        y = np.array([float(r["exact"]) for r in rs])
+        order = np.argsort(x, kind="stable")
+        x, y = x[order], y[order]
+        # ties share one value (the mean of their outcomes), weighted by their count
+        ux, inv, counts = np.unique(x, return_inverse=True, return_counts=True)
+        uy = np.bincount(inv, weights=y) / counts
+        p = isotonic_regression(uy, weights=counts, increasing=True).x
+        # Laplace estimate per block (never exactly 0 or 1 from a finite sample),
+        # then monotone again over the blocks
+        blocks = np.r_[0, np.nonzero(np.diff(p))[0] + 1]
+        bn = np.add.reduceat(counts, blocks)
+        bk = np.add.reduceat(uy * counts, blocks)
+        bp = isotonic_regression((bk + 1) / (bn + 2), weights=bn, increasing=True).x
+        p = np.repeat(bp, np.diff(np.r_[blocks, len(p)]))
+        # one knot per constant block, at the block's weighted mean score: the curve
+        # rises linearly between blocks instead of in steps at arbitrary scores
+        knots_x, knots_y, n = [], [], []
+        start = 0
+        for k in range(1, len(p) + 1):
+            if k == len(p) or p[k] != p[start]:
+                w = counts[start:k]
+                knots_x.append(float(np.average(ux[start:k], weights=w)))
+                knots_y.append(float(p[start]))
+                n.append(int(w.sum()))
+                start = k
+        curves[name] = {"x": [round(v, 5) for v in knots_x], "p": [round(v, 5) for v in knots_y],
+                        "plays": n}
+    return curves
 
 
 class CalibrationError(ValueError):

@@ -18,7 +18,14 @@ The file is a numpy ``.npz`` (no pickles) holding:
 - ``weight`` (55 x 256), ``bias`` (55) and ``blend``: the head, mixed with
   the shipped head as ``blend * deck + (1 - blend) * shipped`` (logits);
 - ``meta``: JSON (the deck's name, when it was made, how many photos and
-  crops, the enrollment's time and its own check).
+  crops, the enrollment's time and its own check);
+- ``calibration`` (optional): JSON, the profile's own confidence
+  calibration (:class:`vision.reading.confidence.Calibration`'s document),
+  fitted by the enrollment on rows of the deck's cards it held back from the
+  head: the profile's scores are not the shipped head's, so the shipped
+  curve does not say what they mean.  A table applies it with the profile
+  (:func:`vision.reading.tracker.calibration_for`); a profile without one
+  (made before) falls back to the shipped curve, and the table says so.
 
 >>> p = DeckProfile(weight=np.zeros((len(LABELS), 4), np.float32),
 ...                 bias=np.zeros(len(LABELS), np.float32), blend=1.0, classifier_sha256="0" * 64)
@@ -37,6 +44,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.reading.classes import CARD_NAMES
+from vision.reading.confidence import Calibration, CalibrationError
 
 FORMAT = "guandan-deck-profile"
 VERSION = 1
@@ -68,10 +76,15 @@ class DeckProfile:
     labels: tuple[str, ...] = LABELS
     meta: dict = field(default_factory=dict)
     none_gate: bool = False             # NONE's probability from the shipped head, the faces' from the deck's
+    calibration: dict | None = None     # the profile's own confidence calibration (None: made without one)
 
     @property
     def name(self) -> str:
         return str(self.meta.get("deck", "")) or "deck"
+
+    def confidence_calibration(self) -> Calibration | None:
+        """The raw score -> P(read exactly) mapping fitted for this profile (None: it has none)."""
+        return Calibration(self.calibration) if self.calibration is not None else None
 
     def logits(self, shipped: np.ndarray, embedding: np.ndarray) -> np.ndarray:
         """The labels' scores for crops whose shipped logits and features are given (N x 55)."""
@@ -95,7 +108,9 @@ class DeckProfile:
         if path.suffix.lower() != ".npz":
             raise DeckProfileError(f"{path}: a deck profile is a .npz file")
         tmp = path.with_name(path.name + ".tmp.npz")
-        np.savez_compressed(tmp, format=np.array(FORMAT), version=np.array(VERSION),
+        extra = {} if self.calibration is None else {
+            "calibration": np.array(json.dumps(self.calibration, ensure_ascii=False))}
+        np.savez_compressed(tmp, format=np.array(FORMAT), version=np.array(VERSION), **extra,
                             labels=np.array(self.labels), classifier_sha256=np.array(self.classifier_sha256),
                             weight=self.weight.astype(np.float32), bias=self.bias.astype(np.float32),
                             blend=np.array(float(self.blend), np.float32),
@@ -148,5 +163,13 @@ class DeckProfile:
             meta = json.loads(str(data.get("meta", "{}")))
         except ValueError:
             meta = {}
+        calibration = None
+        if "calibration" in data:           # older profiles have none: the shipped curve then
+            try:
+                calibration = json.loads(str(data["calibration"]))
+                Calibration(calibration)
+            except (ValueError, CalibrationError) as exc:
+                raise DeckProfileError(f"{path}: its confidence calibration is unusable ({exc}); "
+                                       f"enroll the deck again") from None
         return cls(weight.astype(np.float32), bias.astype(np.float32), blend, sha, labels,
-                   meta if isinstance(meta, dict) else {}, bool(data.get("none_gate", False)))
+                   meta if isinstance(meta, dict) else {}, bool(data.get("none_gate", False)), calibration)

@@ -413,19 +413,18 @@ def augmented_crops(cards: dict[str, np.ndarray], boxes: dict[str, tuple], per_c
     return crops, np.array(labels, np.int64)
 
 
-def scene_crops(detector, cards: dict[str, np.ndarray], boxes: dict[str, tuple], scenes: int,
-                rng: np.random.Generator) -> tuple[list[np.ndarray], np.ndarray]:
-    """Crops of the boxes the detector finds on rows of this deck's cards, as
-    the classifier meets them at a table: the deck's rectified cards laid
-    2-8 in a row on a dark cloth (a 640 x 448 zone, cards 85-140 px wide,
-    each covering 20-110 % of the last, a quarter upside down, a little
-    turned), read by the detector as a table reads a zone.  A box on an
-    index in view takes that card's label; a box on no index (a pip, a
-    picture, a card's edge) is ``NONE``: the deck's own false alarms, which
-    the shipped head knew to throw out on the decks it was trained on."""
+def row_scenes(cards: dict[str, np.ndarray], boxes: dict[str, tuple], scenes: int,
+               rng: np.random.Generator, tight: float = 0.2) -> tuple[list[np.ndarray], list[list], list[list[str]]]:
+    """Rows of this deck's rectified cards laid as on a table: the deck's
+    cards 2-8 in a row on a dark cloth (a 640 x 448 zone, cards 85-140 px
+    wide, each covering 20-110 % of the last, a quarter upside down, a
+    little turned).  Returns the pictures, each one's index boxes
+    ``(code, box, share in view)`` and each one's play (its cards left to
+    right, as a zone read names them).  ``tight``: the least share of a
+    card's width left in view by the next one."""
     W, H = 640, 448
     codes = list(cards)
-    pictures, truths = [], []
+    pictures, truths, plays = [], [], []
     for _ in range(scenes):
         img = np.empty((H, W, 3), np.float32)
         img[:] = rng.uniform(15, 90, 3)
@@ -433,7 +432,7 @@ def scene_crops(detector, cards: dict[str, np.ndarray], boxes: dict[str, tuple],
         top = np.full((H, W), -1, np.int32)
         n = int(rng.integers(2, 9))
         cw = rng.uniform(85, 140)
-        spacing = rng.uniform(0.2, 1.1)
+        spacing = rng.uniform(tight, 1.1)
         cw = min(cw, 0.94 * W / (1 + (n - 1) * spacing))
         row_angle = rng.normal(0, 4)
         x = rng.uniform(0.03 * W, max(0.03 * W, 0.97 * W - cw * (1 + (n - 1) * spacing)))
@@ -470,6 +469,22 @@ def scene_crops(detector, cards: dict[str, np.ndarray], boxes: dict[str, tuple],
             truth.append((code, box, shown))
         pictures.append(pic)
         truths.append(truth)
+        plays.append([code for code, k, _ in idx_boxes[::2]])
+    return pictures, truths, plays
+
+
+def scene_crops(detector, cards: dict[str, np.ndarray], boxes: dict[str, tuple], scenes: int,
+                rng: np.random.Generator) -> tuple[list[np.ndarray], np.ndarray]:
+    """Crops of the boxes the detector finds on rows of this deck's cards, as
+    the classifier meets them at a table: the deck's rectified cards laid
+    2-8 in a row on a dark cloth (a 640 x 448 zone, cards 85-140 px wide,
+    each covering 20-110 % of the last, a quarter upside down, a little
+    turned), read by the detector as a table reads a zone.  A box on an
+    index in view takes that card's label; a box on no index (a pip, a
+    picture, a card's edge) is ``NONE``: the deck's own false alarms, which
+    the shipped head knew to throw out on the decks it was trained on."""
+    W = 640
+    pictures, truths, _ = row_scenes(cards, boxes, scenes, rng)
     found = detector.find_boxes_many(pictures, scale=detector.imgsz / W)
     crops, labels = [], []
     for pic, truth, dets in zip(pictures, truths, found):
@@ -487,6 +502,72 @@ def scene_crops(detector, cards: dict[str, np.ndarray], boxes: dict[str, tuple],
             crops.append(crop(pic, d.box))
             labels.append(label)
     return crops, np.array(labels, np.int64)
+
+
+# -- the profile's own confidence calibration ------------------------------------
+
+def fit_calibration(detector, profile: DeckProfile, cards: dict[str, np.ndarray], boxes: dict[str, tuple],
+                    rows: int, rng: np.random.Generator, log=None, batch: int = 25) -> dict:
+    """The profile's own confidence calibration (a
+    :class:`vision.reading.confidence.Calibration` document): ``rows`` rows
+    of the deck's cards (:func:`row_scenes`, other draws than the head's
+    rows: none of them gave the head a crop; only rows where every card
+    shows an index, as players leave them) read as a table reads a zone,
+    with this profile, and the same isotonic + Laplace curve as the
+    shipped one (:func:`vision.reading.confidence.fit_curves`) fitted to
+    "read exactly" on the raw score.  ``log`` hears the progress."""
+    from vision.reading.confidence import SIZE_GROUPS, default_calibration, fit_curves
+
+    say = log or (lambda msg: None)
+    clf = detector.classifier
+    # as players lay a row, every index in view: the next card leaves the index's width and a bit
+    # (the scene generator's rule, vision.training.synth)
+    tight = max(0.2, max(b[2] for b in boxes.values()) + 0.03)
+    kept, recs, drawn = clf.deck, [], 0
+    clf.use_deck(profile)
+    try:
+        while len(recs) < rows and drawn < 4 * rows:
+            pictures, truths, plays = row_scenes(cards, boxes, batch, rng, tight)
+            drawn += batch
+            # a play whose every card shows an index (players leave them in view):
+            # a row whose next card hides one says nothing of the reading
+            seen = [i for i, t in enumerate(truths)
+                    if all(max(a[2], b[2]) >= 0.7 for a, b in zip(t[::2], t[1::2]))][:rows - len(recs)]
+            reads = detector.read_zones([pictures[i] for i in seen], detector.imgsz / 640, 0)
+            recs += [{"raw": round(r.confidence, 5), "read": r.names, "exact": r.names == plays[i]}
+                     for r, i in zip(reads, seen)]
+            say(f"confidence calibration: {len(recs)} of {rows} held-back rows read with the profile "
+                f"({sum(r['exact'] for r in recs)} exactly)")
+    finally:
+        clf.deck = kept
+    rows = len(recs)
+    exact = sum(r["exact"] for r in recs)
+    curves = fit_curves(recs)
+    # The rows are read well: their lowest score is far above the lowest a
+    # table meets, and a curve is flat beyond its ends, so a weak read would
+    # take the rows' lowest probability.  Below the rows' scores the shipped
+    # curve (measured on 2,000 plays, weak reads among them) stands instead,
+    # never above the deck curve's first value: the curve still rises.
+    shipped = default_calibration()
+    for name, curve in curves.items():
+        sx, sp = shipped.curves.get(name, next(iter(shipped.curves.values())))
+        low = [(float(x), min(float(p), curve["p"][0])) for x, p in zip(sx, sp) if x < curve["x"][0]]
+        curve["x"] = [round(x, 5) for x, _ in low] + curve["x"]
+        curve["p"] = [round(p, 5) for _, p in low] + curve["p"]
+        curve["plays"] = [0] * len(low) + curve["plays"]
+    return {
+        "what": "P(a play is read exactly, every card in order) from its raw score (the weakest "
+                "card's confidence) with this deck profile; numpy.interp over the knots, flat beyond the ends",
+        "method": "isotonic regression (scipy.optimize.isotonic_regression), one knot per block, "
+                  "Laplace estimate per block (vision.reading.confidence.fit_curves)",
+        "data": f"{rows} rows of 2-8 of the deck's enrolled cards laid by the enrollment "
+                f"(vision.reading.enroll.row_scenes; {drawn} drawn, those where every card shows an index "
+                f"kept), held back from the head, read with this profile; "
+                f"below the rows' lowest score the shipped curve's knots (plays 0), capped at the deck's first value",
+        "plays": rows, "exact": int(exact),
+        "size_groups": [{"name": n, "min_cards": lo, "max_cards": hi} for n, lo, hi in SIZE_GROUPS],
+        "curves": curves,
+    }
 
 
 # -- the head ------------------------------------------------------------------
@@ -549,7 +630,7 @@ class EnrollResult:
 
 def enroll(detector, cards: dict[str, np.ndarray], deck_name: str = "", per_corner: int = 24,
            head: str = "logistic", blend: float = 1.0, seed: int = 0, negatives: int = 8,
-           scenes: int = 200, none_gate: bool = True, log=None) -> EnrollResult:
+           scenes: int = 200, none_gate: bool = True, calibration_rows: int = 400, log=None) -> EnrollResult:
     """Fit a deck profile on rectified cards (:func:`cards_from_photos`).
 
     ``detector``: a :class:`vision.reading.detector.CardDetector` (its
@@ -562,6 +643,10 @@ def enroll(detector, cards: dict[str, np.ndarray], deck_name: str = "", per_corn
     all stays the shipped head's answer (:class:`DeckProfile`), the deck's
     head names the face.  A separate set of variants (other draws) checks
     the result: ``check_shipped`` and ``check_deck`` in the result.
+    ``calibration_rows``: rows of the deck's cards held back from the head
+    and read with the new profile to fit its own confidence calibration
+    (:func:`fit_calibration`; 0: none, the table then applies the shipped
+    curve to the profile's scores).
     """
     t0, c0 = time.perf_counter(), time.process_time()
     say = log or (lambda msg: None)
@@ -590,11 +675,18 @@ def enroll(detector, cards: dict[str, np.ndarray], deck_name: str = "", per_corn
     profile = DeckProfile(W, b, blend, file_sha256(clf.model_path), none_gate=none_gate)
     before = float((zc.argmax(1) == yc).mean())
     after = float((profile.logits(zc, fc).argmax(1) == yc).mean())
+    if calibration_rows:
+        profile.calibration = fit_calibration(detector, profile, cards, boxes, calibration_rows,
+                                              np.random.default_rng([seed, 4, 4]), say)
+        say("confidence calibration of the profile: raw score " + ", ".join(
+            f"{x:.3f} -> {p:.3f}" for x, p in zip(*(next(iter(profile.calibration["curves"].values()))[k] for k in "xp"))))
     seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
     profile.meta = {"deck": deck_name, "made": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                     "head": head, "blend": blend, "none_gate": none_gate, "cards": len(cards), "crops": len(crops), "index_box": list(usual),
                     "detector_found_index": seen, "check_crops": len(chk),
                     "check_shipped": round(before, 4), "check_deck": round(after, 4),
+                    "calibration_rows": calibration_rows,
+                    "calibration_rows_exact": profile.calibration["exact"] if profile.calibration else None,
                     "seconds": round(seconds, 1), "cpu_seconds": round(cpu, 1),
                     "classifier": Path(clf.model_path).name}
     say(f"check crops named right: shipped {before:.3f}, with the profile {after:.3f}")

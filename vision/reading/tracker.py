@@ -17,7 +17,9 @@ player is still laying cards.  The event's confidence is the probability
 that the whole play is read right: the raw score (the lowest card
 confidence seen over the stable run, kept in ``extra["raw_confidence"]``)
 mapped through the shipped calibration (:mod:`vision.reading.confidence`,
-measured on held-out synthetic plays), so the referee's threshold
+measured on held-out synthetic plays), or, when the classifier reads with a
+deck profile that has its own, through the profile's
+(:func:`calibration_for`), so the referee's threshold
 (``min_confidence``) is an error rate; below it the referee asks for
 confirmation.  A play with a third copy of a card (there are two decks) has
 its confidence halved and says so in ``extra["warning"]``.  Every event
@@ -34,12 +36,37 @@ names its zone (``extra["zone"]``).
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 from referee.events import Event
 from vision.reading.confidence import Calibration, default_calibration
 from vision.reading.detector import ZoneRead
 from vision.reading.printed_cards import count_of
+
+log = logging.getLogger(__name__)
+
+
+def calibration_for(detector) -> Calibration:
+    """The calibration a table applies to what ``detector`` reads: its deck
+    profile's own curve (the profile's head scores crops its own way), else
+    the shipped one.  A profile made without a curve (before enrollment
+    fitted one) still reads, with the shipped curve, unmeasured for its
+    scores: a log line says so and how to mend it."""
+    clf = getattr(detector, "classifier", None)
+    deck = getattr(clf, "deck", None)
+    if deck is None:
+        return default_calibration()
+    own = deck.confidence_calibration()
+    if own is None:
+        log.warning("deck profile %s has no confidence calibration of its own (made by an older "
+                    "guandan-ref enroll-deck): its plays' confidence uses the shipped curve, not measured "
+                    "for this deck; enroll the deck again to fit one", deck.name)
+        return default_calibration()
+    plays = own.doc.get("plays")
+    log.info("deck profile %s: plays' confidence from its own calibration%s", deck.name,
+             f" (fitted on {plays} held-back rows)" if plays else "")
+    return own
 
 
 def play_confidence(raw: float, names: tuple[str, ...] | list[str],

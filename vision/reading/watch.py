@@ -20,7 +20,7 @@ from referee.events import Event
 from vision.reading.detector import CardDetector, DetectorError, ZoneRead
 from vision.reading.printed_cards import find_printed
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, GeometryError, TableGeometry, Zone
-from vision.reading.tracker import ZoneTracker
+from vision.reading.tracker import ZoneTracker, calibration_for
 
 
 class FrameError(ValueError):
@@ -135,7 +135,9 @@ class TableWatcher:
         self.geo, self.detector = geo, detector
         names = zones or [z.name for z in geo.zones]
         self.zones = [geo.zone(n) for n in names]
-        self.trackers = {z.name: ZoneTracker(z.seat, z.kind, geo.table, stable_s, stable_frames)
+        # the play events' confidence: the deck profile's own calibration when it has one
+        calibration = calibration_for(detector)
+        self.trackers = {z.name: ZoneTracker(z.seat, z.kind, geo.table, stable_s, stable_frames, calibration)
                          for z in self.zones}
         self.reuse_below = reuse_below
         self.margin_mm = margin_mm

@@ -35,7 +35,8 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.reading.confidence import SIZE_GROUPS, Calibration, size_group
+from vision.reading.confidence import SIZE_GROUPS, Calibration
+from vision.reading.confidence import fit_curves as fit  # noqa: F401  (also deck enrollment's fit)
 from vision.reading.detector import CardDetector
 from vision.reading.tracker import play_confidence
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone
@@ -75,46 +76,6 @@ def records(det_factory, path: Path | None, plays: int, seed: int) -> list[dict]
         f.parent.mkdir(parents=True, exist_ok=True)
         f.write_text("".join(json.dumps(r) + "\n" for r in recs))
     return recs
-
-
-def fit(recs: list[dict]) -> dict:
-    """Isotonic P(exact | raw) per size group, as knots for numpy.interp."""
-    from scipy.optimize import isotonic_regression
-
-    curves = {}
-    for name, _, _ in SIZE_GROUPS:
-        rs = [r for r in recs if size_group(len(r["read"])) == name]
-        if not rs:
-            raise ValueError(f"no plays of size group {name} to fit")
-        x = np.array([r["raw"] for r in rs])
-        y = np.array([float(r["exact"]) for r in rs])
-        order = np.argsort(x, kind="stable")
-        x, y = x[order], y[order]
-        # ties share one value (the mean of their outcomes), weighted by their count
-        ux, inv, counts = np.unique(x, return_inverse=True, return_counts=True)
-        uy = np.bincount(inv, weights=y) / counts
-        p = isotonic_regression(uy, weights=counts, increasing=True).x
-        # Laplace estimate per block (never exactly 0 or 1 from a finite sample),
-        # then monotone again over the blocks
-        blocks = np.r_[0, np.nonzero(np.diff(p))[0] + 1]
-        bn = np.add.reduceat(counts, blocks)
-        bk = np.add.reduceat(uy * counts, blocks)
-        bp = isotonic_regression((bk + 1) / (bn + 2), weights=bn, increasing=True).x
-        p = np.repeat(bp, np.diff(np.r_[blocks, len(p)]))
-        # one knot per constant block, at the block's weighted mean score: the curve
-        # rises linearly between blocks instead of in steps at arbitrary scores
-        knots_x, knots_y, n = [], [], []
-        start = 0
-        for k in range(1, len(p) + 1):
-            if k == len(p) or p[k] != p[start]:
-                w = counts[start:k]
-                knots_x.append(float(np.average(ux[start:k], weights=w)))
-                knots_y.append(float(p[start]))
-                n.append(int(w.sum()))
-                start = k
-        curves[name] = {"x": [round(v, 5) for v in knots_x], "p": [round(v, 5) for v in knots_y],
-                        "plays": n}
-    return curves
 
 
 def reliability(cal: Calibration, recs: list[dict], edges=(0, 0.5, 0.8, 0.9, 0.95, 0.98, 0.99, 1.0001)) -> list[dict]:
