@@ -80,7 +80,7 @@ class CardRead:
                 "box": [round(v, 1) for v in self.box], "indices": len(self.indices)}
 
 
-def row_angle(centres: np.ndarray, ih: float) -> float:
+def row_angle(centres: np.ndarray, ih: float, bands: int = 2) -> float:
     """The row's slope (radians): the angle that makes the tightest bands.
 
     Top-left indices of a row of cards lie along one line; turned
@@ -90,6 +90,8 @@ def row_angle(centres: np.ndarray, ih: float) -> float:
     angle whose bands are narrowest (least spread about their means) wins,
     a tilt paying a small price per degree.  (Counting bands of a fixed
     width instead was fooled by cards laid a little higher or lower.)
+    ``bands``: more than two when the cards lie in rows (:func:`height_bands`),
+    split at that many less one widest gaps.
 
     >>> xs = np.arange(0, 500, 50.0)
     >>> round(float(np.degrees(row_angle(np.stack([xs, 100 + np.tan(np.radians(8)) * xs], 1), 30.0))))
@@ -101,8 +103,12 @@ def row_angle(centres: np.ndarray, ih: float) -> float:
     for deg in np.arange(-MAX_ROW_ANGLE, MAX_ROW_ANGLE + 0.5, 1.0):
         t = np.radians(deg)
         v = -centres[:, 0] * np.sin(t) + centres[:, 1] * np.cos(t)
-        low = bottom_band(v, ih)
-        spread = sum(float(((v[m] - v[m].mean()) ** 2).sum()) for m in (low, ~low) if m.any())
+        if bands > 2:
+            band = _widest_gaps(v, bands)
+            spread = sum(float(((v[band == b] - v[band == b].mean()) ** 2).sum()) for b in range(bands))
+        else:
+            low = bottom_band(v, ih)
+            spread = sum(float(((v[m] - v[m].mean()) ** 2).sum()) for m in (low, ~low) if m.any())
         score = spread / (ih * ih) + 0.02 * abs(deg)
         if best is None or score < best[0]:
             best = (score, float(t))
@@ -156,6 +162,36 @@ def bottom_band(v: np.ndarray, ih: float) -> np.ndarray:
     return v > (s[k] + s[k + 1]) / 2
 
 
+def height_bands(v: np.ndarray, ih: float) -> np.ndarray:
+    """Each index's band of heights across the row(s), counted from the top:
+    a new band begins at every gap of :data:`BOTTOM_MIN` index heights or
+    more.  One row of cards makes two bands at most (its top-left indices
+    and its bottom-right ones); cards laid in two rows, or a grid, make three
+    or four.
+
+    >>> height_bands(np.array([160., 180., 330., 480., 500., 650.]), 35.0).tolist()
+    [0, 0, 1, 2, 2, 3]
+    """
+    if len(v) == 0:
+        return np.zeros(0, int)
+    order = np.argsort(v, kind="stable")
+    out = np.empty(len(v), int)
+    out[order] = np.concatenate([[0], np.cumsum(np.diff(v[order]) >= BOTTOM_MIN * ih)])
+    return out
+
+
+def _widest_gaps(v: np.ndarray, bands: int) -> np.ndarray:
+    """Each height's group, from the top, split at the ``bands - 1`` widest gaps."""
+    order = np.argsort(v, kind="stable")
+    gaps = np.diff(v[order])
+    cut = np.zeros(len(v), int)
+    if len(gaps):
+        cut[np.argsort(-gaps, kind="stable")[:bands - 1] + 1] = 1
+    out = np.empty(len(v), int)
+    out[order] = np.cumsum(cut)
+    return out
+
+
 def _corner_pair_error(offset: np.ndarray, ih: float) -> float | None:
     """How far (in dx/dy) an offset from a top-left index to a bottom-right one
     is from a card's usual shape; None when it cannot be one card's corners."""
@@ -183,15 +219,16 @@ def _matching(cand: list[tuple[float, int, int]]) -> list[tuple[float, int, int]
     if len(cand) > MATCH_EXACT_UP_TO:
         out, used = [], set()
         for c in cand:
-            if c[1] not in used and c[2] not in used:     # (tops and bottoms are different indices)
+            if c[1] not in used and c[2] not in used:
                 used.update((c[1], c[2]))
                 out.append(c)
         return out
     best: tuple[int, float, list] = (0, 0.0, [])
     for mask in range(1, 1 << len(cand)):
         chosen = [c for k, c in enumerate(cand) if mask >> k & 1]
-        tops, bots = {c[1] for c in chosen}, {c[2] for c in chosen}
-        if len(tops) < len(chosen) or len(bots) < len(chosen):
+        # (no index in two pairs: in one row tops and bottoms are different
+        # indices anyway; in two rows a corner might be offered as either)
+        if len({k for c in chosen for k in c[1:]}) < 2 * len(chosen):
             continue
         err = sum(c[0] for c in chosen)
         if len(chosen) > best[0] or (len(chosen) == best[0] and err < best[1]):
@@ -199,7 +236,7 @@ def _matching(cand: list[tuple[float, int, int]]) -> list[tuple[float, int, int]
     return best[2]
 
 
-def _rescue_pairs(indices, local, bottom, ih, groups, used, names) -> list[tuple[int, int]]:
+def _rescue_pairs(indices, local, bottom, ih, groups, used, names, rows: bool = False) -> list[tuple[int, int]]:
     """Pair the indices left over when the classifier named a card's two
     corners differently: a top-left and a bottom-right index that sit, to
     within :data:`RESCUE_TOL` index heights, where the nearest matched card's
@@ -207,7 +244,8 @@ def _rescue_pairs(indices, local, bottom, ih, groups, used, names) -> list[tuple
     both corners find likeliest together, a name missing from a corner's
     short list counting :data:`RESCUE_FLOOR` (a corner cut off by the
     picture's edge lists nothing like its card's name, the other corner
-    decides).  Updates ``used`` and ``names``.
+    decides).  ``rows``: the cards lie in rows, the nearest card is the
+    nearest on the table (else along the row).  Updates ``used`` and ``names``.
     """
     tops = [i for i in np.nonzero(~bottom)[0] if i not in used]
     bots = [j for j in np.nonzero(bottom)[0] if j not in used]
@@ -218,7 +256,8 @@ def _rescue_pairs(indices, local, bottom, ih, groups, used, names) -> list[tuple
         g_top = np.array([local[i] for i, _ in groups])
         g_off = np.array([local[j] - local[i] for i, j in groups])
         for i in tops:
-            off = g_off[int(np.argmin(np.abs(g_top[:, 0] - local[i][0])))]   # the nearest card's, fan and all
+            near = np.hypot(*(g_top - local[i]).T) if rows else np.abs(g_top[:, 0] - local[i][0])
+            off = g_off[int(np.argmin(near))]   # the nearest card's, fan and all
             for j in bots:
                 err = float(np.linalg.norm(local[j] - local[i] - off)) / ih
                 if err <= RESCUE_TOL:
@@ -269,7 +308,8 @@ def _leftover_pairs(indices, local, bottom, ih, used) -> list[tuple[int, int]]:
 
 
 def pair_indices(indices: list[IndexDetection]) -> list[CardRead]:
-    """Group corner indices into physical cards and order them left to right.
+    """Group corner indices into physical cards and order them left to right
+    (cards laid in two rows or more: row by row, from the top).
 
     >>> a = IndexDetection("S5", 0.9, (10, 10, 20, 30))    # an S5, half covered by
     >>> c = IndexDetection("S5", 0.9, (40, 10, 50, 30))    # a second S5, on top,
@@ -282,13 +322,41 @@ def pair_indices(indices: list[IndexDetection]) -> list[CardRead]:
     ih = float(np.median([d.height for d in indices]))
     centres = np.array([d.center for d in indices], float)
     t = row_angle(centres, ih)
-    rot = np.array([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]])   # into the row's frame
+    cards, _ = _paired(indices, centres, t, ih, rows=False)
+    bands = height_bands((centres @ _rotation(t).T)[:, 1], ih)
+    if bands.max() >= 2:
+        # three bands of heights or more: the cards may lie in two rows (or a
+        # grid), where the widest gap is not the one between top-left and
+        # bottom-right corners (each card's two corners were counted as two
+        # cards); read so, the rows win if they pair more corners (a card laid
+        # higher than the rest makes a band too)
+        t = row_angle(centres, ih, int(bands.max()) + 1)
+        in_rows, corner_dy = _paired(indices, centres, t, ih, rows=True)
+        if len(in_rows) < len(cards):
+            # row by row from the top: a new row where the cards' centres step
+            # down by more than most of a card's corner-to-corner height
+            ys = np.array([c[1] for c, _ in in_rows])
+            row = height_bands(ys, 0.75 * corner_dy / BOTTOM_MIN)
+            order = sorted(range(len(in_rows)), key=lambda k: (row[k], in_rows[k][0][0]))
+            return [in_rows[k][1] for k in order]
+    cards.sort(key=lambda c: float(c[0][0]))
+    return [c for _, c in cards]
+
+
+def _paired(indices: list[IndexDetection], centres: np.ndarray, t: float, ih: float,
+            rows: bool) -> tuple[list[tuple[np.ndarray, CardRead]], float]:
+    """The cards the indices make, each with its centre in the frame of a row
+    climbing by ``t`` radians, and the typical corner-to-corner height (px).
+    ``rows``: the cards may lie in rows (any two corners that sit as one card's
+    may pair), else in one row (a top-left corner in the upper band of
+    heights, a bottom-right one in the lower)."""
+    rot = _rotation(t)
     local = centres @ rot.T
     bottom = bottom_band(local[:, 1], ih)
     by_name: dict[str, list[tuple[float, int, int]]] = {}
-    for i in np.nonzero(~bottom)[0]:
-        for j in np.nonzero(bottom)[0]:
-            if indices[i].name != indices[j].name:
+    for i in range(len(indices)):
+        for j in range(len(indices)):
+            if indices[i].name != indices[j].name or (i == j if rows else bottom[i] or not bottom[j]):
                 continue
             # a card's corners in the row's frame, or the picture's: a row may
             # climb while its cards stand upright (each laid a little higher)
@@ -302,8 +370,10 @@ def pair_indices(indices: list[IndexDetection]) -> list[CardRead]:
         for _, i, j in _matching(cand):
             used.update((i, j))
             groups.append((i, j))
+    if rows:
+        bottom = _band_roles(height_bands(local[:, 1], ih), groups)
     names = {k: d.name for k, d in enumerate(indices)}
-    groups += _rescue_pairs(indices, local, bottom, ih, groups, used, names)
+    groups += _rescue_pairs(indices, local, bottom, ih, groups, used, names, rows)
     groups += _leftover_pairs(indices, local, bottom, ih, used)
     # typical offset (row frame) from a top-left index to its card's centre
     if groups:
@@ -324,6 +394,29 @@ def pair_indices(indices: list[IndexDetection]) -> list[CardRead]:
                float(boxes[:, 2].max()), float(boxes[:, 3].max()))
         conf = max(d.confidence for d in dets)
         middle = tuple(float(v) for v in centre @ rot)        # back to the picture's frame
-        cards.append((float(centre[0]), CardRead(names[g[0]], conf, box, tuple(dets), middle)))
-    cards.sort(key=lambda c: c[0])
-    return [c for _, c in cards]
+        cards.append((centre, CardRead(names[g[0]], conf, box, tuple(dets), middle)))
+    return cards, abs(2 * float(half[1]))
+
+
+def _rotation(t: float) -> np.ndarray:
+    """Into the row's frame (a row climbing by ``t`` radians)."""
+    return np.array([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]])
+
+
+def _band_roles(bands: np.ndarray, groups: list[tuple[int, ...]]) -> np.ndarray:
+    """Which indices are bottom-right ones, cards laid in rows: an index
+    paired as a card's bottom-right corner is one; a lone index is one where
+    the paired corners of its band are mostly bottom-right ones (a band with
+    none: the other of the band above it, the top band top-left)."""
+    bottom = np.zeros(len(bands), bool)
+    votes = np.zeros(int(bands.max()) + 1)
+    for i, j in groups:
+        bottom[j] = True
+        votes[bands[i]] -= 1
+        votes[bands[j]] += 1
+    role = []
+    for b in range(len(votes)):
+        role.append(votes[b] > 0 if votes[b] else (not role[-1] if role else False))
+    lone = np.array([role[b] for b in bands])
+    paired = {k for g in groups for k in g}
+    return np.array([bottom[k] if k in paired else lone[k] for k in range(len(bands))])
