@@ -328,10 +328,14 @@ class CardDetector:
             doubts[z][picked[z]] or any(c.confidence < SURE for c in best[z].cards)
             or lines_apart(images[z], margin, (found[z].tilt, *wholes[z]), self.turn_from) >= OTHER_LINES)]
         if again:
-            more, _, _ = self._reads([images[z] for z in again],
-                                     [[upright(images[z], t) for t in owns[z] if t] for z in again], scale, margin)
-            for z, extra in zip(again, more):
-                best[z] = _merged(best[z], tried[z] + extra, [0.0, *wholes[z], *(t for t in owns[z] if t)], widths[z])
+            more, _, more_widths = self._reads([images[z] for z in again],
+                                               [[upright(images[z], t) for t in owns[z] if t] for z in again],
+                                               scale, margin)
+            for z, extra, size in zip(again, more, more_widths):
+                # an index's size from the first reads, else (they found none) from these
+                # (of size 0, one card read in two turns was counted twice)
+                best[z] = _merged(best[z], tried[z] + extra, [0.0, *wholes[z], *(t for t in owns[z] if t)],
+                                  widths[z] if widths[z][0] > 0 else size)
         # whether a hand is there: the read as it lies alone
         reads = [replace(b, hand=t[0].hand, hand_confidence=t[0].hand_confidence, hand_boxes=t[0].hand_boxes)
                  for b, t in zip(best, tried)]
