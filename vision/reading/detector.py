@@ -28,7 +28,8 @@ from vision.reading.deck_profile import DeckProfileError
 from vision.reading.hand_model import DEFAULT_MODEL as HAND_MODEL, HandModel
 from vision.reading.index_classifier import DEFAULT_MODEL as CLF_MODEL, IndexClassifier
 from vision.reading.orientation import OTHER_LINES, TURN_FROM, Turns, Upright, lines_apart, turn_angles, upright
-from vision.reading.pairing import PAIR_RATIO, SAME_INDEX, CardRead, IndexDetection, _corner_pair_error, one_per_index, pair_indices
+from vision.reading.pairing import (BOTTOM_MIN, PAIR_RATIO, SAME_INDEX, CardRead, IndexDetection, _corner_pair_error,
+                                    height_bands, one_per_index, pair_indices)
 from vision.reading.runtime import cpu_session
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "cards-yolo11n.onnx"
@@ -110,6 +111,7 @@ def _trained_size(session) -> int:
 SURE = 0.8   # a card read with this confidence adds nothing when two turns of a zone are weighed
 SURE_JOKER = 0.97  # a joker read in another turn than the surer read's must be this sure
 DOUBT_BOX = 0.3   # a box the detector is this sure of, left unnamed, may be a card turned its own way
+ROW_STEP = 2.5    # index heights: cards whose centres step down this much lie in another row
 
 
 class CardDetector:
@@ -443,7 +445,7 @@ def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tup
     half = _half_card(best, turns[first], size[1])
     kept = [_lone_centre(c, turns[origin[id(c)]], half) if len(c.indices) == 1 and origin[id(c)] != first else c
             for c in kept]
-    return replace(best, cards=_along_row(kept))
+    return replace(best, cards=_along_row(kept, size[1]))
 
 
 def _same_place(d: IndexDetection, e: IndexDetection, width: float) -> bool:
@@ -495,11 +497,17 @@ def _corners_of_one(a: IndexDetection, b: IndexDetection, turn: float, ih: float
     return _corner_pair_error(v, ih) is not None
 
 
-def _along_row(cards: list[CardRead]) -> list[CardRead]:
-    """Cards ordered left to right along the line through their centres."""
+def _along_row(cards: list[CardRead], ih: float = 0.0) -> list[CardRead]:
+    """Cards ordered left to right along the line through their centres;
+    cards laid in rows (their centres step down by :data:`ROW_STEP` index
+    heights ``ih`` or more between rows), row by row from the top."""
     if len(cards) < 2:
         return cards
     pts = np.array([c.centre or ((c.box[0] + c.box[2]) / 2, (c.box[1] + c.box[3]) / 2) for c in cards], float)
+    rows = height_bands(pts[:, 1], ROW_STEP * ih / BOTTOM_MIN) if ih > 0 else np.zeros(len(cards), int)
+    if rows.max() >= 1:
+        return [cards[k] for r in range(int(rows.max()) + 1)
+                for k in np.flatnonzero(rows == r)[np.argsort(pts[rows == r, 0], kind="stable")]]
     centred = pts - pts.mean(axis=0)
     axis = np.linalg.svd(centred, full_matrices=False)[2][0]
     if axis[0] < 0:

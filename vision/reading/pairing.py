@@ -323,20 +323,25 @@ def pair_indices(indices: list[IndexDetection]) -> list[CardRead]:
     centres = np.array([d.center for d in indices], float)
     t = row_angle(centres, ih)
     cards, _ = _paired(indices, centres, t, ih, rows=False)
-    bands = height_bands((centres @ _rotation(t).T)[:, 1], ih)
-    if bands.max() >= 2:
+    # bands of heights across the zone (rows lie along it: a turned zone is
+    # read turned upright) and across the row as found
+    bands = 1 + max(int(height_bands(centres[:, 1], ih).max()),
+                    int(height_bands((centres @ _rotation(t).T)[:, 1], ih).max()))
+    if bands >= 3:
         # three bands of heights or more: the cards may lie in two rows (or a
         # grid), where the widest gap is not the one between top-left and
         # bottom-right corners (each card's two corners were counted as two
-        # cards); read so, the rows win if they pair more corners (a card laid
-        # higher than the rest makes a band too)
-        t = row_angle(centres, ih, int(bands.max()) + 1)
-        in_rows, corner_dy = _paired(indices, centres, t, ih, rows=True)
-        if len(in_rows) < len(cards):
-            # row by row from the top: a new row where the cards' centres step
-            # down by more than most of a card's corner-to-corner height
-            ys = np.array([c[1] for c, _ in in_rows])
-            row = height_bands(ys, 0.75 * corner_dy / BOTTOM_MIN)
+        # cards; a card laid higher than the rest makes a band too).  Read so,
+        # the rows win if they pair more corners, or as many and the cards'
+        # centres do lie in rows: a new row where they step down by most of a
+        # card's corner-to-corner height
+        # (the angle that makes the tightest bands may be a steep one that mixes
+        # the rows' corners: the zone's own axis is tried too, and wins a tie)
+        angles = sorted({0.0, row_angle(centres, ih, bands)}, key=abs)
+        in_rows, corner_dy = min((_paired(indices, centres, a, ih, rows=True) for a in angles),
+                                 key=lambda r: len(r[0]))
+        row = height_bands(np.array([c[1] for c, _ in in_rows]), 0.75 * corner_dy / BOTTOM_MIN)
+        if len(in_rows) < len(cards) or (len(in_rows) == len(cards) and row.max() >= 1):
             order = sorted(range(len(in_rows)), key=lambda k: (row[k], in_rows[k][0][0]))
             return [in_rows[k][1] for k in order]
     cards.sort(key=lambda c: float(c[0][0]))
@@ -371,7 +376,7 @@ def _paired(indices: list[IndexDetection], centres: np.ndarray, t: float, ih: fl
             used.update((i, j))
             groups.append((i, j))
     if rows:
-        bottom = _band_roles(height_bands(local[:, 1], ih), groups)
+        bottom = _corner_roles(local, groups)
     names = {k: d.name for k, d in enumerate(indices)}
     groups += _rescue_pairs(indices, local, bottom, ih, groups, used, names, rows)
     groups += _leftover_pairs(indices, local, bottom, ih, used)
@@ -403,20 +408,19 @@ def _rotation(t: float) -> np.ndarray:
     return np.array([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]])
 
 
-def _band_roles(bands: np.ndarray, groups: list[tuple[int, ...]]) -> np.ndarray:
-    """Which indices are bottom-right ones, cards laid in rows: an index
-    paired as a card's bottom-right corner is one; a lone index is one where
-    the paired corners of its band are mostly bottom-right ones (a band with
-    none: the other of the band above it, the top band top-left)."""
-    bottom = np.zeros(len(bands), bool)
-    votes = np.zeros(int(bands.max()) + 1)
-    for i, j in groups:
+def _corner_roles(local: np.ndarray, groups: list[tuple[int, ...]]) -> np.ndarray:
+    """Which indices are bottom-right ones, cards laid in rows (``local``:
+    the indices' centres in the rows' frame): an index paired as a card's
+    bottom-right corner is one; a lone index is what the nearest paired
+    corner is (the rows' heights alone cannot say: the next row's top-left
+    indices may sit as high as this row's bottom-right ones), a top-left one
+    where none is paired (every card's top-left index shows, unless the
+    cards were slid each under the last)."""
+    bottom = np.zeros(len(local), bool)
+    for _, j in groups:
         bottom[j] = True
-        votes[bands[i]] -= 1
-        votes[bands[j]] += 1
-    role = []
-    for b in range(len(votes)):
-        role.append(votes[b] > 0 if votes[b] else (not role[-1] if role else False))
-    lone = np.array([role[b] for b in bands])
-    paired = {k for g in groups for k in g}
-    return np.array([bottom[k] if k in paired else lone[k] for k in range(len(bands))])
+    paired = np.array(sorted({k for g in groups for k in g}), int)
+    for k in range(len(local)):
+        if k not in paired and len(paired):
+            bottom[k] = bottom[paired[int(np.argmin(np.hypot(*(local[paired] - local[k]).T)))]]
+    return bottom
