@@ -244,11 +244,13 @@ def _rescue_pairs(indices, local, bottom, ih, groups, used, names, rows: bool = 
     both corners find likeliest together, a name missing from a corner's
     short list counting :data:`RESCUE_FLOOR` (a corner cut off by the
     picture's edge lists nothing like its card's name, the other corner
-    decides).  ``rows``: the cards lie in rows, the nearest card is the
-    nearest on the table (else along the row).  Updates ``used`` and ``names``.
+    decides).  ``rows``: the cards lie in rows: the nearest card is the
+    nearest on the table (else along the row), and a lone corner may be
+    either (its role was guessed from its neighbours; where it sits says
+    which).  Updates ``used`` and ``names``.
     """
-    tops = [i for i in np.nonzero(~bottom)[0] if i not in used]
-    bots = [j for j in np.nonzero(bottom)[0] if j not in used]
+    tops = [i for i in np.nonzero(~bottom | rows)[0] if i not in used]
+    bots = [j for j in np.nonzero(bottom | rows)[0] if j not in used]
     if not tops or not bots:
         return []
     cand = []
@@ -267,7 +269,7 @@ def _rescue_pairs(indices, local, bottom, ih, groups, used, names, rows: bool = 
         # neither corner has another partner to choose from
         fits = {(int(i), int(j)) for i in tops for j in bots if _corner_pair_error(local[j] - local[i], ih) is not None}
         for i, j in fits:
-            if sum(1 for a, _ in fits if a == i) == 1 and sum(1 for _, b in fits if b == j) == 1:
+            if _only_fit(fits, i, j, rows):
                 cand.append((0.0, i, j))
     cand.sort()
     out = []
@@ -283,15 +285,24 @@ def _rescue_pairs(indices, local, bottom, ih, groups, used, names, rows: bool = 
     return out
 
 
-def _leftover_pairs(indices, local, bottom, ih, used) -> list[tuple[int, int]]:
+def _only_fit(fits: set[tuple[int, int]], i: int, j: int, rows: bool) -> bool:
+    """Whether top-left ``i`` and bottom-right ``j`` have no other partner
+    in ``fits`` (``rows``: nor either one another role)."""
+    if rows:
+        return sum(1 for f in fits for k in f if k in (i, j)) == 2
+    return sum(1 for a, _ in fits if a == i) == 1 and sum(1 for _, b in fits if b == j) == 1
+
+
+def _leftover_pairs(indices, local, bottom, ih, used, rows: bool = False) -> list[tuple[int, int]]:
     """Pair a leftover top-left and bottom-right index of the same name when
     each is the other's only possible partner, the card turned up to
     :data:`LEFTOVER_TURN` degrees from the usual shape (the end of a fan).
     Every card's top-left index shows, so an unpaired bottom-right one of the
-    same name is that card's far corner, not another card.  Updates ``used``.
+    same name is that card's far corner, not another card.  ``rows``: see
+    :func:`_rescue_pairs`.  Updates ``used``.
     """
-    tops = [int(i) for i in np.nonzero(~bottom)[0] if i not in used]
-    bots = [int(j) for j in np.nonzero(bottom)[0] if j not in used]
+    tops = [int(i) for i in np.nonzero(~bottom | rows)[0] if i not in used]
+    bots = [int(j) for j in np.nonzero(bottom | rows)[0] if j not in used]
     usual = np.degrees(np.arctan(PAIR_RATIO))
     fits = set()
     for i in tops:
@@ -300,8 +311,7 @@ def _leftover_pairs(indices, local, bottom, ih, used) -> list[tuple[int, int]]:
             if indices[i].name == indices[j].name and BOTTOM_MIN * ih <= dy <= PAIR_DY_MAX * ih \
                     and abs(np.degrees(np.arctan2(dx, dy)) - usual) <= LEFTOVER_TURN:
                 fits.add((i, j))
-    out = [(i, j) for i, j in sorted(fits)
-           if sum(1 for a, _ in fits if a == i) == 1 and sum(1 for _, b in fits if b == j) == 1]
+    out = [(i, j) for i, j in sorted(fits) if _only_fit(fits, i, j, rows)]
     for i, j in out:
         used.update((i, j))
     return out
@@ -379,7 +389,9 @@ def _paired(indices: list[IndexDetection], centres: np.ndarray, t: float, ih: fl
         bottom = _corner_roles(local, groups)
     names = {k: d.name for k, d in enumerate(indices)}
     groups += _rescue_pairs(indices, local, bottom, ih, groups, used, names, rows)
-    groups += _leftover_pairs(indices, local, bottom, ih, used)
+    groups += _leftover_pairs(indices, local, bottom, ih, used, rows)
+    if rows:
+        bottom = _corner_roles(local, groups)      # (the lone corners' roles, from every pair)
     # typical offset (row frame) from a top-left index to its card's centre
     if groups:
         half = np.median(np.array([local[j] - local[i] for i, j in groups]), axis=0) / 2
