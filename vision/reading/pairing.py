@@ -369,9 +369,12 @@ def _paired(indices: list[IndexDetection], centres: np.ndarray, t: float, ih: fl
     local = centres @ rot.T
     bottom = bottom_band(local[:, 1], ih)
     by_name: dict[str, list[tuple[float, int, int]]] = {}
-    for i in range(len(indices)):
-        for j in range(len(indices)):
-            if indices[i].name != indices[j].name or (i == j if rows else bottom[i] or not bottom[j]):
+    # one row: a top-left corner in the upper band, a bottom-right one in the
+    # lower; rows: any two corners, where they sit says whether they are a card's
+    everyone = np.arange(len(indices))
+    for i in (everyone if rows else np.nonzero(~bottom)[0]):
+        for j in (everyone if rows else np.nonzero(bottom)[0]):
+            if indices[i].name != indices[j].name or i == j:
                 continue
             # a card's corners in the row's frame, or the picture's: a row may
             # climb while its cards stand upright (each laid a little higher)
