@@ -25,6 +25,8 @@ MAX_ROW_ANGLE = 20     # degrees
 SAME_INDEX = 0.6       # boxes closer than this share of an index's size are one index
 LEFTOVER_TURN = 35    # degrees: how far a leftover same-name corner pair may turn
 RESCUE_TOL = 0.5       # index heights: a corner pair named two ways must sit this true
+ROWS_SHAPE_FROM = 3     # cards in rows: from this many corner pairs their usual offset is known,
+ROWS_SHAPE_TOL = 1.0    # and a pair this many index heights from it is undone
 RESCUE_FLOOR = 1e-3    # a name outside a corner's short list still counts this much (a cut-off corner lists no good one)
 
 
@@ -342,16 +344,16 @@ def pair_indices(indices: list[IndexDetection]) -> list[CardRead]:
         # grid), where the widest gap is not the one between top-left and
         # bottom-right corners (each card's two corners were counted as two
         # cards; a card laid higher than the rest makes a band too).  Read so,
-        # the rows win if they pair more corners, or as many and the cards'
-        # centres do lie in rows: a new row where they step down by most of a
-        # card's corner-to-corner height
+        # the rows win if the cards' centres do lie in rows (a new row where
+        # they step down by most of a card's corner-to-corner height: one row
+        # read across two joins corners of both), or if they pair more corners
         # (the angle that makes the tightest bands may be a steep one that mixes
         # the rows' corners: the zone's own axis is tried too, and wins a tie)
         angles = sorted({0.0, row_angle(centres, ih, bands)}, key=abs)
         in_rows, corner_dy = min((_paired(indices, centres, a, ih, rows=True) for a in angles),
                                  key=lambda r: len(r[0]))
         row = height_bands(np.array([c[1] for c, _ in in_rows]), 0.75 * corner_dy / BOTTOM_MIN)
-        if len(in_rows) < len(cards) or (len(in_rows) == len(cards) and row.max() >= 1):
+        if len(in_rows) < len(cards) or row.max() >= 1:
             order = sorted(range(len(in_rows)), key=lambda k: (row[k], in_rows[k][0][0]))
             return [in_rows[k][1] for k in order]
     cards.sort(key=lambda c: float(c[0][0]))
@@ -388,6 +390,17 @@ def _paired(indices: list[IndexDetection], centres: np.ndarray, t: float, ih: fl
         for _, i, j in _matching(cand):
             used.update((i, j))
             groups.append((i, j))
+    if rows and len(groups) >= ROWS_SHAPE_FROM:
+        # in rows, a top-left corner and the next row's top-left corner of a
+        # card of the same name further along may sit as one card's corners:
+        # pairs far from the cards' usual corner-to-corner offset are undone
+        usual = np.median(np.array([local[j] - local[i] for i, j in groups]), axis=0)
+        used, groups = set(), []
+        for cand in by_name.values():
+            for _, i, j in _matching([c for c in cand
+                                      if np.hypot(*(local[c[2]] - local[c[1]] - usual)) <= ROWS_SHAPE_TOL * ih]):
+                used.update((i, j))
+                groups.append((i, j))
     if rows:
         bottom = _corner_roles(local, groups)
     names = {k: d.name for k, d in enumerate(indices)}
