@@ -499,13 +499,15 @@ def _corners_of_one(a: IndexDetection, b: IndexDetection, turn: float, ih: float
 
 def _along_row(cards: list[CardRead], ih: float = 0.0) -> list[CardRead]:
     """Cards ordered left to right along the line through their centres;
-    cards laid in rows (their centres step down by :data:`ROW_STEP` index
-    heights ``ih`` or more between rows), row by row from the top."""
+    cards laid in rows of two or more (their centres step down by
+    :data:`ROW_STEP` index heights ``ih`` or more between rows), row by row
+    from the top."""
     if len(cards) < 2:
         return cards
     pts = np.array([c.centre or ((c.box[0] + c.box[2]) / 2, (c.box[1] + c.box[3]) / 2) for c in cards], float)
     rows = height_bands(pts[:, 1], ROW_STEP * ih / BOTTOM_MIN) if ih > 0 else np.zeros(len(cards), int)
-    if rows.max() >= 1:
+    # (a row of one is a card pushed in crooked, its centre guessed from one corner)
+    if rows.max() >= 1 and np.bincount(rows).min() >= 2:
         return [cards[k] for r in range(int(rows.max()) + 1)
                 for k in np.flatnonzero(rows == r)[np.argsort(pts[rows == r, 0], kind="stable")]]
     centred = pts - pts.mean(axis=0)
