@@ -6,6 +6,11 @@ indices of the same class anywhere else are two cards, so a pair of ``S5``
 counts as two.  The detector (:mod:`vision.reading.detector`) finds the
 indices and the classifier names them; this module only looks at where
 they lie and what they are called.
+
+A play laid in two rows (a 6-10-card tube, plate or bomb in a narrow zone)
+or a grid makes three or four bands of heights instead of two; its corners
+are then paired by where they sit alone, and its cards come out row by row
+from the top, each row left to right.
 """
 
 from __future__ import annotations
