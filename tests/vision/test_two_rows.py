@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from tests.vision.test_pairing import _card, true_indices
-from vision.reading.pairing import IndexDetection, pair_indices
+from vision.reading.pairing import pair_indices
 from vision.reading.table import ZONE_PX, Zone
 from vision.training.real_crops import RANKS, load_labels, scaled_photo
 
