@@ -47,6 +47,10 @@ come from generated pictures, not a camera's.  ``--only-enroll`` runs that
 section alone; ``--enroll-without-gate`` also reads each head without its
 NONE gate.
 
+``--two-rows N`` adds N plays of 6 to 10 cards laid in two rows, one below
+the other (a tube, plate or bomb in a narrow zone; generated pictures of the
+held-out decks): card precision and recall, plays exact, phantom jokers.
+
 ``--real-photos DIR`` adds ranks read on real photographs
 (``benchmarks/bench_real_photos.py``, which says how to build DIR).
 
@@ -174,6 +178,27 @@ def turned(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_MAR
             tally.add(scene.cards, det.read_zones([scene.image], scale, margin)[0].names)
         out[name] = {"plays": plays, **tally.figures()}
     return out
+
+
+def two_rows(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_MARGIN_MM) -> dict:
+    """Plays of 6 to 10 cards (tubes, plates, bombs of 6 or more, and 6-10
+    random cards) laid in two rows, one below the other, as in a narrow zone
+    (``SceneGenerator.render(rows=2)``; the first row's cards first): card
+    precision and recall, plays exact (row by row, each left to right),
+    phantom jokers; held-out decks and cloths, generated pictures."""
+    gen = SceneGenerator(load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT, hand_rate=0.0)
+    margin = Zone.margin_px(margin_mm)
+    scale = det.imgsz / max(ZONE_PX)
+    tally = Tally()
+    for i in range(plays):
+        rng = np.random.default_rng([seed, 11, i])
+        deck = gen.decks[i % len(gen.decks)]
+        cards: list[str] = []
+        while len(cards) < 6:
+            cards = play_for_deck(rng, deck, str(rng.choice(["tube", "plate", "bomb", "random"])))
+        scene = gen.render(cards, rng, deck=deck, margin=margin, rows=2)
+        tally.add(scene.cards, det.read_zones([scene.image], scale, margin)[0].names)
+    return {"plays": plays, **tally.figures()}
 
 
 def _found_by_card(scene, read) -> list[bool]:
@@ -639,6 +664,8 @@ def main() -> int:
     ap.add_argument("--turned", type=int, default=0, metavar="N",
                     help="also N plays per angle bin (0-15, 15-30, 30-45 degrees), N tight fans, "
                          "N fans and N rows with crooked cards")
+    ap.add_argument("--two-rows", type=int, default=0, metavar="N",
+                    help="also N plays of 6-10 cards laid in two rows (generated pictures)")
     ap.add_argument("--real-photos", type=Path, default=None, metavar="DIR",
                     help="also real photographs (benchmarks/bench_real_photos.py says how to build DIR)")
     ap.add_argument("--enroll", action="store_true", help="also deck enrollment: plays exact before and after")
@@ -681,6 +708,8 @@ def main() -> int:
                                 own_turns=False)
         out["cards_turned_each_its_own_way"] = card_angles(
             {"one_turn_per_zone": one_turn, "each_cards_own_turn": det}, args.turned, args.seed, args.margin_mm)
+    if args.two_rows:
+        out["two_rows"] = two_rows(det, args.two_rows, args.seed, args.margin_mm)
     if args.real_photos:
         from benchmarks.bench_real_photos import measure
         out["real_photos"] = {"source": "EdjeElectronics test photographs (Apache-2.0), real, not made here",

@@ -28,7 +28,8 @@ from vision.reading.deck_profile import DeckProfileError
 from vision.reading.hand_model import DEFAULT_MODEL as HAND_MODEL, HandModel
 from vision.reading.index_classifier import DEFAULT_MODEL as CLF_MODEL, IndexClassifier
 from vision.reading.orientation import OTHER_LINES, TURN_FROM, Turns, Upright, lines_apart, turn_angles, upright
-from vision.reading.pairing import PAIR_RATIO, SAME_INDEX, CardRead, IndexDetection, _corner_pair_error, one_per_index, pair_indices
+from vision.reading.pairing import (BOTTOM_MIN, PAIR_RATIO, SAME_INDEX, CardRead, IndexDetection, _corner_pair_error,
+                                    height_bands, one_per_index, pair_indices)
 from vision.reading.runtime import cpu_session
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "cards-yolo11n.onnx"
@@ -110,6 +111,7 @@ def _trained_size(session) -> int:
 SURE = 0.8   # a card read with this confidence adds nothing when two turns of a zone are weighed
 SURE_JOKER = 0.97  # a joker read in another turn than the surer read's must be this sure
 DOUBT_BOX = 0.3   # a box the detector is this sure of, left unnamed, may be a card turned its own way
+ROW_STEP = 2.5    # index heights: cards whose centres step down this much lie in another row
 
 
 class CardDetector:
@@ -328,11 +330,14 @@ class CardDetector:
             doubts[z][picked[z]] or any(c.confidence < SURE for c in best[z].cards)
             or lines_apart(images[z], margin, (found[z].tilt, *wholes[z]), self.turn_from) >= OTHER_LINES)]
         if again:
-            more, _, _ = self._reads([images[z] for z in again],
-                                     [[upright(images[z], t) for t in owns[z] if t] for z in again], scale, margin,
-                                     either_corner=True)
-            for z, extra in zip(again, more):
-                best[z] = _merged(best[z], tried[z] + extra, [0.0, *wholes[z], *(t for t in owns[z] if t)], widths[z])
+            more, _, more_widths = self._reads([images[z] for z in again],
+                                               [[upright(images[z], t) for t in owns[z] if t] for z in again],
+                                               scale, margin, either_corner=True)
+            for z, extra, size in zip(again, more, more_widths):
+                # an index's size from the first reads, else (they found none) from these
+                # (of size 0, one card read in two turns was counted twice)
+                best[z] = _merged(best[z], tried[z] + extra, [0.0, *wholes[z], *(t for t in owns[z] if t)],
+                                  widths[z] if widths[z][0] > 0 else size)
         # whether a hand is there: the read as it lies alone
         reads = [replace(b, hand=t[0].hand, hand_confidence=t[0].hand_confidence, hand_boxes=t[0].hand_boxes)
                  for b, t in zip(best, tried)]
@@ -452,7 +457,7 @@ def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tup
     half = _half_card(best, turns[first], size[1])
     kept = [_lone_centre(c, turns[origin[id(c)]], half) if len(c.indices) == 1 and origin[id(c)] != first else c
             for c in kept]
-    return replace(best, cards=_along_row(kept))
+    return replace(best, cards=_along_row(kept, size[1]))
 
 
 def _parted(cards: list[CardRead]) -> list[CardRead]:
@@ -520,11 +525,19 @@ def _corners_of_one(a: IndexDetection, b: IndexDetection, turn: float, ih: float
     return _corner_pair_error(v, ih) is not None
 
 
-def _along_row(cards: list[CardRead]) -> list[CardRead]:
-    """Cards ordered left to right along the line through their centres."""
+def _along_row(cards: list[CardRead], ih: float = 0.0) -> list[CardRead]:
+    """Cards ordered left to right along the line through their centres;
+    cards laid in rows of two or more (their centres step down by
+    :data:`ROW_STEP` index heights ``ih`` or more between rows), row by row
+    from the top."""
     if len(cards) < 2:
         return cards
     pts = np.array([c.centre or ((c.box[0] + c.box[2]) / 2, (c.box[1] + c.box[3]) / 2) for c in cards], float)
+    rows = height_bands(pts[:, 1], ROW_STEP * ih / BOTTOM_MIN) if ih > 0 else np.zeros(len(cards), int)
+    # (a row of one is a card pushed in crooked, its centre guessed from one corner)
+    if rows.max() >= 1 and np.bincount(rows).min() >= 2:
+        return [cards[k] for r in range(int(rows.max()) + 1)
+                for k in np.flatnonzero(rows == r)[np.argsort(pts[rows == r, 0], kind="stable")]]
     centred = pts - pts.mean(axis=0)
     axis = np.linalg.svd(centred, full_matrices=False)[2][0]
     if axis[0] < 0:

@@ -6,6 +6,11 @@ indices of the same class anywhere else are two cards, so a pair of ``S5``
 counts as two.  The detector (:mod:`vision.reading.detector`) finds the
 indices and the classifier names them; this module only looks at where
 they lie and what they are called.
+
+A play laid in two rows (a 6-10-card tube, plate or bomb in a narrow zone)
+or a grid makes three or four bands of heights instead of two; its corners
+are then paired by where they sit alone, and its cards come out row by row
+from the top, each row left to right.
 """
 
 from __future__ import annotations
@@ -25,6 +30,8 @@ MAX_ROW_ANGLE = 20     # degrees
 SAME_INDEX = 0.6       # boxes closer than this share of an index's size are one index
 LEFTOVER_TURN = 35    # degrees: how far a leftover same-name corner pair may turn
 RESCUE_TOL = 0.5       # index heights: a corner pair named two ways must sit this true
+ROWS_SHAPE_FROM = 3     # cards in rows: from this many corner pairs their usual offset is known,
+ROWS_SHAPE_TOL = 1.0    # and a pair this many index heights from it is undone
 RESCUE_FLOOR = 1e-3    # a name outside a corner's short list still counts this much (a cut-off corner lists no good one)
 
 
@@ -80,7 +87,7 @@ class CardRead:
                 "box": [round(v, 1) for v in self.box], "indices": len(self.indices)}
 
 
-def row_angle(centres: np.ndarray, ih: float) -> float:
+def row_angle(centres: np.ndarray, ih: float, bands: int = 2) -> float:
     """The row's slope (radians): the angle that makes the tightest bands.
 
     Top-left indices of a row of cards lie along one line; turned
@@ -90,6 +97,8 @@ def row_angle(centres: np.ndarray, ih: float) -> float:
     angle whose bands are narrowest (least spread about their means) wins,
     a tilt paying a small price per degree.  (Counting bands of a fixed
     width instead was fooled by cards laid a little higher or lower.)
+    ``bands``: more than two when the cards lie in rows (:func:`height_bands`),
+    split at that many less one widest gaps.
 
     >>> xs = np.arange(0, 500, 50.0)
     >>> round(float(np.degrees(row_angle(np.stack([xs, 100 + np.tan(np.radians(8)) * xs], 1), 30.0))))
@@ -101,8 +110,12 @@ def row_angle(centres: np.ndarray, ih: float) -> float:
     for deg in np.arange(-MAX_ROW_ANGLE, MAX_ROW_ANGLE + 0.5, 1.0):
         t = np.radians(deg)
         v = -centres[:, 0] * np.sin(t) + centres[:, 1] * np.cos(t)
-        low = bottom_band(v, ih)
-        spread = sum(float(((v[m] - v[m].mean()) ** 2).sum()) for m in (low, ~low) if m.any())
+        if bands > 2:
+            band = _widest_gaps(v, bands)
+            spread = sum(float(((v[band == b] - v[band == b].mean()) ** 2).sum()) for b in range(bands))
+        else:
+            low = bottom_band(v, ih)
+            spread = sum(float(((v[m] - v[m].mean()) ** 2).sum()) for m in (low, ~low) if m.any())
         score = spread / (ih * ih) + 0.02 * abs(deg)
         if best is None or score < best[0]:
             best = (score, float(t))
@@ -156,6 +169,36 @@ def bottom_band(v: np.ndarray, ih: float) -> np.ndarray:
     return v > (s[k] + s[k + 1]) / 2
 
 
+def height_bands(v: np.ndarray, ih: float) -> np.ndarray:
+    """Each index's band of heights across the row(s), counted from the top:
+    a new band begins at every gap of :data:`BOTTOM_MIN` index heights or
+    more.  One row of cards makes two bands at most (its top-left indices
+    and its bottom-right ones); cards laid in two rows, or a grid, make three
+    or four.
+
+    >>> height_bands(np.array([160., 180., 330., 480., 500., 650.]), 35.0).tolist()
+    [0, 0, 1, 2, 2, 3]
+    """
+    if len(v) == 0:
+        return np.zeros(0, int)
+    order = np.argsort(v, kind="stable")
+    out = np.empty(len(v), int)
+    out[order] = np.concatenate([[0], np.cumsum(np.diff(v[order]) >= BOTTOM_MIN * ih)])
+    return out
+
+
+def _widest_gaps(v: np.ndarray, bands: int) -> np.ndarray:
+    """Each height's group, from the top, split at the ``bands - 1`` widest gaps."""
+    order = np.argsort(v, kind="stable")
+    gaps = np.diff(v[order])
+    cut = np.zeros(len(v), int)
+    if len(gaps):
+        cut[np.argsort(-gaps, kind="stable")[:bands - 1] + 1] = 1
+    out = np.empty(len(v), int)
+    out[order] = np.cumsum(cut)
+    return out
+
+
 def _corner_pair_error(offset: np.ndarray, ih: float) -> float | None:
     """How far (in dx/dy) an offset from a top-left index to a bottom-right one
     is from a card's usual shape; None when it cannot be one card's corners."""
@@ -183,15 +226,16 @@ def _matching(cand: list[tuple[float, int, int]]) -> list[tuple[float, int, int]
     if len(cand) > MATCH_EXACT_UP_TO:
         out, used = [], set()
         for c in cand:
-            if c[1] not in used and c[2] not in used:     # (tops and bottoms are different indices)
+            if c[1] not in used and c[2] not in used:
                 used.update((c[1], c[2]))
                 out.append(c)
         return out
     best: tuple[int, float, list] = (0, 0.0, [])
     for mask in range(1, 1 << len(cand)):
         chosen = [c for k, c in enumerate(cand) if mask >> k & 1]
-        tops, bots = {c[1] for c in chosen}, {c[2] for c in chosen}
-        if len(tops) < len(chosen) or len(bots) < len(chosen):
+        # (no index in two pairs: in one row tops and bottoms are different
+        # indices anyway; in two rows a corner might be offered as either)
+        if len({k for c in chosen for k in c[1:]}) < 2 * len(chosen):
             continue
         err = sum(c[0] for c in chosen)
         if len(chosen) > best[0] or (len(chosen) == best[0] and err < best[1]):
@@ -199,7 +243,7 @@ def _matching(cand: list[tuple[float, int, int]]) -> list[tuple[float, int, int]
     return best[2]
 
 
-def _rescue_pairs(indices, local, bottom, ih, groups, used, names) -> list[tuple[int, int]]:
+def _rescue_pairs(indices, local, bottom, ih, groups, used, names, rows: bool = False) -> list[tuple[int, int]]:
     """Pair the indices left over when the classifier named a card's two
     corners differently: a top-left and a bottom-right index that sit, to
     within :data:`RESCUE_TOL` index heights, where the nearest matched card's
@@ -207,10 +251,13 @@ def _rescue_pairs(indices, local, bottom, ih, groups, used, names) -> list[tuple
     both corners find likeliest together, a name missing from a corner's
     short list counting :data:`RESCUE_FLOOR` (a corner cut off by the
     picture's edge lists nothing like its card's name, the other corner
-    decides).  Updates ``used`` and ``names``.
+    decides).  ``rows``: the cards lie in rows: the nearest card is the
+    nearest on the table (else along the row), and a lone corner may be
+    either (its role was guessed from its neighbours; where it sits says
+    which).  Updates ``used`` and ``names``.
     """
-    tops = [i for i in np.nonzero(~bottom)[0] if i not in used]
-    bots = [j for j in np.nonzero(bottom)[0] if j not in used]
+    tops = [i for i in np.nonzero(~bottom | rows)[0] if i not in used]
+    bots = [j for j in np.nonzero(bottom | rows)[0] if j not in used]
     if not tops or not bots:
         return []
     cand = []
@@ -218,7 +265,8 @@ def _rescue_pairs(indices, local, bottom, ih, groups, used, names) -> list[tuple
         g_top = np.array([local[i] for i, _ in groups])
         g_off = np.array([local[j] - local[i] for i, j in groups])
         for i in tops:
-            off = g_off[int(np.argmin(np.abs(g_top[:, 0] - local[i][0])))]   # the nearest card's, fan and all
+            near = np.hypot(*(g_top - local[i]).T) if rows else np.abs(g_top[:, 0] - local[i][0])
+            off = g_off[int(np.argmin(near))]   # the nearest card's, fan and all
             for j in bots:
                 err = float(np.linalg.norm(local[j] - local[i] - off)) / ih
                 if err <= RESCUE_TOL:
@@ -228,7 +276,7 @@ def _rescue_pairs(indices, local, bottom, ih, groups, used, names) -> list[tuple
         # neither corner has another partner to choose from
         fits = {(int(i), int(j)) for i in tops for j in bots if _corner_pair_error(local[j] - local[i], ih) is not None}
         for i, j in fits:
-            if sum(1 for a, _ in fits if a == i) == 1 and sum(1 for _, b in fits if b == j) == 1:
+            if _only_fit(fits, i, j, rows):
                 cand.append((0.0, i, j))
     cand.sort()
     out = []
@@ -244,15 +292,24 @@ def _rescue_pairs(indices, local, bottom, ih, groups, used, names) -> list[tuple
     return out
 
 
-def _leftover_pairs(indices, local, bottom, ih, used) -> list[tuple[int, int]]:
+def _only_fit(fits: set[tuple[int, int]], i: int, j: int, rows: bool) -> bool:
+    """Whether top-left ``i`` and bottom-right ``j`` have no other partner
+    in ``fits`` (``rows``: nor either one another role)."""
+    if rows:
+        return sum(1 for f in fits for k in f if k in (i, j)) == 2
+    return sum(1 for a, _ in fits if a == i) == 1 and sum(1 for _, b in fits if b == j) == 1
+
+
+def _leftover_pairs(indices, local, bottom, ih, used, rows: bool = False) -> list[tuple[int, int]]:
     """Pair a leftover top-left and bottom-right index of the same name when
     each is the other's only possible partner, the card turned up to
     :data:`LEFTOVER_TURN` degrees from the usual shape (the end of a fan).
     Every card's top-left index shows, so an unpaired bottom-right one of the
-    same name is that card's far corner, not another card.  Updates ``used``.
+    same name is that card's far corner, not another card.  ``rows``: see
+    :func:`_rescue_pairs`.  Updates ``used``.
     """
-    tops = [int(i) for i in np.nonzero(~bottom)[0] if i not in used]
-    bots = [int(j) for j in np.nonzero(bottom)[0] if j not in used]
+    tops = [int(i) for i in np.nonzero(~bottom | rows)[0] if i not in used]
+    bots = [int(j) for j in np.nonzero(bottom | rows)[0] if j not in used]
     usual = np.degrees(np.arctan(PAIR_RATIO))
     fits = set()
     for i in tops:
@@ -261,15 +318,15 @@ def _leftover_pairs(indices, local, bottom, ih, used) -> list[tuple[int, int]]:
             if indices[i].name == indices[j].name and BOTTOM_MIN * ih <= dy <= PAIR_DY_MAX * ih \
                     and abs(np.degrees(np.arctan2(dx, dy)) - usual) <= LEFTOVER_TURN:
                 fits.add((i, j))
-    out = [(i, j) for i, j in sorted(fits)
-           if sum(1 for a, _ in fits if a == i) == 1 and sum(1 for _, b in fits if b == j) == 1]
+    out = [(i, j) for i, j in sorted(fits) if _only_fit(fits, i, j, rows)]
     for i, j in out:
         used.update((i, j))
     return out
 
 
 def pair_indices(indices: list[IndexDetection]) -> list[CardRead]:
-    """Group corner indices into physical cards and order them left to right.
+    """Group corner indices into physical cards and order them left to right
+    (cards laid in two rows or more: row by row, from the top).
 
     >>> a = IndexDetection("S5", 0.9, (10, 10, 20, 30))    # an S5, half covered by
     >>> c = IndexDetection("S5", 0.9, (40, 10, 50, 30))    # a second S5, on top,
@@ -282,13 +339,49 @@ def pair_indices(indices: list[IndexDetection]) -> list[CardRead]:
     ih = float(np.median([d.height for d in indices]))
     centres = np.array([d.center for d in indices], float)
     t = row_angle(centres, ih)
-    rot = np.array([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]])   # into the row's frame
+    cards, _ = _paired(indices, centres, t, ih, rows=False)
+    # bands of heights across the zone (rows lie along it: a turned zone is
+    # read turned upright) and across the row as found
+    bands = 1 + max(int(height_bands(centres[:, 1], ih).max()),
+                    int(height_bands((centres @ _rotation(t).T)[:, 1], ih).max()))
+    if bands >= 3:
+        # three bands of heights or more: the cards may lie in two rows (or a
+        # grid), where the widest gap is not the one between top-left and
+        # bottom-right corners (each card's two corners were counted as two
+        # cards; a card laid higher than the rest makes a band too).  Read so,
+        # the rows win if the cards' centres do lie in rows (a new row where
+        # they step down by most of a card's corner-to-corner height: one row
+        # read across two joins corners of both), or if they pair more corners
+        # (the angle that makes the tightest bands may be a steep one that mixes
+        # the rows' corners: the zone's own axis is tried too, and wins a tie)
+        angles = sorted({0.0, row_angle(centres, ih, bands)}, key=abs)
+        in_rows, corner_dy = min((_paired(indices, centres, a, ih, rows=True) for a in angles),
+                                 key=lambda r: len(r[0]))
+        row = height_bands(np.array([c[1] for c, _ in in_rows]), 0.75 * corner_dy / BOTTOM_MIN)
+        if len(in_rows) < len(cards) or row.max() >= 1:
+            order = sorted(range(len(in_rows)), key=lambda k: (row[k], in_rows[k][0][0]))
+            return [in_rows[k][1] for k in order]
+    cards.sort(key=lambda c: float(c[0][0]))
+    return [c for _, c in cards]
+
+
+def _paired(indices: list[IndexDetection], centres: np.ndarray, t: float, ih: float,
+            rows: bool) -> tuple[list[tuple[np.ndarray, CardRead]], float]:
+    """The cards the indices make, each with its centre in the frame of a row
+    climbing by ``t`` radians, and the typical corner-to-corner height (px).
+    ``rows``: the cards may lie in rows (any two corners that sit as one card's
+    may pair), else in one row (a top-left corner in the upper band of
+    heights, a bottom-right one in the lower)."""
+    rot = _rotation(t)
     local = centres @ rot.T
     bottom = bottom_band(local[:, 1], ih)
     by_name: dict[str, list[tuple[float, int, int]]] = {}
-    for i in np.nonzero(~bottom)[0]:
-        for j in np.nonzero(bottom)[0]:
-            if indices[i].name != indices[j].name:
+    # one row: a top-left corner in the upper band, a bottom-right one in the
+    # lower; rows: any two corners, where they sit says whether they are a card's
+    everyone = np.arange(len(indices))
+    for i in (everyone if rows else np.nonzero(~bottom)[0]):
+        for j in (everyone if rows else np.nonzero(bottom)[0]):
+            if indices[i].name != indices[j].name or i == j:
                 continue
             # a card's corners in the row's frame, or the picture's: a row may
             # climb while its cards stand upright (each laid a little higher)
@@ -302,9 +395,24 @@ def pair_indices(indices: list[IndexDetection]) -> list[CardRead]:
         for _, i, j in _matching(cand):
             used.update((i, j))
             groups.append((i, j))
+    if rows and len(groups) >= ROWS_SHAPE_FROM:
+        # in rows, a top-left corner and the next row's top-left corner of a
+        # card of the same name further along may sit as one card's corners:
+        # pairs far from the cards' usual corner-to-corner offset are undone
+        usual = np.median(np.array([local[j] - local[i] for i, j in groups]), axis=0)
+        used, groups = set(), []
+        for cand in by_name.values():
+            for _, i, j in _matching([c for c in cand
+                                      if np.hypot(*(local[c[2]] - local[c[1]] - usual)) <= ROWS_SHAPE_TOL * ih]):
+                used.update((i, j))
+                groups.append((i, j))
+    if rows:
+        bottom = _corner_roles(local, groups)
     names = {k: d.name for k, d in enumerate(indices)}
-    groups += _rescue_pairs(indices, local, bottom, ih, groups, used, names)
-    groups += _leftover_pairs(indices, local, bottom, ih, used)
+    groups += _rescue_pairs(indices, local, bottom, ih, groups, used, names, rows)
+    groups += _leftover_pairs(indices, local, bottom, ih, used, rows)
+    if rows:
+        bottom = _corner_roles(local, groups)      # (the lone corners' roles, from every pair)
     # typical offset (row frame) from a top-left index to its card's centre
     if groups:
         half = np.median(np.array([local[j] - local[i] for i, j in groups]), axis=0) / 2
@@ -324,6 +432,28 @@ def pair_indices(indices: list[IndexDetection]) -> list[CardRead]:
                float(boxes[:, 2].max()), float(boxes[:, 3].max()))
         conf = max(d.confidence for d in dets)
         middle = tuple(float(v) for v in centre @ rot)        # back to the picture's frame
-        cards.append((float(centre[0]), CardRead(names[g[0]], conf, box, tuple(dets), middle)))
-    cards.sort(key=lambda c: c[0])
-    return [c for _, c in cards]
+        cards.append((centre, CardRead(names[g[0]], conf, box, tuple(dets), middle)))
+    return cards, abs(2 * float(half[1]))
+
+
+def _rotation(t: float) -> np.ndarray:
+    """Into the row's frame (a row climbing by ``t`` radians)."""
+    return np.array([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]])
+
+
+def _corner_roles(local: np.ndarray, groups: list[tuple[int, ...]]) -> np.ndarray:
+    """Which indices are bottom-right ones, cards laid in rows (``local``:
+    the indices' centres in the rows' frame): an index paired as a card's
+    bottom-right corner is one; a lone index is what the nearest paired
+    corner is (the rows' heights alone cannot say: the next row's top-left
+    indices may sit as high as this row's bottom-right ones), a top-left one
+    where none is paired (every card's top-left index shows, unless the
+    cards were slid each under the last)."""
+    bottom = np.zeros(len(local), bool)
+    for _, j in groups:
+        bottom[j] = True
+    paired = np.array(sorted({k for g in groups for k in g}), int)
+    for k in range(len(local)):
+        if k not in paired and len(paired):
+            bottom[k] = bottom[paired[int(np.argmin(np.hypot(*(local[paired] - local[k]).T)))]]
+    return bottom

@@ -213,6 +213,8 @@ class _Row:
     zone_h: float                    # px, the zone's height (cards' jitter is a share of it)
     tilts: tuple[float, ...] = ()    # degrees, each card's own turn on top of the row's (empty: none)
     arc: bool = False                # cards laid along an arc, as a held hand fanned out and laid down
+    per_row: int = 0                 # cards laid in rows of this many (0: one row)
+    row_step: float = 0.0            # px from one row to the next, across the row
 
 
 def _turned(rng: np.random.Generator, row: _Row, n: int, w: int, h: int, turn: float) -> _Row:
@@ -242,8 +244,14 @@ def _pose(row: _Row, k: int, n: int, dy: float = 0.0, da: float = 0.0) -> tuple[
     row of ``n``; ``dy``, ``da``: its jitter (height, px; angle, degrees)."""
     cw, row_c = row.card_w, row.centre
     rad = np.radians(row.angle)
+    shift = 0.0
+    if row.per_row:     # rows from the top, left-aligned, the block centred across them
+        rows = -(-n // row.per_row)
+        r, k = divmod(k, row.per_row)
+        n = row.per_row
+        shift = (r - (rows - 1) / 2) * row.row_step
     lx = row.x_start + cw / 2 + k * cw * row.spacing - row_c[0]
-    ly = dy + 0.015 * row.fan * (k - (n - 1) / 2) ** 2 * cw / 10
+    ly = dy + 0.015 * row.fan * (k - (n - 1) / 2) ** 2 * cw / 10 + shift
     own = row.tilts[k] if row.tilts else 0.0
     if row.arc:     # a held fan laid down: the outer cards lower, as round a point below the row
         ly += lx * np.tan(np.radians(own) / 2)
@@ -276,6 +284,24 @@ def _own_turns(row: _Row, n: int, w: int, h: int, tilts: tuple[float, ...], arc:
     dx = max(0.0, 0.03 * w - x0) - max(0.0, x1 - 0.97 * w)
     dy = max(0.0, 0.03 * h - y0) - max(0.0, y1 - 0.97 * h)
     return replace(row, x_start=row.x_start + dx, centre=(c[0] + dx, c[1] + dy))
+
+
+ROW_GAP = 0.08    # cards laid in rows: the gap between rows, a share of a card's height
+
+
+def _in_rows(row: _Row, per_row: int, rows: int, h: int) -> _Row:
+    """``row`` (laid for ``per_row`` cards) as ``rows`` rows of ``per_row``,
+    one below the other (:data:`ROW_GAP` apart), the cards shrunk if the
+    rows would not fit the zone's height ``h`` and the block moved to fit (no
+    draws from the rng)."""
+    ch = 1.45 * row.card_w
+    total = ch * (1 + (rows - 1) * (1 + ROW_GAP))
+    shrink = min(1.0, 0.94 * h / total)
+    cw, total = row.card_w * shrink, total * shrink
+    row_w = cw * (1 + max(0, per_row - 1) * row.spacing)
+    cy = float(np.clip(row.centre[1], total / 2 + 0.03 * h, max(total / 2 + 0.03 * h, 0.97 * h - total / 2)))
+    return replace(row, card_w=cw, centre=(row.x_start + row_w / 2, cy), per_row=per_row,
+                   row_step=1.45 * cw * (1 + ROW_GAP))
 
 
 def _index_labels(index_box: tuple[float, float, float, float], cards: list[str], placed: list[tuple],
@@ -414,7 +440,8 @@ class SceneGenerator:
                background: np.ndarray | None = None, effects: bool | None = None,
                size: tuple[int, int] | None = None, margin: int = 0,
                turn: float | None = None, spread: float | None = None,
-               card_turns: list[float] | tuple[float, ...] | None = None) -> Scene:
+               card_turns: list[float] | tuple[float, ...] | None = None,
+               rows: int | None = None) -> Scene:
         """Lay ``cards`` left to right in one zone.
 
         ``spacing`` is the visible share of each card's width before the
@@ -438,6 +465,10 @@ class SceneGenerator:
         degrees on top of the row's (a card pushed in crooked), one per card.
         Both shrink and move the row (no draws from ``rng``) so that it fits;
         :attr:`Scene.angles` has each card's angle to the zone's axis.
+        ``rows``: the cards laid in this many rows, one below the other, each
+        as full as the first (a long play in a narrow zone): the first
+        rows' cards first, each row left to right; the cards shrink if the
+        rows would not fit.  Not with ``turn``, ``spread`` or ``card_turns``.
         """
         if turn is not None and not -90 <= turn <= 90:
             raise ValueError(f"turn must be -90 to 90 degrees, got {turn}")
@@ -447,6 +478,10 @@ class SceneGenerator:
             raise ValueError(f"card_turns needs one angle per card ({len(cards)}), got {len(card_turns)}")
         if spread is not None and card_turns is not None:
             raise ValueError("give spread or card_turns, not both")
+        if rows is not None and not (isinstance(rows, int) and 1 <= rows <= max(1, len(cards))):
+            raise ValueError(f"rows must be 1 to the number of cards ({max(1, len(cards))}), got {rows}")
+        if rows is not None and (turn is not None or spread is not None or card_turns is not None):
+            raise ValueError("rows is not given with turn, spread or card_turns")
         effects = (not clean) if effects is None else effects
         # The steps below draw from rng in this order (the deck, the cloth,
         # the row, the faces, each card, the hand, the camera): the same
@@ -457,7 +492,13 @@ class SceneGenerator:
         W, H = w + 2 * m, h + 2 * m               # the picture: the zone and its margin
         img = self._cloth(rng, w, h, m, background)
         top = np.full((H, W), -1, np.int32)        # which card shows at each pixel
-        row = self._row(rng, deck, len(cards), w, h, spacing, card_width, clean)
+        if rows is not None and rows > 1:
+            # (_row draws as many numbers from rng whatever the number of cards)
+            per_row = -(-len(cards) // rows)
+            row = _in_rows(self._row(rng, deck, per_row, w, h, spacing, card_width, clean),
+                           per_row, -(-len(cards) // per_row), h)
+        else:
+            row = self._row(rng, deck, len(cards), w, h, spacing, card_width, clean)
         if turn is not None:
             row = _turned(rng, row, len(cards), w, h, turn)
         if spread is not None and cards:
