@@ -21,8 +21,9 @@ Each photograph is scaled so that its cards are as wide as a zone picture's
 taken for a card's width) and read whole, as one zone.  The labels give
 ranks only, so what is compared is ranks: per photograph the multiset of the
 ranks read against the labelled ones.  Printed: rank recall and precision,
-photographs read exactly (as rank multisets), jokers read (there are none
-in these photographs), and the same for the photographs whose cards all
+photographs read exactly (as rank multisets, and no joker read: from
+2026-12-01; before, a phantom joker did not spoil a photograph), jokers
+read (there are none in these photographs), and the same for the photographs whose cards all
 lie within 45 degrees of upright (told from the read-independent label
 boxes: a box wider than tall holds a card lying sideways).
 """
@@ -77,7 +78,7 @@ def measure(det: CardDetector, folder: Path, split: str) -> dict:
             g["cards"] += sum(truth.values())
             g["read"] += sum(got.values())
             g["right"] += sum((truth & got).values())
-            g["exact"] += truth == got
+            g["exact"] += truth == got and not jokers     # a joker read where none lies spoils the play
             g["jokers"] += jokers
     return {k: {"photographs": g["photos"], "cards": g["cards"],
                 "rank_recall": round(g["right"] / max(1, g["cards"]), 4),
