@@ -14,7 +14,6 @@ a pair of ``S5`` counts as two.  Cards come out left to right.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -25,12 +24,12 @@ import numpy as np
 
 from vision.reading.classes import DETECTOR_NAMES
 from vision.reading.deck_profile import DeckProfileError
-from vision.reading.hand_model import DEFAULT_MODEL as HAND_MODEL, HandModel
-from vision.reading.index_classifier import DEFAULT_MODEL as CLF_MODEL, IndexClassifier
+from vision.reading.hand_model import DEFAULT_MODEL as HAND_MODEL, ENV as HAND_ENV, HandModel
+from vision.reading.index_classifier import DEFAULT_MODEL as CLF_MODEL, ENV as CLF_ENV, IndexClassifier
 from vision.reading.orientation import OTHER_LINES, TURN_FROM, Turns, Upright, lines_apart, turn_angles, upright
 from vision.reading.pairing import (BOTTOM_MIN, PAIR_RATIO, SAME_INDEX, CardRead, IndexDetection, _corner_pair_error,
                                     height_bands, one_per_index, pair_indices)
-from vision.reading.runtime import cpu_session
+from vision.reading.runtime import cpu_session, model_path
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "cards-yolo11n.onnx"
 T = TypeVar("T")
@@ -147,7 +146,7 @@ class CardDetector:
                  turn_from: float | None = TURN_FROM, deck: str | Path | None = None,
                  own_turns: bool = True,
                  hand_model: str | Path | bool | None = None, hand_threshold: float | None = None):
-        path = Path(model or os.environ.get("GUANDAN_CARD_MODEL") or DEFAULT_MODEL)
+        path = model_path(model, "GUANDAN_CARD_MODEL", DEFAULT_MODEL)
         self.session = _load("card model", path, lambda p: cpu_session(p, threads))
         inp = self.session.get_inputs()[0]
         rows = self.session.get_outputs()[0].shape[1]      # 4 box values + one score per class
@@ -169,7 +168,7 @@ class CardDetector:
         # finds.  classifier=False: boxes only (find_boxes), e.g. to make data.
         self.classifier = None
         if classifier is not False:
-            clf_path = Path(classifier or os.environ.get("GUANDAN_INDEX_MODEL") or CLF_MODEL)
+            clf_path = model_path(classifier, CLF_ENV, CLF_MODEL)
             self.classifier = _load("index classifier", clf_path, lambda p: IndexClassifier(p, threads=threads))
             try:
                 self.classifier.use_deck(deck)
@@ -179,7 +178,7 @@ class CardDetector:
             raise DetectorError("a deck profile needs the index classifier (classifier=False given)")
         self.hand_model = None
         if hand_model is not False:
-            hand_path = Path(hand_model or os.environ.get("GUANDAN_HAND_MODEL") or HAND_MODEL)
+            hand_path = model_path(hand_model, HAND_ENV, HAND_MODEL)
             self.hand_model = _load("hand model", hand_path, lambda p: HandModel(p, threads=threads))
         self.hand_threshold = self.DEFAULT_HAND_THRESHOLD if hand_threshold is None else hand_threshold
         # with the hand model judging them, the detector proposes more boxes

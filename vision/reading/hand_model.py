@@ -16,17 +16,17 @@ array([0.998], dtype=float32)
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
 
 from vision.reading.index_classifier import crop as index_crop, to_blob
-from vision.reading.runtime import cpu_session
+from vision.reading.runtime import model_path, open_model
 
 INPUT = 64            # crops are INPUT x INPUT
 MARGIN = 0.1          # crops take this share of the box's size around it
 DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "hand-classifier.onnx"
+ENV = "GUANDAN_HAND_MODEL"   # the environment variable naming another model file
 
 
 def crop(image: np.ndarray, box: tuple[float, ...], margin: float = MARGIN) -> np.ndarray:
@@ -40,11 +40,8 @@ class HandModel:
     """The exported hand model on ONNX Runtime (one logit a crop)."""
 
     def __init__(self, model: str | Path | None = None, threads: int = 2):
-        path = Path(model or os.environ.get("GUANDAN_HAND_MODEL") or DEFAULT_MODEL)
-        if not path.exists():
-            raise FileNotFoundError(f"hand model not found: {path}")
-        self.session = cpu_session(path, threads)
-        self.input_name = self.session.get_inputs()[0].name
+        path = model_path(model, ENV, DEFAULT_MODEL)
+        self.session, self.input_name = open_model("hand model", path, threads)
         self.model_path = path
 
     def probabilities(self, boxed: list[tuple[np.ndarray, tuple[float, ...]]]) -> np.ndarray:

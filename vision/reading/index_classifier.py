@@ -19,7 +19,6 @@ same run also gives the crops' features, and the deck's own head names them.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import cv2
@@ -27,12 +26,13 @@ import numpy as np
 
 from vision.reading.classes import CARD_NAMES
 from vision.reading.deck_profile import EMBEDDING_OUTPUT, DeckProfile, DeckProfileError
-from vision.reading.runtime import cpu_session
+from vision.reading.runtime import model_path, open_model
 
 CROP_W, CROP_H = 32, 48
 LABELS = CARD_NAMES + ("NONE",)
 NONE = len(CARD_NAMES)
 DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "index-classifier.onnx"
+ENV = "GUANDAN_INDEX_MODEL"  # the environment variable naming another model file
 MARGIN = 0.15          # crops take this share of the box's size around it
 
 
@@ -72,11 +72,8 @@ class IndexClassifier:
 
     def __init__(self, model: str | Path | None = None, threads: int = 2,
                  deck: str | Path | DeckProfile | None = None):
-        path = Path(model or os.environ.get("GUANDAN_INDEX_MODEL") or DEFAULT_MODEL)
-        if not path.exists():
-            raise FileNotFoundError(f"index classifier not found: {path}")
-        self.session = cpu_session(path, threads)
-        self.input_name = self.session.get_inputs()[0].name
+        path = model_path(model, ENV, DEFAULT_MODEL)
+        self.session, self.input_name = open_model("index classifier", path, threads)
         self.model_path = path
         outputs = {o.name: o for o in self.session.get_outputs()}
         self.logits_name = self.session.get_outputs()[0].name

@@ -2,7 +2,28 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+
+
+def model_path(given: str | Path | None, env: str, default: Path) -> Path:
+    """A model's file: ``given``, else the environment variable ``env``, else the shipped ``default``.
+
+    >>> model_path("mine.onnx", "GUANDAN_NO_SUCH_VARIABLE", Path("shipped.onnx")).name
+    'mine.onnx'
+    >>> model_path(None, "GUANDAN_NO_SUCH_VARIABLE", Path("shipped.onnx")).name
+    'shipped.onnx'
+    """
+    return Path(given or os.environ.get(env) or default)
+
+
+def open_model(kind: str, path: Path, threads: int = 2):
+    """A :func:`cpu_session` on the model at ``path`` and its input's name;
+    :class:`FileNotFoundError` naming the ``kind`` of model if there is none."""
+    if not path.exists():
+        raise FileNotFoundError(f"{kind} not found: {path}")
+    session = cpu_session(path, threads)
+    return session, session.get_inputs()[0].name
 
 
 def cpu_session(path: str | Path, threads: int = 2):
