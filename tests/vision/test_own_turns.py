@@ -86,29 +86,18 @@ def test_a_crooked_cards_angle_is_one_of_the_zones_angles(gen):
 
 # (of seeds 0-11, 8 fans and 8 rows with a crooked card are read exactly with
 # each card's own turn, none with one turn: see models/MODEL_CARD.md for the figures)
-def test_fans_are_read_card_by_card_and_not_with_one_turn(gen, detector, one_turn):
+@pytest.mark.parametrize("lay", [fan, crooked], ids=["fans", "crooked_cards"])
+def test_plays_are_read_card_by_card_and_not_with_one_turn(gen, detector, one_turn, lay):
     scale = detector.imgsz / max(ZONE_PX)
     seeds = (0, 2, 4, 5)
     read_own = read_one = 0
     for seed in seeds:
-        s = fan(gen, seed)
+        s = lay(gen, seed)
         got = detector.read_zones([s.image], scale, MARGIN)[0]
         read_own += got.names == s.cards
         # merged cards are still said in the zone picture's own pixels
         for c in got.cards:
             assert MARGIN <= c.centre[0] <= s.image.shape[1] - MARGIN
-        read_one += one_turn.read_zones([s.image], scale, MARGIN)[0].names == s.cards
-    assert read_own == len(seeds)
-    assert read_one < len(seeds)
-
-
-def test_crooked_cards_are_read_and_not_with_one_turn(gen, detector, one_turn):
-    scale = detector.imgsz / max(ZONE_PX)
-    seeds = (0, 2, 4, 5)
-    read_own = read_one = 0
-    for seed in seeds:
-        s = crooked(gen, seed)
-        read_own += detector.read_zones([s.image], scale, MARGIN)[0].names == s.cards
         read_one += one_turn.read_zones([s.image], scale, MARGIN)[0].names == s.cards
     assert read_own == len(seeds)
     assert read_one < len(seeds)
