@@ -560,11 +560,14 @@ def real_hands(det: CardDetector, root: Path, margin_mm: float = ZONE_MARGIN_MM,
     (real cards on carpet and cloth), and the real surfaces of
     ``--real-surfaces`` bare and with generated cards; with one: the held-out
     hand photographs (:func:`vision.training.real_photos.held_out_hands`).
+    Apart, misses on the two sets seen from above: arms over a workbench
+    (``overhead``) and hands over a green cloth (``rps``).
     Each photograph is read as a zone: its middle, cut to a zone's shape."""
     import cv2
 
-    from vision.training.real_photos import (HAND_COVER, OVERHEAD_KINDS, RealPhotosError, card_photos, held_out_hands,
-                                             overhead_photos, table_photos, zone_view)
+    from vision.training.real_photos import (HAND_COVER, OVERHEAD_KINDS, RPS_GESTURES, RealPhotosError, card_photos,
+                                             green_cloth_photos, held_out_hands, overhead_photos, table_photos,
+                                             zone_view)
     from vision.training.real_surfaces import LIGHTS, relight, surfaces, zone_surface
 
     if det.hand_model is None:
@@ -593,6 +596,12 @@ def real_hands(det: CardDetector, root: Path, margin_mm: float = ZONE_MARGIN_MM,
             views(overhead_photos(root, kind), f"overhead arms, {kind} (real)", True)
     except RealPhotosError as e:
         print(f"overhead set left out: {e}", file=sys.stderr)
+    try:
+        # seen from above a green cloth, a hand reaching in (the rps set: a hand over every middle)
+        for gesture in RPS_GESTURES:
+            views(green_cloth_photos(root, gesture), f"green cloth from above, {gesture} (real)", True)
+    except RealPhotosError as e:
+        print(f"rps set left out: {e}", file=sys.stderr)
     gen = SceneGenerator(load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT, hand_rate=0.0)
     size = (ZONE_PX[0] + 2 * margin, ZONE_PX[1] + 2 * margin)
     surf_pics = []
@@ -620,8 +629,9 @@ def real_hands(det: CardDetector, root: Path, margin_mm: float = ZONE_MARGIN_MM,
         for t in HAND_MODEL_THRESHOLDS:
             row[f"model_raised_hand_at_{t}"] = sum(r.hand_probability >= t for r in reads)
         out["sets"][label] = row
-        # the overhead arms are counted apart: a view the other figures never had
-        key = "overhead" if label.startswith("overhead") else "with_hand" if hand else "without_hand"
+        # the two views from above are counted apart: views the other figures never had
+        key = ("overhead" if label.startswith("overhead") else "green" if label.startswith("green cloth")
+               else "with_hand" if hand else "without_hand")
         total[f"{key}_pictures"] += len(pics)
         total[f"{key}_detector"] += det_raised
         for t in HAND_MODEL_THRESHOLDS:
@@ -638,6 +648,11 @@ def real_hands(det: CardDetector, root: Path, margin_mm: float = ZONE_MARGIN_MM,
         out["overhead arms (real, seen from above)"] = {
             "pictures": n2, "detector_miss_rate": round(1 - total["overhead_detector"] / n2, 4),
             **{f"model_miss_rate_at_{t}": round(1 - total[f"overhead_model_{t}"] / n2, 4) for t in HAND_MODEL_THRESHOLDS}}
+    if total["green_pictures"]:
+        n3 = total["green_pictures"]
+        out["hands from above a green cloth (real, rps)"] = {
+            "pictures": n3, "detector_miss_rate": round(1 - total["green_detector"] / n3, 4),
+            **{f"model_miss_rate_at_{t}": round(1 - total[f"green_model_{t}"] / n3, 4) for t in HAND_MODEL_THRESHOLDS}}
     out["shipped_hand_threshold"] = det.hand_threshold
     return out
 

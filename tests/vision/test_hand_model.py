@@ -1,7 +1,8 @@
 """The hand model on real photographs: hands raise a hand, bare tables do not.
 
 The photographs in tests/data/real (licences in its LICENSE.md) are from the
-sets' validation and test splits, or from the overhead set, never trained on.
+sets' validation and test splits, or from the two sets seen from above
+(overhead, rps), never trained on.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ import pytest
 
 from vision.reading.detector import CardDetector, DetectorError
 from vision.reading.hand_model import INPUT, HandModel, crop
-from vision.training.real_photos import (HAND_COVER, OVERHEAD_KINDS, RealPhotosError, hand_photos, held_out_hands,
-                                         overhead_photos, zone_view)
+from vision.training.real_photos import (HAND_COVER, OVERHEAD_KINDS, RPS_GESTURES, RealPhotosError,
+                                         green_cloth_photos, hand_photos, held_out_hands, overhead_photos, zone_view)
 
 REAL = Path(__file__).resolve().parents[1] / "data" / "real"
 MARGIN = 32
@@ -77,6 +78,38 @@ def test_every_arm_seen_from_above_looks_more_like_a_hand_than_any_bare_table(de
     p_tables = [r.hand_probability for r in det.read_zones(tables, margin=MARGIN)]
     assert len(p_arms) == 4 and len(p_tables) == 4
     assert min(p_arms) > max(p_tables)
+
+
+# seen from above a green cloth, the shipped model misses 34 % of hands (models/MODEL_CARD.md,
+# "Hands from above a green cloth"): a fist and a flat hand seen edge-on are among them (p 0.11, 0.09)
+GREEN_CLOTH_MISSES = {"rock_0NDYNEoDui7o64gU.png", "paper_0cb6cVL8pkfi4wF6.png"}
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.xfail(
+    strict=True, reason="a hand from above the shipped hand model misses")) if p.name in GREEN_CLOTH_MISSES else p
+    for p in sorted((REAL / "rps").glob("*.png"))], ids=lambda p: p.stem)
+def test_a_hand_seen_from_above_a_green_cloth_raises_a_hand(det, path):
+    """A flat hand and two fingers over a green cloth, as over a felt table (p 0.99 both)."""
+    zone, _ = _zone_picture(path)
+    assert det.read_zones([zone], margin=MARGIN)[0].hand is True
+
+
+def test_green_cloth_photographs_are_read_by_gesture(tmp_path):
+    folder = tmp_path / "rps" / "data"
+    for gesture in RPS_GESTURES:
+        (folder / gesture).mkdir(parents=True)
+    (folder / "rock" / "b.png").write_bytes(b"")
+    (folder / "rock" / "a.png").write_bytes(b"")
+    (folder / "paper" / "c.png").write_bytes(b"")
+    (folder / "README_rpc-cv-images.txt").write_text("notice")
+    assert [p.path.name for p in green_cloth_photos(tmp_path, "rock")] == ["a.png", "b.png"]
+    assert [p.path.name for p in green_cloth_photos(tmp_path, "paper")] == ["c.png"]
+    assert green_cloth_photos(tmp_path, "scissors") == []
+    assert all(p.hands == () for p in green_cloth_photos(tmp_path, "rock"))   # no boxes: a hand over every middle
+    with pytest.raises(ValueError):
+        green_cloth_photos(tmp_path, "lizard")
+    with pytest.raises(RealPhotosError):
+        green_cloth_photos(tmp_path / "nowhere", "rock")
 
 
 def test_overhead_photographs_are_sorted_by_what_the_hand_wears(tmp_path):

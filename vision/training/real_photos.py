@@ -1,6 +1,6 @@
 """Real photographs no one here made, for the hand model: hands, and tables without one.
 
-Three public sets whose licences allow training and measuring (the
+Public sets whose licences allow training and measuring (the
 photographs are not in this repository; a few are copied into
 ``tests/data/real/`` with their licences, see the README there):
 
@@ -23,16 +23,23 @@ overhead   Endrevh/hand-tracking 04a7e70 ``data/workspace_images``            MI
                                                                                          above a metal workbench, an
                                                                                          arm reaching in, bare or
                                                                                          gloved; measured only
+rps        FraSeb6/prs_project 86de61b ``data`` ("rps-cv images"              CC BY-SA     2,188 photographs taken
+           by Julien de la Bruère-Terreault, for DrGFreeman/rps-cv)           4.0          from above a green cloth,
+                                                                                           a hand reaching in from
+                                                                                           the edge (rock, paper,
+                                                                                           scissors); measured only
 =========  =================================================================  ===========  ========================
 
-Build the folder once (``ROOT``), from clones of the three repositories::
+Build the folder once (``ROOT``), from clones of the repositories::
 
     git -C hands-repo archive a7dbe15 HandDetect/hands.v2i.yolov8-obb | tar x --strip-components=2 -C ROOT/hands
     git -C tables-repo archive 919a881 datasets/card-detect | tar x --strip-components=2 -C ROOT/tables
     git -C edje-repo archive c164582 images LICENSE | tar x -C ROOT/edje
     git -C overhead-repo archive 04a7e70 data/workspace_images LICENSE | tar x -C ROOT/overhead
+    git -C rps-repo archive 86de61b data | tar x -C ROOT/rps
 
-(make the four folders first).  Each set keeps its own split: the
+(make the five folders first; ``rps/data/README_rpc-cv-images.txt`` is
+the set's own notice: author and licence).  Each set keeps its own split: the
 ``train`` photographs may be trained on; ``valid`` and ``test`` (for edje:
 ``test``) are only measured, and :func:`held_out_hands` also leaves out
 every validation photograph whose source photograph (the name before
@@ -49,6 +56,14 @@ photograph shows a hand over the middle (checked by eye), and
 :data:`OVERHEAD_KINDS` says which are bare, in a clear glove or in an
 opaque one.  It is never trained on: it measures how the hand rule does on
 a view unlike the eye-level close-ups it learnt from.
+
+The ``rps`` set is a second view from above: a Raspberry Pi camera looking
+down on a green cloth (as on a felt table), one hand at a time reaching in
+from the picture's edge, as a fist, a flat hand or two fingers
+(:data:`RPS_GESTURES`).  Every photograph shows a hand over its middle;
+there are none without one.  It is never trained on.  Its licence is
+share-alike: the photographs (and any copy of them in ``tests/data``) stay
+CC BY-SA 4.0 with their author named.
 """
 
 from __future__ import annotations
@@ -69,11 +84,14 @@ SOURCES = {
     "edje": ("EdjeElectronics/TensorFlow-Object-Detection-API-Tutorial-Train-Multiple-Objects-Windows-10",
              "c164582", "Apache-2.0"),
     "overhead": ("Endrevh/hand-tracking", "04a7e70", "MIT"),
+    "rps": ("FraSeb6/prs_project", "86de61b", "CC BY-SA 4.0"),
 }
 # which overhead photographs (by number) show what, as seen by eye: skin shows
 # through a clear plastic glove; orange nitrile, black and white work gloves hide it
 OVERHEAD_KINDS = {"bare": range(1, 12), "clear glove": range(24, 40),
                   "opaque glove": [*range(12, 24), *range(40, 61)]}
+# the rps set's folders: a fist, a flat hand, two fingers (each photograph a hand over the green cloth)
+RPS_GESTURES = ("rock", "paper", "scissors")
 ASPECT = ZONE_PX[0] / ZONE_PX[1]      # a zone's width over its height
 HAND_COVER = 0.05     # a hand's box covering this share of a window is a hand over the zone
 
@@ -184,6 +202,14 @@ def overhead_photos(root: Path, kind: str) -> list[Photo]:
     numbers = set(OVERHEAD_KINDS[kind])
     return [Photo(p) for p in _images(Path(root) / "overhead" / "data" / "workspace_images")
             if p.stem.isdigit() and int(p.stem) in numbers]
+
+
+def green_cloth_photos(root: Path, gesture: str) -> list[Photo]:
+    """The ``rps`` photographs of one gesture (:data:`RPS_GESTURES`), each
+    with a hand over its middle, seen from above a green cloth."""
+    if gesture not in RPS_GESTURES:
+        raise ValueError(f"gesture must be one of {RPS_GESTURES}, got {gesture!r}")
+    return [Photo(p) for p in _images(Path(root) / "rps" / "data" / gesture)]
 
 
 Box = tuple[float, float, float, float]
