@@ -597,9 +597,10 @@ def real_hands(det: CardDetector, root: Path, margin_mm: float = ZONE_MARGIN_MM,
     except RealPhotosError as e:
         print(f"overhead set left out: {e}", file=sys.stderr)
     try:
-        # seen from above a green cloth, a hand reaching in (the rps set: a hand over every middle)
+        # seen from above a green cloth, a hand reaching in (the rps set: a hand over every middle);
+        # its held-out third only: the hand model trains on the rest
         for gesture in RPS_GESTURES:
-            views(green_cloth_photos(root, gesture), f"green cloth from above, {gesture} (real)", True)
+            views(green_cloth_photos(root, gesture, "test"), f"green cloth from above, {gesture} (real)", True)
     except RealPhotosError as e:
         print(f"rps set left out: {e}", file=sys.stderr)
     gen = SceneGenerator(load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT, hand_rate=0.0)
@@ -650,7 +651,7 @@ def real_hands(det: CardDetector, root: Path, margin_mm: float = ZONE_MARGIN_MM,
             **{f"model_miss_rate_at_{t}": round(1 - total[f"overhead_model_{t}"] / n2, 4) for t in HAND_MODEL_THRESHOLDS}}
     if total["green_pictures"]:
         n3 = total["green_pictures"]
-        out["hands from above a green cloth (real, rps)"] = {
+        out["hands from above a green cloth (real, rps held-out third)"] = {
             "pictures": n3, "detector_miss_rate": round(1 - total["green_detector"] / n3, 4),
             **{f"model_miss_rate_at_{t}": round(1 - total[f"green_model_{t}"] / n3, 4) for t in HAND_MODEL_THRESHOLDS}}
     out["shipped_hand_threshold"] = det.hand_threshold

@@ -16,7 +16,8 @@ import pytest
 from vision.reading.detector import CardDetector, DetectorError
 from vision.reading.hand_model import INPUT, HandModel, crop
 from vision.training.real_photos import (HAND_COVER, OVERHEAD_KINDS, RPS_GESTURES, RealPhotosError,
-                                         green_cloth_photos, hand_photos, held_out_hands, overhead_photos, zone_view)
+                                         green_cloth_photos, hand_photos, held_out_hands, off_green_box, overhead_photos,
+                                         zone_view)
 
 REAL = Path(__file__).resolve().parents[1] / "data" / "real"
 MARGIN = 32
@@ -110,6 +111,31 @@ def test_green_cloth_photographs_are_read_by_gesture(tmp_path):
         green_cloth_photos(tmp_path, "lizard")
     with pytest.raises(RealPhotosError):
         green_cloth_photos(tmp_path / "nowhere", "rock")
+
+
+def test_green_cloth_photographs_split_a_held_out_third_first_by_name(tmp_path):
+    folder = tmp_path / "rps" / "data" / "rock"
+    folder.mkdir(parents=True)
+    for name in ("f", "a", "e", "b", "d", "c"):
+        (folder / f"{name}.png").write_bytes(b"")
+    test = [p.path.name for p in green_cloth_photos(tmp_path, "rock", "test")]
+    train = [p.path.name for p in green_cloth_photos(tmp_path, "rock", "train")]
+    assert test == ["a.png", "b.png"]          # the copies in tests/data/real/rps are of this third
+    assert train == ["c.png", "d.png", "e.png", "f.png"]
+    with pytest.raises(ValueError):
+        green_cloth_photos(tmp_path, "rock", "valid")
+
+
+def test_the_hand_on_a_green_cloth_is_boxed_by_what_is_not_cloth():
+    """The rps set has no labels: its hands are boxed by colour, on every test copy."""
+    for path in sorted((REAL / "rps").glob("*.png")):
+        img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        box = off_green_box(img)
+        assert box is not None
+        h, w = img.shape[:2]
+        # each hand reaches in from the right edge and covers a fifth to two thirds of the picture
+        assert box[2] == w
+        assert 0.2 < (box[2] - box[0]) * (box[3] - box[1]) / (w * h) < 0.7
 
 
 def test_overhead_photographs_are_sorted_by_what_the_hand_wears(tmp_path):

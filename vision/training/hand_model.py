@@ -43,7 +43,8 @@ import numpy as np
 
 from vision.reading.hand_model import INPUT, crop, to_blob
 from vision.reading.table import ZONE_PX
-from vision.training.real_photos import card_photos, cut, hand_photos, in_window, table_photos, zone_view, zone_window
+from vision.training.real_photos import (RPS_GESTURES, card_photos, cut, green_cloth_photos, hand_photos, in_window,
+                                         off_green_box, table_photos, zone_view, zone_window)
 
 MARGIN = 32     # the zone pictures' margin at 640 px (vision.reading.table.ZONE_MARGIN_MM)
 PROPOSALS = 0.05
@@ -122,6 +123,28 @@ def real_crops(crops: _Crops, root: Path, rng: np.random.Generator, negative_win
               f"{time.time() - t0:.0f} s", file=sys.stderr)
 
 
+def green_cloth_crops(crops: _Crops, root: Path, rng: np.random.Generator, windows: int = 2) -> None:
+    """Crops from the ``rps`` training photographs (hands seen from above a
+    green cloth; never its held-out third): ``windows`` random windows of
+    each, the hand boxed by :func:`vision.training.real_photos.off_green_box`.
+    As in the other hand photographs, boxes off the hand are left out."""
+    photos = [p for g in RPS_GESTURES for p in green_cloth_photos(root, g, "train")] * windows
+    t0 = time.time()
+    for start in range(0, len(photos), 32):
+        batch = []
+        for p in photos[start:start + 32]:
+            img = _read(p.path)
+            box = off_green_box(img)
+            if box is None:
+                continue
+            window = zone_window(img.shape, rng)
+            hands = [(x0 + MARGIN, y0 + MARGIN, x1 + MARGIN, y1 + MARGIN) for x0, y0, x1, y1 in in_window((box,), window)]
+            batch.append((cut(img, window, margin=MARGIN), hands, False, "rps"))
+        crops.add(batch, rng)
+        print(f"green cloth: {min(start + 32, len(photos))}/{len(photos)} photographs, {len(crops.y)} crops, "
+              f"{time.time() - t0:.0f} s", file=sys.stderr)
+
+
 def generated_crops(crops: _Crops, root: Path, scenes: int, rng: np.random.Generator,
                     hand_rate: float = 0.5, real_surface: float = 0.3) -> None:
     """Crops from generated scenes (with a margin), a share of them laid on a
@@ -160,6 +183,8 @@ def build(out: Path, root: Path, scenes: int, seed: int, detector: Path | None =
     crops = _Crops(det)
     real_crops(crops, root, rng, negative_windows)
     generated_crops(crops, root, scenes, rng)
+    # a stream of its own: the crops before these stay as the earlier recipe made them
+    green_cloth_crops(crops, root, np.random.default_rng([seed, 7]))
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out, x=np.stack(crops.x), y=np.array(crops.y, np.uint8), source=np.array(crops.src))
     print(f"wrote {out}: {len(crops.y)} crops, {sum(crops.y)} of hands", file=sys.stderr)

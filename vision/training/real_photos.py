@@ -92,6 +92,7 @@ OVERHEAD_KINDS = {"bare": range(1, 12), "clear glove": range(24, 40),
                   "opaque glove": [*range(12, 24), *range(40, 61)]}
 # the rps set's folders: a fist, a flat hand, two fingers (each photograph a hand over the green cloth)
 RPS_GESTURES = ("rock", "paper", "scissors")
+RPS_HELD_OUT = 1 / 3   # the share of each gesture's photographs (the first by name) never trained on
 ASPECT = ZONE_PX[0] / ZONE_PX[1]      # a zone's width over its height
 HAND_COVER = 0.05     # a hand's box covering this share of a window is a hand over the zone
 
@@ -204,12 +205,55 @@ def overhead_photos(root: Path, kind: str) -> list[Photo]:
             if p.stem.isdigit() and int(p.stem) in numbers]
 
 
-def green_cloth_photos(root: Path, gesture: str) -> list[Photo]:
+def green_cloth_photos(root: Path, gesture: str, split: str | None = None) -> list[Photo]:
     """The ``rps`` photographs of one gesture (:data:`RPS_GESTURES`), each
-    with a hand over its middle, seen from above a green cloth."""
+    with a hand over its middle, seen from above a green cloth.
+
+    ``split``: ``None`` for all of them, ``"test"`` for the first
+    :data:`RPS_HELD_OUT` of them by name (the names are random, so a random
+    share; only ever measured), ``"train"`` for the rest."""
     if gesture not in RPS_GESTURES:
         raise ValueError(f"gesture must be one of {RPS_GESTURES}, got {gesture!r}")
-    return [Photo(p) for p in _images(Path(root) / "rps" / "data" / gesture)]
+    photos = [Photo(p) for p in _images(Path(root) / "rps" / "data" / gesture)]
+    if split is None:
+        return photos
+    if split not in ("train", "test"):
+        raise ValueError(f"split must be train or test, got {split!r}")
+    held = round(len(photos) * RPS_HELD_OUT)
+    return photos[:held] if split == "test" else photos[held:]
+
+
+def off_green_box(img: np.ndarray) -> Box | None:
+    """The box (x0, y0, x1, y1) around the largest thing on a green cloth
+    that is not the cloth: in an ``rps`` photograph, the hand and its arm.
+    ``None`` when nothing but cloth is seen.
+
+    The set has no labels, but its cloth is one saturated green, so the hand
+    is whatever is not (its own project cut hands out the same way).
+
+    >>> img = np.zeros((100, 150, 3), np.uint8); img[:] = (40, 160, 40)
+    >>> img[30:70, 90:150] = (120, 150, 200)
+    >>> off_green_box(img)
+    (90.0, 30.0, 150.0, 70.0)
+    >>> off_green_box(img[:, :80]) is None
+    True
+    """
+    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+    cloth = (hsv[..., 0] >= 35) & (hsv[..., 0] <= 90) & (hsv[..., 1] >= 60) & (hsv[..., 2] >= 40)
+    thing = cv2.morphologyEx((~cloth).astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(thing)
+    if n < 2:
+        return None
+    k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    # specks of glare or dust are not a hand: a hand covers a good share of the picture
+    if stats[k, cv2.CC_STAT_AREA] < 0.02 * img.shape[0] * img.shape[1]:
+        return None
+    x, y, w, h = (float(v) for v in stats[k, :4])
+    # a box over nearly all the picture is the cloth not recognised (a dim or
+    # glaring photograph), not a hand: no box rather than a wrong one
+    if w * h > 0.9 * img.shape[0] * img.shape[1]:
+        return None
+    return (x, y, x + w, y + h)
 
 
 Box = tuple[float, float, float, float]
