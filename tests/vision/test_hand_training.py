@@ -12,7 +12,7 @@ torch = pytest.importorskip("torch", reason="the train extra (torch) is not inst
 
 from vision.reading.detector import CardDetector  # noqa: E402
 from vision.reading.hand_model import INPUT, HandModel  # noqa: E402
-from vision.training.hand_model import PROPOSALS, _Crops, _covers, train  # noqa: E402
+from vision.training.hand_model import PROPOSALS, _Crops, _covers, green_cloth_crops, train  # noqa: E402
 
 
 def test_a_proposal_on_a_drawn_hand_is_a_hand_and_one_off_it_is_not(gen):
@@ -32,6 +32,27 @@ def test_a_proposal_on_a_drawn_hand_is_a_hand_and_one_off_it_is_not(gen):
     assert sum(crops.y) >= 2             # at least each drawn hand's jittered box
     assert set(crops.src) == {"generated"}
     assert _covers((0, 0, 10, 10), (5, 0, 20, 10)) == 0.5 and _covers((0, 0, 1, 1), (2, 2, 3, 3)) == 0.0
+
+
+def test_green_cloth_training_crops_come_from_the_training_rest_and_are_hands(tmp_path: Path):
+    """The rps hands (``--green-cloth``): only the part never measured is cropped,
+    and every crop is of the hand (boxes off it are left out, as in hand photographs)."""
+    import shutil
+
+    real = Path(__file__).resolve().parents[1] / "data" / "real" / "rps"
+    folder = tmp_path / "rps" / "data"
+    for gesture in ("rock", "paper", "scissors"):
+        (folder / gesture).mkdir(parents=True)
+    # three copies of one fist: the first (by name) is the held-out third, two are trained on
+    for name in ("a", "b", "c"):
+        shutil.copy(real / "rock_0NDYNEoDui7o64gU.png", folder / "rock" / f"{name}.png")
+    det = CardDetector(threads=1, classifier=False, hand_model=False, hand_conf=PROPOSALS)
+    crops = _Crops(det)
+    green_cloth_crops(crops, tmp_path, np.random.default_rng(0), windows=1)
+    assert crops.y and set(crops.y) == {1} and set(crops.src) == {"rps"}
+    # two photographs trained on: each gives its jittered true box at least once; the held-out
+    # one would add one more window's crops (the split itself: test_hand_model.py)
+    assert 2 <= len(crops.y) <= 2 * 6
 
 
 def test_one_epoch_exports_a_model_the_reader_loads(tmp_path: Path):
