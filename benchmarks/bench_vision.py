@@ -80,7 +80,7 @@ from vision.reading.detector import CardDetector  # noqa: E402
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone, calibrate  # noqa: E402
 from vision.reading.watch import TableWatcher  # noqa: E402
 from vision.training.card_art import HELD_OUT_DECKS, TRAIN_DECKS, load_decks  # noqa: E402
-from vision.training.synth import CLOTH_HELD_OUT, SceneGenerator, play_for_deck, random_play  # noqa: E402
+from vision.training.synth import CLOTH_HELD_OUT, SceneGenerator, held_out_scenes, play_for_deck, random_play  # noqa: E402
 from vision.training.synth_table import TablePainter  # noqa: E402
 
 
@@ -112,7 +112,6 @@ def accuracy(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_M
     """The held-out plays (``decks``: these rendered decks instead of the held-out ones).
     ``records``: gets one record a play (raw score, cards read, read exactly),
     as :mod:`vision.training.calibrate_confidence` keeps them."""
-    gen = SceneGenerator(decks or load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT, hand_rate=0.0)
     tally = Tally()
     readable = exact_readable = 0
     by_kind: Counter = Counter()
@@ -120,11 +119,7 @@ def accuracy(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_M
     by_deck: Counter = Counter()
     by_deck_exact: Counter = Counter()
     margin = Zone.margin_px(margin_mm)
-    for i in range(plays):
-        rng = np.random.default_rng([seed, i])
-        deck = gen.decks[i % len(gen.decks)]
-        cards = play_for_deck(rng, deck)
-        scene = gen.render(cards, rng, deck=deck, margin=margin)
+    for i, deck, scene in held_out_scenes(plays, seed, margin, decks):
         # as the table watcher reads a zone: at the play zones' scale, the margin's own cards left out
         read = det.read_zones([scene.image], det.imgsz / max(ZONE_PX), margin)[0]
         ok = tally.add(scene.cards, read.names)
@@ -134,8 +129,8 @@ def accuracy(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_M
         if scene.readable:
             readable += 1
             exact_readable += ok
-        by_kind[len(cards)] += 1
-        by_kind_exact[len(cards)] += ok
+        by_kind[len(scene.cards)] += 1
+        by_kind_exact[len(scene.cards)] += ok
         by_deck[deck.name] += 1
         by_deck_exact[deck.name] += ok
     return {

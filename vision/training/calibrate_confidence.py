@@ -40,8 +40,8 @@ from vision.reading.confidence import fit_curves as fit  # noqa: F401  (also dec
 from vision.reading.detector import CardDetector
 from vision.reading.tracker import play_confidence
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone
-from vision.training.card_art import HELD_OUT_DECKS, load_decks
-from vision.training.synth import CLOTH_HELD_OUT, SceneGenerator, play_for_deck
+from vision.training.card_art import HELD_OUT_DECKS
+from vision.training.synth import held_out_scenes
 
 # seeds the models were trained, validated or chosen on (models/MODEL_CARD.md): never calibrate on them
 USED_SEEDS = {1, 3, 5, 6, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31, 41, 51, 61, 63,
@@ -50,14 +50,9 @@ USED_SEEDS = {1, 3, 5, 6, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31, 41, 51,
 
 def collect(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_MARGIN_MM) -> list[dict]:
     """Read ``plays`` held-out plays drawn as the benchmark draws them; one record each."""
-    gen = SceneGenerator(load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT, hand_rate=0.0)
     margin = Zone.margin_px(margin_mm)
     out = []
-    for i in range(plays):
-        rng = np.random.default_rng([seed, i])
-        deck = gen.decks[i % len(gen.decks)]
-        cards = play_for_deck(rng, deck)
-        scene = gen.render(cards, rng, deck=deck, margin=margin)
+    for i, deck, scene in held_out_scenes(plays, seed, margin):
         read = det.read_zones([scene.image], det.imgsz / max(ZONE_PX), margin)[0]
         confs = [c.confidence for c in read.cards]
         out.append({"i": i, "deck": deck.name, "true": list(scene.cards), "read": read.names,

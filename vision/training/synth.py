@@ -20,6 +20,7 @@ Labels are boxes around every corner index that is at least
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -136,6 +137,25 @@ def play_for_deck(rng: np.random.Generator, deck: Deck, kind: str | None = None)
     while not all(c in deck.cards for c in cards):
         cards = random_play(rng, kind)
     return cards
+
+def held_out_scenes(plays: int, seed: int, margin: int = 0,
+                    decks: list[Deck] | None = None) -> Iterator[tuple[int, Deck, Scene]]:
+    """The held-out plays the benchmark and the confidence calibration read:
+    play ``i`` (0 to ``plays`` - 1) drawn from a stream of its own
+    (``[seed, i]``), the held-out decks in turn (``decks``: these instead)
+    on the held-out cloths, no hand, with a ``margin`` of cloth around the zone.
+
+    >>> [(i, deck.name, len(scene.cards) > 0) for i, deck, scene in held_out_scenes(2, 7)]
+    [(0, 'paris', True), (1, 'tigullio', True)]
+    """
+    from vision.training.card_art import HELD_OUT_DECKS, load_decks
+
+    gen = SceneGenerator(decks or load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT, hand_rate=0.0)
+    for i in range(plays):
+        rng = np.random.default_rng([seed, i])
+        deck = gen.decks[i % len(gen.decks)]
+        yield i, deck, gen.render(play_for_deck(rng, deck), rng, deck=deck, margin=margin)
+
 
 def joker_play(rng: np.random.Generator) -> list[str]:
     """A play with jokers in it: a joker bomb, or a random row with one to three jokers.
