@@ -85,3 +85,26 @@ def test_make_covered_crops_saves_the_real_crops_shape_and_repeats(tmp_path):
 def test_covered_scenes_lay_two_cards_or_more(gen, seed):
     scene = covered_scene(gen, np.random.default_rng(seed))
     assert len(scene.cards) >= 2 and len(scene.angles) == len(scene.cards)
+
+
+def test_training_takes_several_label_set_files_each_with_its_share(tmp_path, capsys):
+    pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    from vision.reading.index_classifier import IndexClassifier
+    from vision.training.index_classifier import main as clf_main
+
+    data = tmp_path / "crops"
+    assert clf_main([str(data), "--scenes", "4", "--seed", "1"]) == 0
+    assert clf_main([str(data), "--scenes", "2", "--seed", "2"]) == 0
+    assert clf_main([str(data), "--covered", "--scenes", "3", "--seed", "3"]) == 0
+    assert clf_main([str(data), "--covered", "--only-covered", "0.95", "--scenes", "6", "--seed", "4"]) == 0
+    sets = [str(data / "covered_3.npz"), str(data / "covered_only_4.npz")]
+    assert clf_main([str(data), "--train", "--epochs", "1", "--to", str(tmp_path / "m"), "--every-epoch",
+                     "--real", *sets, "--real-share", "0.5", "0.25"]) == 0
+    out = capsys.readouterr().out
+    assert "held-out crops of covered_3.npz" in out and "held-out crops of covered_only_4.npz" in out
+    assert (tmp_path / "m" / "epoch-1" / "index-classifier.onnx").exists()
+    assert IndexClassifier(tmp_path / "m" / "index-classifier.onnx").features == 256    # exported as shipped
+    # a share for each file, or one for all: three for two files is refused
+    assert clf_main([str(data), "--train", "--epochs", "1", "--to", str(tmp_path / "m2"),
+                     "--real", *sets, "--real-share", "0.5", "0.25", "0.1"]) == 2
+    assert "one real share for all" in capsys.readouterr().err

@@ -283,7 +283,8 @@ def _turn_groups(angles: list[float], within: float = 3.0) -> list[tuple[float, 
     return [(float(np.mean([angles[k] for k in ks])), ks) for _, ks in groups]
 
 
-def covered_crops(scene, rng: np.random.Generator, finder=None) -> list[tuple[np.ndarray, np.ndarray]]:
+def covered_crops(scene, rng: np.random.Generator, finder=None,
+                  only_covered: float = 0.0) -> list[tuple[np.ndarray, np.ndarray]]:
     """One scene's (crop, allowed labels) pairs, cut as the reader cuts them:
     the picture turned upright by each card's angle
     (:func:`vision.reading.orientation.upright`), and in it a jittered crop
@@ -291,7 +292,9 @@ def covered_crops(scene, rng: np.random.Generator, finder=None) -> list[tuple[np
     every box ``finder`` (a detector) finds there: labelled as the corner it
     covers (IoU 0.5 or more, of a corner whose rank shows at least
     :data:`RANK_GLIMPSED`), ``NONE`` when it covers no such corner (under
-    0.2), left out in between."""
+    0.2), left out in between.  ``only_covered`` (e.g. 0.95): only corners
+    showing less than that share of themselves, each cropped three times,
+    and the detector's boxes on them (no ``NONE`` crops)."""
     from vision.reading.orientation import upright
 
     none_only = np.zeros(NONE + 1, bool)
@@ -313,10 +316,11 @@ def covered_crops(scene, rng: np.random.Generator, finder=None) -> list[tuple[np
                 others.append(box)
                 continue
             allowed = covered_label(scene.cards[k], rank, suit, whole)
-            if allowed is None:
+            if allowed is None or (only_covered and whole >= only_covered):
                 continue
             bw, bh = box[2] - box[0], box[3] - box[1]
-            out.append((crop(pic, _jittered(box, 0.1 * bw, 0.1 * bh, rng)), allowed))
+            for _ in range(3 if only_covered else 1):
+                out.append((crop(pic, _jittered(box, 0.1 * bw, 0.1 * bh, rng)), allowed))
             boxes.append(box)
             labels.append(allowed)
         if finder is None:
@@ -328,21 +332,22 @@ def covered_crops(scene, rng: np.random.Generator, finder=None) -> list[tuple[np
             ious = _iou(np.array(d.box), mine)
             if len(ious) and ious.max() >= 0.5:
                 out.append((crop(pic, d.box), labels[int(ious.argmax())]))
-            elif not len(every) or _iou(np.array(d.box), every).max() < 0.2:
+            elif not only_covered and (not len(every) or _iou(np.array(d.box), every).max() < 0.2):
                 out.append((crop(pic, d.box), none_only))
     return out
 
 
 def make_covered_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
                        joker_designs: float = 0.0, ink_weight: float = 0.0, index_designs: float = 0.0,
-                       joker_scenes: float = 0.0) -> Path:
+                       joker_scenes: float = 0.0, only_covered: float = 0.0) -> Path:
     """Crops of half-covered and turned indices from ``scenes`` scenes of
     :func:`covered_scene` (training decks and cloths, zones with the table
     watcher's margin), with their sets of allowed labels: saved as
     ``out/covered_SEED.npz`` with ``x``, ``allowed`` and ``photo`` (each
     crop's scene), the shape :mod:`vision.training.real_crops` saves, for
     ``--train --real``.  ``joker_scenes`` is not used (the plays are
-    :func:`vision.training.synth.play_for_deck`'s)."""
+    :func:`vision.training.synth.play_for_deck`'s); ``only_covered``: see
+    :func:`covered_crops` (saved as ``out/covered_only_SEED.npz``)."""
     from vision.reading.table import ZONE_MARGIN_MM, Zone
     from vision.training.card_art import TRAIN_DECKS, load_decks
     from vision.training.synth import SceneGenerator
@@ -358,14 +363,14 @@ def make_covered_crops(out: Path, scenes: int, seed: int, detector: Path | None 
     xs, allowed, photo = [], [], []
     for i in range(scenes):
         rng = np.random.default_rng([seed, 79, i])
-        for x, a in covered_crops(covered_scene(gen, rng, margin), rng, finder):
+        for x, a in covered_crops(covered_scene(gen, rng, margin), rng, finder, only_covered):
             xs.append(x)
             allowed.append(a)
             photo.append(i)
         if (i + 1) % 100 == 0:
             print(f"{i + 1}/{scenes} scenes, {len(xs)} crops", flush=True)
     out.mkdir(parents=True, exist_ok=True)
-    path = out / f"covered_{seed}.npz"
+    path = out / (f"covered_only_{seed}.npz" if only_covered else f"covered_{seed}.npz")
     np.savez_compressed(path, x=np.stack(xs), allowed=np.stack(allowed), photo=np.array(photo))
     print(f"{len(xs)} crops ({int(sum(a.sum() == 1 for a in allowed))} with one label) -> {path}")
     return path

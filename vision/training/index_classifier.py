@@ -269,6 +269,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--covered", action="store_true",
                     help="with --scenes: crops of half-covered and turned indices (crooked cards, fans, tight "
                          "fans) with sets of allowed labels, DATA/covered_SEED.npz, for --real")
+    ap.add_argument("--only-covered", type=float, default=0.0,
+                    help="with --covered: only corners showing less than this share of themselves (e.g. 0.95), "
+                         "three crops each")
     ap.add_argument("--train", action="store_true")
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--to", type=Path, default=Path("models"))
@@ -292,7 +295,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.scenes and args.covered:
         make_covered_crops(args.data, args.scenes, args.seed, args.detector, joker_designs=args.joker_designs,
-                           ink_weight=args.ink_weight, index_designs=args.index_designs)
+                           ink_weight=args.ink_weight, index_designs=args.index_designs,
+                           only_covered=args.only_covered)
     elif args.scenes:
         make_crops(args.data, args.scenes, args.seed, args.detector, tight_jokers=args.tight_jokers,
                    body_negatives=args.body_negatives, **scene_options(args))
