@@ -17,6 +17,11 @@ Train (needs the ``train`` extra)::
     # with crops of real photographs whose labels are sets (vision.training.real_crops)
     python -m vision.training.index_classifier data/crops640 --train --epochs 2 --init models/index-classifier.pt \
         --max-lr 3e-4 --reshape --real data/real_train.npz
+    # with crops of indices half covered by the next card, cut as the reader cuts them
+    # (--covered; label sets: vision.training.classifier_data.covered_label), several files each with its share
+    python -m vision.training.index_classifier data/cov --covered --scenes 1200 --seed 301 --detector models/cards-yolo11n.onnx
+    python -m vision.training.index_classifier data/crops640 --train --epochs 4 --init models/index-classifier.pt \
+        --max-lr 3e-4 --reshape --real data/cov/covered_301.npz data/real_train.npz --real-share 0.5 0.25 --every-epoch
 
 The last ``crops_*.npz`` (by name) is the validation set.
 """

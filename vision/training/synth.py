@@ -8,7 +8,9 @@ glare, shadows, blur, noise, JPEG artefacts, a small residual perspective,
 and now and then a hand or fingers reaching in.
 
 Labels are boxes around every corner index that is at least
-:data:`VISIBLE_ENOUGH` uncovered, plus one box around a hand.
+:data:`VISIBLE_ENOUGH` uncovered, plus one box around a hand;
+:attr:`Scene.corners` says for every corner index how much of its rank and
+of its suit's pip shows (crops of half-covered indices).
 
 >>> from vision.training.card_art import load_decks
 >>> gen = SceneGenerator(load_decks(["anglo"]))            # doctest: +SKIP
