@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from vision.reading.classes import CARD_NAMES
@@ -185,3 +186,191 @@ def _negative_crops(img: np.ndarray, boxes: np.ndarray, sizes: list, rng: np.ran
                 continue
             out.append(crop(img, b))
     return out
+
+
+# A half-covered index's label (:func:`covered_label`): the shares of its rank
+# and of its suit's pip that must show (the rest under the next card).
+RANK_SHOWS = 0.8        # the rank can be named
+SUIT_SHOWS = 0.35       # the suit can be told (a third of a pip: its colour and outline)
+RANK_GLIMPSED = 0.35    # under this, the crop is not made (the covering card's own index fills it)
+JOKER_SHOWS = 0.6       # a joker's mark (one picture or a vertical word, no rank and suit)
+
+
+def covered_label(card: str, rank: float, suit: float, whole: float) -> np.ndarray | None:
+    """The labels a crop of ``card``'s corner index may have (a bool row of
+    :data:`vision.reading.index_classifier.LABELS`) when only shares ``rank``,
+    ``suit`` and ``whole`` of its rank, its suit's pip and all of it show
+    (:attr:`vision.training.synth.Scene.corners`); None: crop nothing.
+
+    The rule: rank and suit both show enough (:data:`RANK_SHOWS`,
+    :data:`SUIT_SHOWS`): the card's face alone, however much else is
+    covered; the rank shows but the suit does not: any suit of that rank, or
+    ``NONE`` (no reader can tell the suit; the classifier is not pushed to
+    guess); only part of the rank shows: the face or ``NONE``; under
+    :data:`RANK_GLIMPSED` of it: nothing (a crop there shows the covering
+    card's own index).  A joker: its face from :data:`JOKER_SHOWS` of its
+    mark, the face or ``NONE`` from :data:`RANK_GLIMPSED`.
+
+    >>> from vision.reading.index_classifier import LABELS
+    >>> [LABELS[i] for i in np.flatnonzero(covered_label("H7", 0.9, 0.2, 0.6))]
+    ['S7', 'H7', 'D7', 'C7', 'NONE']
+    >>> [LABELS[i] for i in np.flatnonzero(covered_label("H7", 0.95, 0.5, 0.7))]
+    ['H7']
+    >>> covered_label("H7", 0.2, 1.0, 0.6) is None
+    True
+    """
+    rank, suit, whole = min(rank, 1.0), min(suit, 1.0), min(whole, 1.0)
+    allowed = np.zeros(NONE + 1, bool)
+    c = CARD_NAMES.index(card)
+    if c in JOKERS:
+        if whole < RANK_GLIMPSED:
+            return None
+        allowed[c] = True
+        allowed[NONE] = whole < JOKER_SHOWS
+        return allowed
+    if rank < RANK_GLIMPSED:
+        return None
+    if rank >= RANK_SHOWS and suit >= SUIT_SHOWS:
+        allowed[c] = True
+    elif rank >= RANK_SHOWS:
+        allowed[[CARD_NAMES.index(s + card[1]) for s in "SHDC"]] = True
+        allowed[NONE] = True
+    else:
+        allowed[c] = allowed[NONE] = True
+    return allowed
+
+
+def covered_scene(gen, rng: np.random.Generator, margin: int = 0):
+    """A scene whose cards cover each other's indices in the ways a table
+    shows: one or two cards pushed in crooked (15-45 degrees either way,
+    0.4), a fan laid as a held hand (spread 30-90 degrees, 0.25), a tight
+    fan (each card showing little more than its index strip; 0.2) or a row
+    turned 0-45 degrees as a whole (0.15); plays of two cards or more."""
+    from vision.training.synth import play_for_deck
+
+    deck = gen.decks[int(rng.integers(len(gen.decks)))]
+    cards: list[str] = []
+    while len(cards) < 2:
+        cards = play_for_deck(rng, deck)
+    r = rng.random()
+    kw: dict = {}
+    if r < 0.4:
+        turns = [0.0] * len(cards)
+        for k in rng.choice(len(cards), size=min(len(cards), int(rng.integers(1, 3))), replace=False):
+            turns[int(k)] = float(rng.uniform(15, 45) * rng.choice([-1, 1]))
+        kw = {"card_turns": turns}
+    elif r < 0.65:
+        kw = {"spread": float(rng.uniform(30, 90))}
+    elif r < 0.85:
+        tight = max(0.17, deck.index_box[2] + 0.03)
+        kw = {"spacing": float(rng.uniform(tight - 0.03, tight + 0.08)),
+              "turn": float(rng.uniform(0, 15) * rng.choice([-1, 1]))}
+    else:
+        kw = {"turn": float(rng.uniform(0, 45) * rng.choice([-1, 1]))}
+    return gen.render(cards, rng, deck=deck, margin=margin, hand=bool(rng.random() < 0.1), **kw)
+
+
+def _turn_groups(angles: list[float], within: float = 3.0) -> list[tuple[float, list[int]]]:
+    """Cards' angles gathered into turns (one per group of angles within
+    ``within`` degrees of its first): (the turn, the cards it stands upright)."""
+    groups: list[tuple[float, list[int]]] = []
+    for k in np.argsort(angles):
+        a = float(angles[k])
+        if groups and a - groups[-1][0] <= within:
+            groups[-1][1].append(int(k))
+        else:
+            groups.append((a, [int(k)]))
+    return [(float(np.mean([angles[k] for k in ks])), ks) for _, ks in groups]
+
+
+def covered_crops(scene, rng: np.random.Generator, finder=None,
+                  only_covered: float = 0.0) -> list[tuple[np.ndarray, np.ndarray]]:
+    """One scene's (crop, allowed labels) pairs, cut as the reader cuts them:
+    the picture turned upright by each card's angle
+    (:func:`vision.reading.orientation.upright`), and in it a jittered crop
+    of each of those cards' corner indices (:func:`covered_label`), and
+    every box ``finder`` (a detector) finds there: labelled as the corner it
+    covers (IoU 0.5 or more, of a corner whose rank shows at least
+    :data:`RANK_GLIMPSED`), ``NONE`` when it covers no such corner (under
+    0.2), left out in between.  ``only_covered`` (e.g. 0.95): only corners
+    showing less than that share of themselves, each cropped three times,
+    and the detector's boxes on them (no ``NONE`` crops)."""
+    from vision.reading.orientation import upright
+
+    none_only = np.zeros(NONE + 1, bool)
+    none_only[NONE] = True
+    out = []
+    for turn, ks in _turn_groups(scene.angles):
+        if abs(turn) < 1.0:
+            pic, to_pic = scene.image, np.array([[1.0, 0, 0], [0, 1.0, 0]])
+        else:
+            u = upright(scene.image, turn)
+            pic, to_pic = u.image, cv2.invertAffineTransform(u.back)
+        boxes, labels, others = [], [], []
+        for k, quad, rank, suit, whole in scene.corners:
+            q = quad @ to_pic[:, :2].T + to_pic[:, 2]
+            box = (q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max())
+            if min(rank, 1.0) < RANK_GLIMPSED:
+                continue
+            if k not in ks:
+                others.append(box)
+                continue
+            allowed = covered_label(scene.cards[k], rank, suit, whole)
+            if allowed is None or (only_covered and whole >= only_covered):
+                continue
+            bw, bh = box[2] - box[0], box[3] - box[1]
+            for _ in range(3 if only_covered else 1):
+                out.append((crop(pic, _jittered(box, 0.1 * bw, 0.1 * bh, rng)), allowed))
+            boxes.append(box)
+            labels.append(allowed)
+        if finder is None:
+            continue
+        mine, every = np.array(boxes).reshape(-1, 4), np.array(boxes + others).reshape(-1, 4)
+        for d in finder.find_boxes(pic):
+            if d.name == "HAND":
+                continue
+            ious = _iou(np.array(d.box), mine)
+            if len(ious) and ious.max() >= 0.5:
+                out.append((crop(pic, d.box), labels[int(ious.argmax())]))
+            elif not only_covered and (not len(every) or _iou(np.array(d.box), every).max() < 0.2):
+                out.append((crop(pic, d.box), none_only))
+    return out
+
+
+def make_covered_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
+                       joker_designs: float = 0.0, ink_weight: float = 0.0, index_designs: float = 0.0,
+                       joker_scenes: float = 0.0, only_covered: float = 0.0) -> Path:
+    """Crops of half-covered and turned indices from ``scenes`` scenes of
+    :func:`covered_scene` (training decks and cloths, zones with the table
+    watcher's margin), with their sets of allowed labels: saved as
+    ``out/covered_SEED.npz`` with ``x``, ``allowed`` and ``photo`` (each
+    crop's scene), the shape :mod:`vision.training.real_crops` saves, for
+    ``--train --real``.  ``joker_scenes`` is not used (the plays are
+    :func:`vision.training.synth.play_for_deck`'s); ``only_covered``: see
+    :func:`covered_crops` (saved as ``out/covered_only_SEED.npz``)."""
+    from vision.reading.table import ZONE_MARGIN_MM, Zone
+    from vision.training.card_art import TRAIN_DECKS, load_decks
+    from vision.training.synth import SceneGenerator
+
+    gen = SceneGenerator(load_decks(TRAIN_DECKS), joker_designs=joker_designs, ink_weight=ink_weight,
+                         index_designs=index_designs)
+    finder = None
+    if detector is not None:
+        from vision.reading.detector import CardDetector
+
+        finder = CardDetector(detector, classifier=False, threads=1)
+    margin = Zone.margin_px(ZONE_MARGIN_MM)
+    xs, allowed, photo = [], [], []
+    for i in range(scenes):
+        rng = np.random.default_rng([seed, 79, i])
+        for x, a in covered_crops(covered_scene(gen, rng, margin), rng, finder, only_covered):
+            xs.append(x)
+            allowed.append(a)
+            photo.append(i)
+        if (i + 1) % 100 == 0:
+            print(f"{i + 1}/{scenes} scenes, {len(xs)} crops", flush=True)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / (f"covered_only_{seed}.npz" if only_covered else f"covered_{seed}.npz")
+    np.savez_compressed(path, x=np.stack(xs), allowed=np.stack(allowed), photo=np.array(photo))
+    print(f"{len(xs)} crops ({int(sum(a.sum() == 1 for a in allowed))} with one label) -> {path}")
+    return path

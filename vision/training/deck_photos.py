@@ -50,7 +50,7 @@ def _lay_card(img: np.ndarray, art: np.ndarray, centre: tuple[float, float], wid
 
 def _camera(gen: SceneGenerator, img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """The generator's camera: perspective, light, glare, blur, noise, JPEG (8-bit BGR)."""
-    out, _ = gen._finish(rng, img, [], True)
+    out, _, _ = gen._finish(rng, img, [], True)
     return out
 
 

@@ -17,6 +17,11 @@ Train (needs the ``train`` extra)::
     # with crops of real photographs whose labels are sets (vision.training.real_crops)
     python -m vision.training.index_classifier data/crops640 --train --epochs 2 --init models/index-classifier.pt \
         --max-lr 3e-4 --reshape --real data/real_train.npz
+    # with crops of indices half covered by the next card, cut as the reader cuts them
+    # (--covered; label sets: vision.training.classifier_data.covered_label), several files each with its share
+    python -m vision.training.index_classifier data/cov --covered --scenes 1200 --seed 301 --detector models/cards-yolo11n.onnx
+    python -m vision.training.index_classifier data/crops640 --train --epochs 4 --init models/index-classifier.pt \
+        --max-lr 3e-4 --reshape --real data/cov/covered_301.npz data/real_train.npz --real-share 0.5 0.25 --every-epoch
 
 The last ``crops_*.npz`` (by name) is the validation set.
 """
@@ -30,7 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.reading.index_classifier import CROP_H, CROP_W, LABELS, to_blob
-from vision.training.classifier_data import make_crops
+from vision.training.classifier_data import make_covered_crops, make_crops
 from vision.training.synth import add_scene_options, scene_options
 
 
@@ -108,7 +113,8 @@ def _real_split(path: Path, every: int = 8):
 
 def train(data_dir: Path, epochs: int, to: Path, batch: int = 256, threads: int = 2,
           init: Path | None = None, max_lr: float = 3e-3, reshape: bool = False,
-          real: Path | None = None, real_share: float = 0.25) -> Path:
+          real: Path | list[Path] | None = None, real_share: float | list[float] = 0.25,
+          every_epoch: bool = False) -> Path:
     """Train on every crops_*.npz in ``data_dir`` (the last file held out for validation).
 
     ``init`` continues from saved weights (an ``index-classifier.pt``);
@@ -118,7 +124,12 @@ def train(data_dir: Path, epochs: int, to: Path, batch: int = 256, threads: int 
     ``real_share`` of its size of them, drawn at random, always reshaped,
     with :func:`partial_label_loss`; one photograph in eight is held out,
     and how often its crops are read within their sets, and as jokers, is
-    printed each epoch.
+    printed each epoch.  ``real`` may be several such files (e.g. the real
+    photographs' crops and :func:`vision.training.classifier_data.make_covered_crops`'),
+    each with its own share (``real_share``: one for all, or one a file),
+    held out and printed each on its own.  ``every_epoch``: each epoch's
+    weights are also saved in ``to/epoch-N/`` (to choose among them on
+    held-out plays rather than on the validation crops).
     """
     import torch
     import torch.nn.functional as F
@@ -141,11 +152,16 @@ def train(data_dir: Path, epochs: int, to: Path, batch: int = 256, threads: int 
     opt = torch.optim.AdamW(model.parameters(), lr=max_lr, weight_decay=1e-4)
     steps = epochs * ((len(xt) + batch - 1) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=max_lr, total_steps=steps)
-    if real is not None:
-        (rx, ra), (rvx, rva) = _real_split(real)
-        rx, ra = torch.from_numpy(to_blob(list(rx))), torch.from_numpy(ra)
-        rvx, rva = torch.from_numpy(to_blob(list(rvx))), torch.from_numpy(rva)
-        n_real = max(1, round(batch * real_share))
+    reals = [] if real is None else [real] if isinstance(real, (str, Path)) else list(real)
+    shares = [real_share] * len(reals) if isinstance(real_share, (int, float)) else list(real_share)
+    if len(shares) != len(reals):
+        raise ValueError(f"one real share for all, or one a real file ({len(reals)}), got {len(shares)}")
+    sets = []       # each real file: its crops and label sets, held-out ones, crops a batch
+    for path, share in zip(reals, shares):
+        (rx, ra), (rvx, rva) = _real_split(path)
+        sets.append((torch.from_numpy(to_blob(list(rx))), torch.from_numpy(ra),
+                     torch.from_numpy(to_blob(list(rvx))), torch.from_numpy(rva), max(1, round(batch * share)),
+                     Path(path).name))
     best_acc, onnx_path = -1.0, to / "index-classifier.onnx"
     for ep in range(epochs):
         model.train()
@@ -153,13 +169,17 @@ def train(data_dir: Path, epochs: int, to: Path, batch: int = 256, threads: int 
         for k in range(0, len(xt), batch):
             idx = perm[k:k + batch]
             xb = _augment(xt[idx], reshape)
-            if real is None:
+            if not sets:
                 loss = F.cross_entropy(model(xb), yt[idx], label_smoothing=0.05)
-            else:       # one forward pass: batch norm sees both kinds together
-                ridx = torch.randint(len(rx), (n_real,))
-                out = model(torch.cat([xb, _augment(rx[ridx], True)]))
-                loss = torch.cat([F.cross_entropy(out[:len(idx)], yt[idx], label_smoothing=0.05, reduction="none"),
-                                  partial_label_loss(out[len(idx):], ra[ridx])]).mean()
+            else:       # one forward pass: batch norm sees every kind together
+                draws = [torch.randint(len(rx), (n,)) for rx, _, _, _, n, _ in sets]
+                out = model(torch.cat([xb] + [_augment(st[0][d], True) for st, d in zip(sets, draws)]))
+                parts = [F.cross_entropy(out[:len(idx)], yt[idx], label_smoothing=0.05, reduction="none")]
+                at = len(idx)
+                for st, d in zip(sets, draws):
+                    parts.append(partial_label_loss(out[at:at + len(d)], st[1][d]))
+                    at += len(d)
+                loss = torch.cat(parts).mean()
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -169,13 +189,20 @@ def train(data_dir: Path, epochs: int, to: Path, batch: int = 256, threads: int 
             pred = torch.cat([model(xv[k:k + 1024]).argmax(1) for k in range(0, len(xv), 1024)])
         acc = float((pred == yv).float().mean())
         print(f"epoch {ep + 1}/{epochs} loss {loss.item():.3f} val accuracy {acc:.4f}", flush=True)
-        if real is not None:
+        for _, _, rvx, rva, _, name in sets:
             with torch.no_grad():
                 rp = torch.cat([model(rvx[k:k + 1024]).argmax(1) for k in range(0, len(rvx), 1024)])
             inside = float(rva[torch.arange(len(rp)), rp].float().mean())
             jokers = int(((rp == LABELS.index("BJ")) | (rp == LABELS.index("LJ"))).sum())
-            print(f"  held-out real photos' crops: read within their sets {inside:.4f}, "
-                  f"as jokers {jokers} of {len(rp)}", flush=True)
+            jokers_allowed = int((rva[:, LABELS.index("BJ")] | rva[:, LABELS.index("LJ")]).sum())
+            named = rva[:, :-1].any(1) & ~rva[:, -1]    # crops that must be named (NONE not allowed)
+            hits = rva[torch.arange(len(rp)), rp]
+            must = f"; of the {int(named.sum())} that must be named, {float(hits[named].float().mean()):.4f}" \
+                if named.any() else ""
+            print(f"  held-out crops of {name}: read within their sets {inside:.4f}, "
+                  f"as jokers {jokers} of {len(rp)} (jokers allowed in {jokers_allowed}){must}", flush=True)
+        if every_epoch:
+            _save(model, to / f"epoch-{ep + 1}")
         if acc > best_acc:      # saved as it improves: an interrupted run keeps its best
             best_acc = acc
             onnx_path = _save(model, to)
@@ -244,6 +271,12 @@ def main(argv: list[str] | None = None) -> int:
                     help="non-index crops a scene drawn on the cards' bodies (e.g. 4)")
     ap.add_argument("--tight-jokers", action="store_true",
                     help="also crop each joker index tight around its mark, as a detector may box it")
+    ap.add_argument("--covered", action="store_true",
+                    help="with --scenes: crops of half-covered and turned indices (crooked cards, fans, tight "
+                         "fans) with sets of allowed labels, DATA/covered_SEED.npz, for --real")
+    ap.add_argument("--only-covered", type=float, default=0.0,
+                    help="with --covered: only corners showing less than this share of themselves (e.g. 0.95), "
+                         "three crops each")
     ap.add_argument("--train", action="store_true")
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--to", type=Path, default=Path("models"))
@@ -251,10 +284,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-lr", type=float, default=3e-3)
     ap.add_argument("--reshape", action="store_true",
                     help="turn, shear and scale each training crop a little (fonts of unseen decks)")
-    ap.add_argument("--real", type=Path,
-                    help="also train on these real photographs' crops with label sets (vision.training.real_crops)")
-    ap.add_argument("--real-share", type=float, default=0.25,
-                    help="real crops added to each batch, as a share of its size")
+    ap.add_argument("--real", type=Path, nargs="+",
+                    help="also train on these crops with label sets: real photographs' (vision.training.real_crops), "
+                         "half-covered indices' (--covered)")
+    ap.add_argument("--real-share", type=float, nargs="+", default=[0.25],
+                    help="crops of each --real file added to each batch, as a share of its size "
+                         "(one for all files, or one a file)")
+    ap.add_argument("--every-epoch", action="store_true", help="also save each epoch's weights in TO/epoch-N/")
     ap.add_argument("--add-embedding", action="store_true",
                     help="DATA is an exported index-classifier.onnx: add its 'embedding' output "
                          "(deck enrollment needs it; exports made here have it)")
@@ -262,14 +298,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.add_embedding:
         add_embedding_output(args.data)
         return 0
-    if args.scenes:
+    if args.scenes and args.covered:
+        make_covered_crops(args.data, args.scenes, args.seed, args.detector, joker_designs=args.joker_designs,
+                           ink_weight=args.ink_weight, index_designs=args.index_designs,
+                           only_covered=args.only_covered)
+    elif args.scenes:
         make_crops(args.data, args.scenes, args.seed, args.detector, tight_jokers=args.tight_jokers,
                    body_negatives=args.body_negatives, **scene_options(args))
     if args.train:
         try:
             train(args.data, args.epochs, args.to, init=args.init, max_lr=args.max_lr, reshape=args.reshape,
-                  real=args.real, real_share=args.real_share)
-        except FileNotFoundError as exc:
+                  real=args.real, real_share=args.real_share[0] if len(args.real_share) == 1 else args.real_share,
+                  every_epoch=args.every_epoch)
+        except (FileNotFoundError, ValueError) as exc:
             print(exc, file=sys.stderr)
             return 2
     return 0

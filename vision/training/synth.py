@@ -8,7 +8,9 @@ glare, shadows, blur, noise, JPEG artefacts, a small residual perspective,
 and now and then a hand or fingers reaching in.
 
 Labels are boxes around every corner index that is at least
-:data:`VISIBLE_ENOUGH` uncovered, plus one box around a hand.
+:data:`VISIBLE_ENOUGH` uncovered, plus one box around a hand;
+:attr:`Scene.corners` says for every corner index how much of its rank and
+of its suit's pip shows (crops of half-covered indices).
 
 >>> from vision.training.card_art import load_decks
 >>> gen = SceneGenerator(load_decks(["anglo"]))            # doctest: +SKIP
@@ -35,6 +37,9 @@ from vision.training.joker_art import designed_jokers
 
 # A corner index counts as visible (and is labelled) when this much of it shows.
 VISIBLE_ENOUGH = 0.7
+# The share of an index's height (from its top, as the card stands) its rank
+# takes; the suit's pip is below it (:attr:`Scene.corners`).
+RANK_SHARE = 0.5
 
 # Cloth colours (BGR).  Training and evaluation use different ones, so the
 # benchmark measures cloth the model never saw.
@@ -62,6 +67,10 @@ class Scene:
     deck: str = ""
     owners: list[int] = field(default_factory=list)   # per label: the card's position, -1 a hand
     angles: list[float] = field(default_factory=list)  # per card: degrees from the zone's axis, clockwise as drawn
+    # every corner index however covered: (card position, its 4 corners in the
+    # picture (top-left, top-right, bottom-right, bottom-left as the card stands),
+    # share of its rank that shows, of its suit, of the whole index)
+    corners: list[tuple[int, np.ndarray, float, float, float]] = field(default_factory=list)
 
     @property
     def readable(self) -> bool:
@@ -325,26 +334,38 @@ def _in_rows(row: _Row, per_row: int, rows: int, h: int) -> _Row:
 
 
 def _index_labels(index_box: tuple[float, float, float, float], cards: list[str], placed: list[tuple],
-                  top: np.ndarray) -> tuple[list, list[int]]:
+                  top: np.ndarray) -> tuple[list, list[int], list[tuple]]:
     """A label for each laid card's corner index (top-left and turned
     bottom-right) that shows at least :data:`VISIBLE_ENOUGH` of itself
-    (``top``: which card shows at each pixel), and the card each belongs to."""
+    (``top``: which card shows at each pixel), the card each belongs to, and
+    every corner however covered (see :attr:`Scene.corners`)."""
     H, W = top.shape
-    labels, owners = [], []
+    labels, owners, corners = [], [], []
     x0, y0, x1, y1 = index_box
+    ym = y0 + RANK_SHARE * (y1 - y0)
+
+    def shown(q: np.ndarray, k: int, of_pixels: bool = True) -> float:
+        # (the labels' own rule divides by the polygon's area, which can give more than 1)
+        inside = np.zeros((H, W), np.uint8)
+        cv2.fillConvexPoly(inside, np.round(q).astype(np.int32), 1)
+        area = max(1.0, float(inside.sum()) if of_pixels else cv2.contourArea(q.astype(np.float32)))
+        return float((top[inside > 0] == k).sum() / area)
+
     for k, M, aw, ah in placed:
-        for box in ((x0 * aw, y0 * ah, x1 * aw, y1 * ah),
-                    ((1 - x1) * aw, (1 - y1) * ah, (1 - x0) * aw, (1 - y0) * ah)):
-            pts = np.array([[box[0], box[1]], [box[2], box[1]], [box[2], box[3]], [box[0], box[3]]])
-            q = pts @ M[:, :2].T + M[:, 2]
-            area = max(1.0, cv2.contourArea(q.astype(np.float32)))
-            inside = np.zeros((H, W), np.uint8)
-            cv2.fillConvexPoly(inside, np.round(q).astype(np.int32), 1)
-            if (top[inside > 0] == k).sum() / area < VISIBLE_ENOUGH:
+        # each corner as the card stands: its rank part above its suit part
+        for turned in (False, True):
+            def art(x: float, y: float) -> tuple[float, float]:
+                return ((1 - x) * aw, (1 - y) * ah) if turned else (x * aw, y * ah)
+            def quad(ya: float, yb: float) -> np.ndarray:
+                pts = np.array([art(x0, ya), art(x1, ya), art(x1, yb), art(x0, yb)])
+                return pts @ M[:, :2].T + M[:, 2]
+            q = quad(y0, y1)
+            corners.append((k, q, shown(quad(y0, ym), k), shown(quad(ym, y1), k), shown(q, k)))
+            if shown(q, k, of_pixels=False) < VISIBLE_ENOUGH:
                 continue
             labels.append((class_id(cards[k]), q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max()))
             owners.append(k)
-    return labels, owners
+    return labels, owners, corners
 
 
 def _draw_hand(rng: np.random.Generator, img: np.ndarray, top: np.ndarray, margin: int = 0) -> tuple[float, ...]:
@@ -532,15 +553,15 @@ class SceneGenerator:
         hand_box: tuple[float, ...] = ()
         if hand:
             hand_box = _draw_hand(rng, img, top, m)
-        labels, owners = _index_labels(deck.index_box, cards, placed, top)
+        labels, owners, corners = _index_labels(deck.index_box, cards, placed, top)
         if hand_box:
             labels.append((HAND_CLASS, *hand_box))
             owners.append(-1)
-        out, labels = self._finish(rng, img, labels, effects)
+        out, labels, quads = self._finish(rng, img, labels, effects, [c[1] for c in corners])
         keep = [i for i, l in enumerate(labels) if l[3] - l[1] >= 2 and l[4] - l[2] >= 2]
         return Scene(image=out, cards=list(cards), labels=[labels[i] for i in keep],
                      hand=bool(hand_box), deck=deck.name, owners=[owners[i] for i in keep],
-                     angles=angles)
+                     angles=angles, corners=[(c[0], q, *c[2:]) for c, q in zip(corners, quads)])
 
     def _cloth(self, rng: np.random.Generator, w: int, h: int, m: int,
                background: np.ndarray | None) -> np.ndarray:
@@ -629,23 +650,23 @@ class SceneGenerator:
         return placed, angles
 
     def _finish(self, rng: np.random.Generator, img: np.ndarray, labels: list,
-                effects: bool) -> tuple[np.ndarray, list]:
+                effects: bool, points: list[np.ndarray] = ()) -> tuple[np.ndarray, list, list[np.ndarray]]:
         """The picture as the camera gives it (with ``effects``: perspective,
-        light, blur, noise, JPEG) in 8 bits, and the labels moved with it and
-        clipped to it."""
+        light, blur, noise, JPEG) in 8 bits, the labels moved with it and
+        clipped to it, and ``points`` (arrays of x, y) moved with it."""
         H, W = img.shape[:2]
         if effects:
-            img, labels = self._camera(rng, img, labels)
+            img, labels, points = self._camera(rng, img, labels, points)
         out = np.clip(img, 0, 255).astype(np.uint8)
         if effects:
             q = int(rng.uniform(55, 95))
             out = cv2.imdecode(cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])[1], cv2.IMREAD_COLOR)
         labels = [(c, max(0.0, a), max(0.0, b), min(float(W), cc), min(float(H), d))
                   for c, a, b, cc, d in labels]
-        return out, labels
+        return out, labels, list(points)
 
     # -- camera effects ------------------------------------------------------
-    def _camera(self, rng, img, labels):
+    def _camera(self, rng, img, labels, points=()):
         h, w = img.shape[:2]
         # residual perspective after rectification: corners move a few per cent
         src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
@@ -656,6 +677,7 @@ class SceneGenerator:
         for c, x0, y0, x1, y1 in labels:
             p = cv2.perspectiveTransform(np.float32([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]]), H)[0]
             moved.append((c, float(p[:, 0].min()), float(p[:, 1].min()), float(p[:, 0].max()), float(p[:, 1].max())))
+        points = [cv2.perspectiveTransform(np.float32(p)[None], H)[0].astype(np.float64) for p in points]
         # uneven light: a smooth gain field and a linear fall-off
         low = cv2.resize(rng.normal(0, 1, (3, 4)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
         gx, gy = np.meshgrid(np.linspace(-1, 1, w), np.linspace(-1, 1, h))
@@ -676,4 +698,4 @@ class SceneGenerator:
             kern = cv2.warpAffine(kern, rot, (k, k))
             img = cv2.filter2D(img, -1, kern / max(kern.sum(), 1e-6))
         img = img + rng.normal(0, rng.uniform(1, 6), img.shape).astype(np.float32)
-        return img, moved
+        return img, moved, points
