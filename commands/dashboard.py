@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import faulthandler
 import getpass
+import signal
 import sys
 import tomllib
 from pathlib import Path
@@ -103,6 +105,10 @@ def run_dashboard(args) -> int:
     except OSError as exc:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
     kind = "Werkzeug development server" if args.dev else "uvicorn"
+    if hasattr(signal, "SIGUSR1"):
+        # `kill -USR1 PID` writes every thread's stack to stderr: what a
+        # dashboard that will not stop (or answer) is waiting on
+        faulthandler.register(signal.SIGUSR1, all_threads=True)
     print(f"dashboard on http://{args.host}:{server.server_port}/ ({kind}; Ctrl-C stops)", flush=True)
     try:
         server.serve_forever()
