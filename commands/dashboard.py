@@ -110,11 +110,21 @@ def run_dashboard(args) -> int:
         # dashboard that will not stop (or answer) is waiting on
         faulthandler.register(signal.SIGUSR1, all_threads=True)
     print(f"dashboard on http://{args.host}:{server.server_port}/ ({kind}; Ctrl-C stops)", flush=True)
+    if args.dev:
+        # Ctrl-C and SIGTERM stop it even when started as a background job of a
+        # script: such a job inherits SIGINT ignored, and Python then never
+        # raises KeyboardInterrupt (uvicorn sets its own handlers)
+        signal.signal(signal.SIGINT, _stop)
+        signal.signal(signal.SIGTERM, _stop)
     try:
         server.serve_forever()
     except KeyboardInterrupt:   # the development server's way of stopping
         pass
     return 0
+
+
+def _stop(signum, frame) -> None:
+    raise KeyboardInterrupt
 
 
 def _toml_entry(e: dict) -> str:
