@@ -81,6 +81,9 @@ def run_table(args) -> int:
         raise UsageError(str(exc)) from None
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    # Ctrl-C too, also when started as a script's background job (which
+    # inherits SIGINT ignored, so no KeyboardInterrupt would ever come)
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
     try:
         node.start()
         _start_sources(node, cfg)

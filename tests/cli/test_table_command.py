@@ -64,6 +64,26 @@ def test_a_missing_camera_is_said_once_and_opencv_keeps_quiet(tmp_path):
     assert not any("WARN" in line or "VIDEOIO" in line or "ERROR:" in line for line in err), err
 
 
+def test_ctrl_c_stops_the_table_also_when_started_with_sigint_ignored(tmp_path):
+    """A script's background job inherits SIGINT ignored; the table still stops on it, cleanly."""
+    proc = subprocess.Popen([sys.executable, "-m", "commands", "table", "--config", _config(tmp_path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env(),
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    try:
+        for line in proc.stdout:          # what it prints before it referees (if anything), then that
+            if "T01: refereeing" in line:
+                break
+        else:
+            raise AssertionError("the table ended before refereeing")
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(30) == 0
+        assert "T01: stopped" in proc.stdout.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.stdout.close()
+
+
 def test_the_demo_says_at_once_that_its_port_is_busy_and_takes_a_free_one(monkeypatch, capsys):
     from commands import main
     from table_node import demo
