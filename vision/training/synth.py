@@ -344,12 +344,22 @@ def _index_labels(index_box: tuple[float, float, float, float], cards: list[str]
     x0, y0, x1, y1 = index_box
     ym = y0 + RANK_SHARE * (y1 - y0)
 
-    def shown(q: np.ndarray, k: int, of_pixels: bool = True) -> float:
-        # (the labels' own rule divides by the polygon's area, which can give more than 1)
-        inside = np.zeros((H, W), np.uint8)
-        cv2.fillConvexPoly(inside, np.round(q).astype(np.int32), 1)
-        area = max(1.0, float(inside.sum()) if of_pixels else cv2.contourArea(q.astype(np.float32)))
-        return float((top[inside > 0] == k).sum() / area)
+    def on_top(q: np.ndarray, k: int) -> tuple[int, int]:
+        """Pixels of the quadrilateral ``q`` where card ``k`` shows, and all its
+        pixels in the picture (a mask the size of its bounding box, not of the
+        picture: this runs for every corner of every scene)."""
+        pts = np.round(q).astype(np.int32)
+        bx0, by0 = max(0, int(pts[:, 0].min())), max(0, int(pts[:, 1].min()))
+        bx1, by1 = min(W, int(pts[:, 0].max()) + 1), min(H, int(pts[:, 1].max()) + 1)
+        if bx1 <= bx0 or by1 <= by0:
+            return 0, 0
+        inside = np.zeros((by1 - by0, bx1 - bx0), np.uint8)
+        cv2.fillConvexPoly(inside, pts - (bx0, by0), 1)
+        return int((top[by0:by1, bx0:bx1][inside > 0] == k).sum()), int(inside.sum())
+
+    def shown(q: np.ndarray, k: int) -> float:
+        seen, pixels = on_top(q, k)
+        return seen / max(1, pixels)
 
     for k, M, aw, ah in placed:
         # each corner as the card stands: its rank part above its suit part
@@ -360,8 +370,10 @@ def _index_labels(index_box: tuple[float, float, float, float], cards: list[str]
                 pts = np.array([art(x0, ya), art(x1, ya), art(x1, yb), art(x0, yb)])
                 return pts @ M[:, :2].T + M[:, 2]
             q = quad(y0, y1)
-            corners.append((k, q, shown(quad(y0, ym), k), shown(quad(ym, y1), k), shown(q, k)))
-            if shown(q, k, of_pixels=False) < VISIBLE_ENOUGH:
+            seen, pixels = on_top(q, k)
+            corners.append((k, q, shown(quad(y0, ym), k), shown(quad(ym, y1), k), seen / max(1, pixels)))
+            # (the labels' own rule divides by the polygon's area, which can give more than 1)
+            if seen / max(1.0, cv2.contourArea(q.astype(np.float32))) < VISIBLE_ENOUGH:
                 continue
             labels.append((class_id(cards[k]), q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max()))
             owners.append(k)
