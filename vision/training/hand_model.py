@@ -106,21 +106,10 @@ class _Crops:
 def real_crops(crops: _Crops, root: Path, rng: np.random.Generator, negative_windows: int = 2) -> None:
     """Crops from the real training photographs (``negative_windows`` random
     windows of each photograph without a hand), saying how far it got."""
-    photos = ([(p, "hands") for p in hand_photos(root, "train")]
-              + [(p, "tables") for p in table_photos(root, "train")] * negative_windows
-              + [(p, "edje") for p in card_photos(root, "train")] * negative_windows)
-    t0 = time.time()
-    for start in range(0, len(photos), 32):
-        batch = []
-        for p, src in photos[start:start + 32]:
-            img = _read(p.path)
-            window = zone_window(img.shape, rng)
-            hands = [(x0 + MARGIN, y0 + MARGIN, x1 + MARGIN, y1 + MARGIN) for x0, y0, x1, y1 in in_window(p.hands, window)]
-            # in a hand photograph, boxes off the labelled hand may be on its arm: left out
-            batch.append((cut(img, window, margin=MARGIN), hands, src != "hands", src))
-        crops.add(batch, rng)
-        print(f"real: {min(start + 32, len(photos))}/{len(photos)} photographs, {len(crops.y)} crops, "
-              f"{time.time() - t0:.0f} s", file=sys.stderr)
+    photos = ([(p, "hands", False) for p in hand_photos(root, "train")]
+              + [(p, "tables", True) for p in table_photos(root, "train")] * negative_windows
+              + [(p, "edje", True) for p in card_photos(root, "train")] * negative_windows)
+    _window_crops(crops, photos, rng, "real", lambda p, img: p.hands)
 
 
 def green_cloth_crops(crops: _Crops, root: Path, rng: np.random.Generator, windows: int = 2) -> None:
@@ -128,20 +117,32 @@ def green_cloth_crops(crops: _Crops, root: Path, rng: np.random.Generator, windo
     green cloth; never its held-out third): ``windows`` random windows of
     each, the hand boxed by :func:`vision.training.real_photos.off_green_box`.
     As in the other hand photographs, boxes off the hand are left out."""
-    photos = [p for g in RPS_GESTURES for p in green_cloth_photos(root, g, "train")] * windows
+    photos = [(p, "rps", False) for g in RPS_GESTURES for p in green_cloth_photos(root, g, "train")] * windows
+    def hand(p, img):
+        box = off_green_box(img)
+        return None if box is None else (box,)
+    _window_crops(crops, photos, rng, "green cloth", hand)
+
+
+def _window_crops(crops: _Crops, photos: list, rng: np.random.Generator, what: str, boxes) -> None:
+    """A random zone-shaped window of each (photograph, source, whether boxes
+    off its hands are surely no hand), cropped 32 photographs at a time,
+    saying how far it got.  ``boxes(photo, image)``: its hands' boxes, or
+    ``None`` to leave it out.  (In a hand photograph, boxes off the labelled
+    hand may be on its arm: not sure.)"""
     t0 = time.time()
     for start in range(0, len(photos), 32):
         batch = []
-        for p in photos[start:start + 32]:
+        for p, src, sure in photos[start:start + 32]:
             img = _read(p.path)
-            box = off_green_box(img)
-            if box is None:
+            found = boxes(p, img)
+            if found is None:
                 continue
             window = zone_window(img.shape, rng)
-            hands = [(x0 + MARGIN, y0 + MARGIN, x1 + MARGIN, y1 + MARGIN) for x0, y0, x1, y1 in in_window((box,), window)]
-            batch.append((cut(img, window, margin=MARGIN), hands, False, "rps"))
+            hands = [(x0 + MARGIN, y0 + MARGIN, x1 + MARGIN, y1 + MARGIN) for x0, y0, x1, y1 in in_window(found, window)]
+            batch.append((cut(img, window, margin=MARGIN), hands, sure, src))
         crops.add(batch, rng)
-        print(f"green cloth: {min(start + 32, len(photos))}/{len(photos)} photographs, {len(crops.y)} crops, "
+        print(f"{what}: {min(start + 32, len(photos))}/{len(photos)} photographs, {len(crops.y)} crops, "
               f"{time.time() - t0:.0f} s", file=sys.stderr)
 
 
