@@ -113,18 +113,14 @@ def run_dashboard(args) -> int:
     if args.dev:
         # Ctrl-C and SIGTERM stop it even when started as a background job of a
         # script: such a job inherits SIGINT ignored, and Python then never
-        # raises KeyboardInterrupt (uvicorn sets its own handlers)
-        signal.signal(signal.SIGINT, _stop)
-        signal.signal(signal.SIGTERM, _stop)
+        # raises KeyboardInterrupt (uvicorn sets its own handlers): both raise it here
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         server.serve_forever()
     except KeyboardInterrupt:   # the development server's way of stopping
         pass
     return 0
-
-
-def _stop(signum, frame) -> None:
-    raise KeyboardInterrupt
 
 
 def _toml_entry(e: dict) -> str:
