@@ -639,16 +639,12 @@ def real_hands(det: CardDetector, root: Path, margin_mm: float = ZONE_MARGIN_MM,
     for t in HAND_MODEL_THRESHOLDS:
         out[f"hand model at {t}"] = {"false_alarm_rate": round(total[f"without_hand_model_{t}"] / n0, 4),
                                      "miss_rate": round(1 - total[f"with_hand_model_{t}"] / n1, 4)}
-    if total["overhead_pictures"]:
-        n2 = total["overhead_pictures"]
-        out["overhead arms (real, seen from above)"] = {
-            "pictures": n2, "detector_miss_rate": round(1 - total["overhead_detector"] / n2, 4),
-            **{f"model_miss_rate_at_{t}": round(1 - total[f"overhead_model_{t}"] / n2, 4) for t in HAND_MODEL_THRESHOLDS}}
-    if total["green_pictures"]:
-        n3 = total["green_pictures"]
-        out["hands from above a green cloth (real, rps held-out third)"] = {
-            "pictures": n3, "detector_miss_rate": round(1 - total["green_detector"] / n3, 4),
-            **{f"model_miss_rate_at_{t}": round(1 - total[f"green_model_{t}"] / n3, 4) for t in HAND_MODEL_THRESHOLDS}}
+    for key, title in (("overhead", "overhead arms (real, seen from above)"),
+                       ("green", "hands from above a green cloth (real, rps held-out third)")):
+        if n := total[f"{key}_pictures"]:
+            out[title] = {"pictures": n, "detector_miss_rate": round(1 - total[f"{key}_detector"] / n, 4),
+                          **{f"model_miss_rate_at_{t}": round(1 - total[f"{key}_model_{t}"] / n, 4)
+                             for t in HAND_MODEL_THRESHOLDS}}
     out["shipped_hand_threshold"] = det.hand_threshold
     return out
 
