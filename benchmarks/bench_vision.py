@@ -51,8 +51,16 @@ NONE gate.
 the other (a tube, plate or bomb in a narrow zone; generated pictures of the
 held-out decks): card precision and recall, plays exact, phantom jokers.
 
+``--four-corners N`` adds the first N held-out plays again, their decks
+printed with an index in all four corners, as many real decks are
+(:func:`vision.training.card_art.four_corner_deck`; generated pictures).
+
 ``--real-photos DIR`` adds ranks read on real photographs
 (``benchmarks/bench_real_photos.py``, which says how to build DIR).
+``--card-faces ROOT`` adds single cards of a few hundred real decks, each
+read alone upright and turned 20 and 40 degrees
+(``benchmarks/bench_card_faces.py``; :mod:`vision.training.card_faces`
+says how to build ROOT).
 
 ``--turned N`` adds card recall and plays exact for rows turned 0-15, 15-30
 and 30-45 degrees from the zone's axis and for tight fans (N plays each,
@@ -673,8 +681,13 @@ def main() -> int:
                          "N fans and N rows with crooked cards")
     ap.add_argument("--two-rows", type=int, default=0, metavar="N",
                     help="also N plays of 6-10 cards laid in two rows (generated pictures)")
+    ap.add_argument("--four-corners", type=int, default=0, metavar="N",
+                    help="also N held-out plays from the held-out decks printed with an index in all four corners "
+                         "(generated pictures)")
     ap.add_argument("--real-photos", type=Path, default=None, metavar="DIR",
                     help="also real photographs (benchmarks/bench_real_photos.py says how to build DIR)")
+    ap.add_argument("--card-faces", type=Path, default=None, metavar="ROOT",
+                    help="also single cards of many real decks (vision/training/card_faces.py builds ROOT)")
     ap.add_argument("--enroll", action="store_true", help="also deck enrollment: plays exact before and after")
     ap.add_argument("--only-enroll", action="store_true", help="that section alone")
     ap.add_argument("--enroll-decks", default="paris,tigullio,ancient_french,anglo_modern_4_color")
@@ -717,6 +730,13 @@ def main() -> int:
             {"one_turn_per_zone": one_turn, "each_cards_own_turn": det}, args.turned, args.seed, args.margin_mm)
     if args.two_rows:
         out["two_rows"] = two_rows(det, args.two_rows, args.seed, args.margin_mm)
+    if args.four_corners:
+        from vision.training.card_art import four_corner_deck
+        out["four_corner_decks"] = accuracy(det, args.four_corners, args.seed, args.margin_mm,
+                                            decks=[four_corner_deck(d) for d in load_decks(HELD_OUT_DECKS)])
+    if args.card_faces:
+        from benchmarks.bench_card_faces import measure as faces
+        out["card_faces"] = faces(det, args.card_faces)
     if args.real_photos:
         from benchmarks.bench_real_photos import measure
         out["real_photos"] = {"source": "EdjeElectronics test photographs (Apache-2.0), real, not made here",

@@ -318,8 +318,13 @@ class CardDetector:
         wholes = [f.whole for f in found]
         tried, doubts, widths = self._reads(images, variants, scale, margin)
         # the surer read wins (the first on a tie): an index seen sideways is
-        # read unsure, often as a joker, so each card counts by how far it is over SURE
-        picked = [max(range(len(t)), key=lambda k, t=t: sum(c.confidence - SURE for c in t[k].cards)) for t in tried]
+        # read unsure, often as a joker, so each card counts by how far it is over SURE;
+        # but a read with cards beats one with none: a turn that finds nothing was
+        # suggested by the surface (wood grain, a cloth's weave), not by turned
+        # cards, and the cards read unsure as they lie go to the referee to confirm
+        picked = [max(range(len(t)), key=lambda k, t=t: (bool(t[k].cards),
+                                                          sum(c.confidence - SURE for c in t[k].cards)))
+                  for t in tried]
         best = [t[k] for t, k in zip(tried, picked)]
         # cards turned each its own way (the edges cluster at other angles too,
         # and the surer read has a box it does not name or an unsure card, or
@@ -489,7 +494,7 @@ def _half_card(read: ZoneRead, turn: float, ih: float) -> np.ndarray:
     an index's height ``ih`` and the usual corner geometry."""
     offs = []
     for c in read.cards:
-        if len(c.indices) == 2 and c.centre:
+        if len(c.indices) >= 2 and c.centre:
             top = min(c.indices, key=lambda d: d.center[0] + d.center[1])       # up and left
             offs.append(_turned(np.array(c.centre) - np.array(top.center), -turn))
     if offs:

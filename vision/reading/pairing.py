@@ -33,6 +33,8 @@ RESCUE_TOL = 0.5       # index heights: a corner pair named two ways must sit th
 ROWS_SHAPE_FROM = 3     # cards in rows: from this many corner pairs their usual offset is known,
 ROWS_SHAPE_TOL = 1.0    # and a pair this many index heights from it is undone
 RESCUE_FLOOR = 1e-3    # a name outside a corner's short list still counts this much (a cut-off corner lists no good one)
+FOUR_CORNER_SQUARE = 0.2   # cos of the angle at a card's other two corners: within about 12 degrees of square
+FOUR_CORNER_SIDES = (0.5, 0.95)   # a card's index rectangle: its short side over its long one
 
 
 @dataclass(frozen=True)
@@ -411,6 +413,7 @@ def _paired(indices: list[IndexDetection], centres: np.ndarray, t: float, ih: fl
     names = {k: d.name for k, d in enumerate(indices)}
     groups += _rescue_pairs(indices, local, bottom, ih, groups, used, names, rows)
     groups += _leftover_pairs(indices, local, bottom, ih, used, rows)
+    more = _four_corners(indices, centres, groups, used, names)
     if rows:
         bottom = _corner_roles(local, groups)      # (the lone corners' roles, from every pair)
     # typical offset (row frame) from a top-left index to its card's centre
@@ -421,8 +424,8 @@ def _paired(indices: list[IndexDetection], centres: np.ndarray, t: float, ih: fl
         half = np.array([PAIR_RATIO * dy, dy]) / 2
     groups += [(k,) for k in range(len(indices)) if k not in used]
     cards = []
-    for g in groups:
-        dets = [indices[k] for k in g]
+    for n, g in enumerate(groups):
+        dets = [indices[k] for k in g + more.get(n, ())]
         if len(g) == 2:
             centre = (local[g[0]] + local[g[1]]) / 2
         else:
@@ -434,6 +437,46 @@ def _paired(indices: list[IndexDetection], centres: np.ndarray, t: float, ih: fl
         middle = tuple(float(v) for v in centre @ rot)        # back to the picture's frame
         cards.append((centre, CardRead(names[g[0]], conf, box, tuple(dets), middle)))
     return cards, abs(2 * float(half[1]))
+
+
+def _four_corners(indices: list[IndexDetection], centres: np.ndarray, groups: list[tuple[int, ...]],
+                  used: set[int], names: dict[int, str]) -> dict[int, tuple[int, ...]]:
+    """Each paired card's other two corners (by the card's place in ``groups``), on decks that print an
+    index in all four: the top-right one (upright) and the bottom-left one
+    (turned), each a lone index of the card's name that makes a square corner
+    with the card's top-left and bottom-right indices, on the right side of
+    that diagonal (the top-right index is nearer the top-left one than the
+    bottom-right, the card being taller than wide; the bottom-left one the
+    other way round).  Read alone they counted as two cards more.  Nothing
+    else can lie there: another card's index at that spot would cover this
+    card's bottom-right index, or be covered by this card.  Updates ``used``.
+
+    >>> tl, br = np.array([10., 10.]), np.array([60., 74.])
+    >>> c = np.array([tl, br, [60., 10.], [10., 74.], [40., 10.]])
+    >>> d = [IndexDetection("H4", 0.9, (x - 4, y - 8, x + 4, y + 8)) for x, y in c]
+    >>> used = {0, 1}
+    >>> _four_corners(d, c, [(0, 1)], used, {k: "H4" for k in range(5)}), sorted(used)
+    ({0: (2, 3)}, [0, 1, 2, 3])
+    """
+    out: dict[int, tuple[int, ...]] = {}
+    for n, g in enumerate(groups):
+        if len(g) == 2:
+            tl, br = centres[g[0]], centres[g[1]]
+            diag = br - tl
+            for k in range(len(indices)):
+                if k in used or names[k] != names[g[0]]:
+                    continue
+                to_tl, to_br = centres[k] - tl, br - centres[k]
+                a, b = float(np.hypot(*to_tl)), float(np.hypot(*to_br))
+                if min(a, b) == 0 or abs(float(to_tl @ to_br)) > FOUR_CORNER_SQUARE * a * b:
+                    continue
+                if not FOUR_CORNER_SIDES[0] <= min(a, b) / max(a, b) <= FOUR_CORNER_SIDES[1]:
+                    continue
+                top_right = float(diag[0] * to_tl[1] - diag[1] * to_tl[0]) < 0    # above the diagonal
+                if (a < b) == top_right:
+                    out[n] = (*out.get(n, ()), k)
+                    used.add(k)
+    return out
 
 
 def _rotation(t: float) -> np.ndarray:

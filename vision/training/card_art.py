@@ -176,6 +176,31 @@ def load_deck(name: str, cache_dir: Path | None = None) -> Deck:
     return Deck(name=name, cards=cards, index_box=box, back=_cut(sheet, 4, 2))
 
 
+def four_corner_deck(deck: Deck) -> Deck:
+    """``deck`` printed with an index in all four corners, as many real decks
+    are: the top-left index copied, upright, into the top-right corner and
+    the turned bottom-right one into the bottom-left (what lay there is
+    painted over).  The labels stay the two corners the generator knows;
+    the reader must count such a card once.
+
+    >>> card = np.zeros((20, 20, 4), np.uint8)
+    >>> card[2:6, 2:6], card[14:18, 14:18] = 9, 7          # the two indices
+    >>> four = four_corner_deck(Deck("t", {"S5": card}, (0.1, 0.1, 0.3, 0.3))).cards["S5"][..., 0]
+    >>> int(four[2:6, 14:18].min()), int(four[14:18, 2:6].min()), int(four[7:13].max())
+    (9, 7, 0)
+    """
+    x0f, y0f, x1f, y1f = deck.index_box
+    out = {}
+    for code, img in deck.cards.items():
+        h, w = img.shape[:2]
+        x0, y0, x1, y1 = round(x0f * w), round(y0f * h), round(x1f * w), round(y1f * h)
+        card = img.copy()
+        card[y0:y1, w - x1:w - x0] = img[y0:y1, x0:x1]                   # top-right: the top-left index
+        card[h - y1:h - y0, x0:x1] = img[h - y1:h - y0, w - x1:w - x0]   # bottom-left: the bottom-right one
+        out[code] = card
+    return Deck(name=f"{deck.name}-four-corners", cards=out, index_box=deck.index_box, back=deck.back)
+
+
 def load_decks(names: tuple[str, ...] | list[str], cache_dir: Path | None = None) -> list[Deck]:
     """Several decks; names not installed raise :class:`CardArtError`."""
     return [load_deck(n, cache_dir) for n in names]

@@ -1,0 +1,113 @@
+"""Single card faces of many real decks, for measuring the reader only.
+
+The set: the "Cards Image Dataset-Classification" (Kaggle,
+``gpiosenka/cards-image-datasetclassification``; its page states CC0 1.0),
+as copied with its ``cards.csv`` into
+``hiroonwijekoon/pytorch-cnn-playing-cards-classifier`` (commit fd36c16,
+folder ``dataset``; that repository carries no licence of its own).  8,154
+pictures of one card face each, cut to the card and squeezed to 224x224,
+in folders by face (``ace of clubs`` ... ``two of spades``, ``joker``): a
+few hundred decks, from plain casino faces to art decks, with pictures of
+cards on tables, in hands and on paper.  The jokers are one folder (the
+set does not tell the big one from the little one).
+
+The pictures were gathered from the web by the set's author (some carry a
+stock-photo mark), so the set is used for measuring only: never trained or
+tuned on, and none of it is copied into this repository.  Build the folder
+once (``ROOT``)::
+
+    git -C faces-repo archive fd36c16 dataset | tar x -C ROOT/faces
+
+:func:`face_pictures` lists a split's pictures with their faces;
+:func:`zone_picture` lays one as the camera would see it: the card back to
+its own shape (63 x 88 mm), at the zone pictures' scale, turned by a given
+angle, on a real table surface.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.training.real_crops import CARD_PX      # a card's width in a zone picture
+
+SOURCE = ("hiroonwijekoon/pytorch-cnn-playing-cards-classifier", "fd36c16",
+          "CC0 1.0 as stated on Kaggle (gpiosenka/cards-image-datasetclassification); measured only")
+SPLITS = ("train", "valid", "test")
+JOKER = "JOKER"                    # the set's joker folder: a big or a little joker
+CARD_MM = (63.0, 88.0)
+_RANKS = {"ace": "A", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
+          "eight": "8", "nine": "9", "ten": "T", "jack": "J", "queen": "Q", "king": "K"}
+_SUITS = {"spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C"}
+
+
+class CardFacesError(Exception):
+    """The folder is missing or not as the module's recipe builds it."""
+
+
+@dataclass(frozen=True)
+class FacePicture:
+    """One picture of one card face: where it is, and the face (a card code, or :data:`JOKER`)."""
+
+    path: Path
+    face: str
+
+
+def face_code(folder: str) -> str:
+    """The card code of one of the set's folder names.
+
+    >>> face_code("ten of hearts"), face_code("ace of spades"), face_code("joker")
+    ('HT', 'SA', 'JOKER')
+    >>> face_code("knight of cups")
+    Traceback (most recent call last):
+    ...
+    vision.training.card_faces.CardFacesError: not a card face folder: 'knight of cups'
+    """
+    if folder == "joker":
+        return JOKER
+    rank, of, suit = (folder.split(" ") + ["", "", ""])[:3]
+    if of != "of" or rank not in _RANKS or suit not in _SUITS:
+        raise CardFacesError(f"not a card face folder: {folder!r}")
+    return _SUITS[suit] + _RANKS[rank]
+
+
+def face_pictures(root: Path, split: str) -> list[FacePicture]:
+    """The pictures of one split (``train``, ``valid`` or ``test``), by folder and name."""
+    if split not in SPLITS:
+        raise CardFacesError(f"unknown split {split!r} (one of {', '.join(SPLITS)})")
+    folder = Path(root) / "faces" / "dataset" / split
+    if not folder.is_dir():
+        raise CardFacesError(f"{folder} not found (vision/training/card_faces.py says how to build it)")
+    out = [FacePicture(p, face_code(d.name)) for d in sorted(folder.iterdir()) if d.is_dir()
+           for p in sorted(d.iterdir()) if p.suffix.lower() in (".jpg", ".jpeg", ".png")]
+    if not out:
+        raise CardFacesError(f"no pictures in {folder}")
+    return out
+
+
+def zone_picture(face: np.ndarray, surface: np.ndarray, angle: float = 0.0) -> np.ndarray:
+    """``face`` (a picture cut to the card, any shape) laid in the middle of
+    ``surface`` (a zone picture, BGR), as wide as a card in a zone picture
+    and as tall as the card's shape makes it, turned ``angle`` degrees
+    (anticlockwise as the picture is drawn).
+
+    >>> face = np.full((224, 224, 3), 255, np.uint8)
+    >>> pic = zone_picture(face, np.zeros((448, 640, 3), np.uint8))
+    >>> ys, xs = np.nonzero(pic[..., 0])
+    >>> int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1)
+    (134, 188)
+    """
+    if face.ndim != 3 or face.shape[2] != 3 or surface.ndim != 3 or surface.shape[2] != 3:
+        raise CardFacesError("face and surface must be BGR pictures")
+    w = round(CARD_PX)
+    h = round(CARD_PX * CARD_MM[1] / CARD_MM[0])
+    card = cv2.resize(face, (w, h), interpolation=cv2.INTER_AREA)
+    sh, sw = surface.shape[:2]
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+    turn[:, 2] += (sw / 2 - w / 2, sh / 2 - h / 2)
+    laid = cv2.warpAffine(card, turn, (sw, sh), flags=cv2.INTER_LINEAR)
+    mask = cv2.warpAffine(np.full((h, w), 255, np.uint8), turn, (sw, sh))
+    return np.where(mask[..., None] > 127, laid, surface)
