@@ -185,3 +185,21 @@ def test_a_hand_only_in_the_margin_does_not_cover_the_zone(gen, decks, detector)
     w = scene.image.shape[1]
     assert detector.read_zones([scene.image], None, int(w - x0) - 10)[0].hand       # reaches into the zone
     assert not detector.read_zones([scene.image], None, int(w - x0) + 5)[0].hand    # only over the margin
+
+
+def test_a_surface_of_parallel_lines_does_not_hide_the_card(gen, detector):
+    """Boards or a cloth's weave at an angle suggest a turned zone (the
+    orientation finds their lines); a read of that turn finding nothing must
+    not win over the card read as it lies (see ``detector.surest``)."""
+    from vision.reading.orientation import turn_angles
+    from vision.reading.table import ZONE_PX
+
+    h, w = ZONE_PX[1], ZONE_PX[0]
+    yy, xx = np.mgrid[0:h, 0:w]
+    t = np.radians(36)
+    grain = (150 + 40 * np.sign(np.sin((xx * np.sin(t) + yy * np.cos(t)) / 6.0))).astype(np.float32)
+    board = np.dstack([grain * 0.8, grain * 0.9, grain]).astype(np.uint8)
+    for deck in gen.decks:
+        scene = gen.render(["H8"], np.random.default_rng(3), deck=deck, clean=True, background=board.copy())
+        assert turn_angles(scene.image, 0, detector.turn_from, detector.own_turns).whole     # the lines are taken for a turn
+        assert detector.read_zones([scene.image], detector.imgsz / max(ZONE_PX), 0)[0].names == ["H8"]

@@ -317,14 +317,7 @@ class CardDetector:
         owns = [f.own for f in found]
         wholes = [f.whole for f in found]
         tried, doubts, widths = self._reads(images, variants, scale, margin)
-        # the surer read wins (the first on a tie): an index seen sideways is
-        # read unsure, often as a joker, so each card counts by how far it is over SURE;
-        # but a read with cards beats one with none: a turn that finds nothing was
-        # suggested by the surface (wood grain, a cloth's weave), not by turned
-        # cards, and the cards read unsure as they lie go to the referee to confirm
-        picked = [max(range(len(t)), key=lambda k, t=t: (bool(t[k].cards),
-                                                          sum(c.confidence - SURE for c in t[k].cards)))
-                  for t in tried]
+        picked = [surest(t) for t in tried]
         best = [t[k] for t, k in zip(tried, picked)]
         # cards turned each its own way (the edges cluster at other angles too,
         # and the surer read has a box it does not name or an unsure card, or
@@ -402,6 +395,24 @@ class CardDetector:
         return ZoneRead(cards=cards, hand=bool(hands),
                         hand_confidence=max((d.confidence for d in hands), default=0.0),
                         hand_boxes=tuple(u.box(d.box) if u else d.box for d in hands))
+
+
+def surest(reads: list[ZoneRead]) -> int:
+    """Which of one zone's reads (as it lies, then turned) to keep: the surer
+    one, the first on a tie.  An index seen sideways is read unsure, often as
+    a joker, so each card counts by how far it is over :data:`SURE`; but a
+    read with cards beats one with none: a turn that finds nothing was
+    suggested by the surface (wood grain, a cloth's weave), not by turned
+    cards, and cards read unsure go to the referee to confirm.
+
+    >>> unsure = ZoneRead([CardRead("H8", 0.77, (0, 0, 9, 9), ())])
+    >>> surest([unsure, ZoneRead()]), surest([ZoneRead(), unsure])
+    (0, 1)
+    >>> surest([unsure, ZoneRead([CardRead("H8", 0.95, (0, 0, 9, 9), ())])])
+    1
+    """
+    return max(range(len(reads)), key=lambda k: (bool(reads[k].cards),
+                                                 sum(c.confidence - SURE for c in reads[k].cards)))
 
 
 def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tuple[float, float]) -> ZoneRead:
