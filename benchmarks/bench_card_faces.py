@@ -16,7 +16,10 @@ read in a picture of another card) and jokers read in joker pictures; and
 what would reach the referee unasked: reads whose play confidence
 (calibrated, :func:`vision.reading.tracker.play_confidence`) is at or above
 the table's default ``min_confidence``, right and wrong (below it the
-referee is asked to confirm, and nothing counts until confirmed).  The
+referee is asked to confirm, and nothing counts until confirmed).  Each
+figure also for the pictures on white card stock, as tournament decks are
+printed, and for the rest, the set's art decks
+(:func:`vision.training.card_faces.white_stock`, a rule of thumb).  The
 cards, not the surface, are real; the turn is ours.
 
     python benchmarks/bench_card_faces.py --root ROOT [--splits valid,test] [--angles 0,20,40]
@@ -40,7 +43,8 @@ from vision.reading.confidence import default_calibration  # noqa: E402
 from vision.reading.detector import CardDetector  # noqa: E402
 from vision.reading.tracker import play_confidence  # noqa: E402
 from vision.reading.table import ZONE_PX  # noqa: E402
-from vision.training.card_faces import JOKER, SOURCE, CardFacesError, face_pictures, zone_picture  # noqa: E402
+from vision.training.card_faces import (JOKER, SOURCE, CardFacesError, face_pictures, white_stock,  # noqa: E402
+                                        zone_picture)
 
 JOKERS = ("BJ", "LJ")
 BATCH = 8
@@ -64,8 +68,9 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
     surface_name, surface = _surface(seed)
     out: dict = {"source": f"{SOURCE[0]} {SOURCE[1]} ({SOURCE[2]}); real card faces, not made here",
                  "splits": list(splits), "pictures": len(faces), "surface": surface_name}
+    stock: dict[Path, bool] = {}
     for angle in angles:
-        c: Counter = Counter()
+        by_stock = {True: Counter(), False: Counter()}
         for i in range(0, len(faces), BATCH):
             batch = faces[i:i + BATCH]
             pics = []
@@ -73,8 +78,10 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
                 img = cv2.imread(str(f.path), cv2.IMREAD_COLOR)
                 if img is None:
                     raise CardFacesError(f"cannot read {f.path}")
+                stock.setdefault(f.path, white_stock(img))
                 pics.append(zone_picture(img, surface, angle))
             for f, read in zip(batch, det.read_zones(pics, det.imgsz / max(ZONE_PX), 0)):
+                c = by_stock[stock[f.path]]
                 names = read.names
                 jokers = sum(n in JOKERS for n in names)
                 # what the referee would get: below the table's threshold a request to confirm
@@ -94,19 +101,27 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
                 c["wrong_unasked"] += bool(names) and not exact and unasked
                 c["nothing_read"] += not names
                 c["more_than_one_card"] += len(names) > 1
-        n, cards = len(faces), max(1, c["card_pictures"])
         out[f"turned {angle:g} degrees"] = {
-            "exact": round(c["exact"] / n, 4),
-            "exact_and_not_asked": round(c["exact_unasked"] / n, 4),
-            "wrong_and_not_asked": c["wrong_unasked"],
-            "rank_right_of_cards": round(c["rank_right"] / cards, 4),
-            "nothing_read": round(c["nothing_read"] / n, 4),
-            "more_than_one_card": c["more_than_one_card"],
-            "phantom_jokers": f"{c['phantom_jokers']} of {c['card_pictures']}",
-            "phantom_jokers_not_asked": c["phantom_jokers_unasked"],
-            "jokers_read": f"{c['jokers_read']} of {c['joker_pictures']}",
-        }
+            key: _figures(c) for key, c in (("all", by_stock[True] + by_stock[False]), ("white card stock", by_stock[True]),
+                                            ("coloured or dark stock (art decks)", by_stock[False]))}
     return out
+
+
+def _figures(c: Counter) -> dict:
+    """One group's figures from its counts."""
+    n, cards = c["card_pictures"] + c["joker_pictures"], max(1, c["card_pictures"])
+    return {
+        "pictures": n,
+        "exact": round(c["exact"] / max(1, n), 4),
+        "exact_and_not_asked": round(c["exact_unasked"] / max(1, n), 4),
+        "wrong_and_not_asked": c["wrong_unasked"],
+        "rank_right_of_cards": round(c["rank_right"] / cards, 4),
+        "nothing_read": round(c["nothing_read"] / max(1, n), 4),
+        "more_than_one_card": c["more_than_one_card"],
+        "phantom_jokers": f"{c['phantom_jokers']} of {c['card_pictures']}",
+        "phantom_jokers_not_asked": c["phantom_jokers_unasked"],
+        "jokers_read": f"{c['jokers_read']} of {c['joker_pictures']}",
+    }
 
 
 def main() -> int:

@@ -66,8 +66,8 @@ def test_the_benchmark_reads_each_face_and_counts_what_it_read(tmp_path, decks, 
     _fake_set(tmp_path, decks[0])
     out = measure(detector, tmp_path, ("test",), (0.0,))
     json.dumps(out)
-    figures = out["turned 0 degrees"]
-    assert out["pictures"] == 5
+    figures = out["turned 0 degrees"]["all"]
+    assert out["pictures"] == 5 and out["turned 0 degrees"]["white card stock"]["pictures"] == 5
     assert figures["exact"] == 1.0 and figures["rank_right_of_cards"] == 1.0
     assert figures["phantom_jokers"] == "0 of 4" and figures["jokers_read"] == "1 of 1"
     assert figures["nothing_read"] == 0.0 and figures["more_than_one_card"] == 0
