@@ -190,7 +190,7 @@ def test_a_hand_only_in_the_margin_does_not_cover_the_zone(gen, decks, detector)
 def test_a_surface_of_parallel_lines_does_not_hide_the_card(gen, detector):
     """Boards or a cloth's weave at an angle suggest a turned zone (the
     orientation finds their lines); a read of that turn finding nothing must
-    not win over the card read as it lies (see ``detector.surest``)."""
+    not win over the card read as it lies (``vision.reading.detector.surest``)."""
     from vision.reading.orientation import turn_angles
     from vision.reading.table import ZONE_PX
 

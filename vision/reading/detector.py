@@ -398,21 +398,25 @@ class CardDetector:
 
 
 def surest(reads: list[ZoneRead]) -> int:
-    """Which of one zone's reads (as it lies, then turned) to keep: the surer
-    one, the first on a tie.  An index seen sideways is read unsure, often as
-    a joker, so each card counts by how far it is over :data:`SURE`; but a
-    read with cards beats one with none: a turn that finds nothing was
-    suggested by the surface (wood grain, a cloth's weave), not by turned
-    cards, and cards read unsure go to the referee to confirm.
+    """Which of one zone's reads (as it lies first, then turned) to keep: the
+    surer one, the first on a tie.  An index seen sideways is read unsure,
+    often as a joker, so each card counts by how far it is over
+    :data:`SURE`.  But where that is a turned read that finds nothing, the
+    read as it lies wins if it has cards: that turn was suggested by the
+    surface (wood grain, a cloth's weave), not by turned cards, and cards
+    read unsure go to the referee to confirm.  (Not the other way round: a
+    turned read with an unsure card or two where the read as it lies finds
+    nothing reads a book's print or a carpet; its sure cards are added later,
+    card by card.)
 
     >>> unsure = ZoneRead([CardRead("H8", 0.77, (0, 0, 9, 9), ())])
     >>> surest([unsure, ZoneRead()]), surest([ZoneRead(), unsure])
-    (0, 1)
+    (0, 0)
     >>> surest([unsure, ZoneRead([CardRead("H8", 0.95, (0, 0, 9, 9), ())])])
     1
     """
-    return max(range(len(reads)), key=lambda k: (bool(reads[k].cards),
-                                                 sum(c.confidence - SURE for c in reads[k].cards)))
+    k = max(range(len(reads)), key=lambda k: sum(c.confidence - SURE for c in reads[k].cards))
+    return 0 if not reads[k].cards and reads[0].cards else k
 
 
 def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tuple[float, float]) -> ZoneRead:
