@@ -25,9 +25,8 @@ import numpy as np
 from vision.reading.classes import DETECTOR_NAMES
 from vision.reading.deck_profile import DeckProfileError
 from vision.reading.hand_model import DEFAULT_MODEL as HAND_MODEL, ENV as HAND_ENV, HandModel
-from vision.reading.index_classifier import (DEFAULT_MODEL as CLF_MODEL, ENV as CLF_ENV, LABELS as CLF_LABELS,
-                                             NONE as CLF_NONE, IndexClassifier, turned_crop)
-from vision.reading.orientation import OTHER_LINES, OWN_AMBIGUOUS_FROM, TURN_FROM, Turns, Upright, lines_apart, turn_angles, upright
+from vision.reading.index_classifier import DEFAULT_MODEL as CLF_MODEL, ENV as CLF_ENV, IndexClassifier
+from vision.reading.orientation import OTHER_LINES, TURN_FROM, Turns, Upright, lines_apart, turn_angles, upright
 from vision.reading.pairing import (BOTTOM_MIN, PAIR_RATIO, SAME_INDEX, CardRead, IndexDetection, _corner_pair_error,
                                     height_bands, one_per_index, pair_indices)
 from vision.reading.runtime import cpu_session, model_path
@@ -112,9 +111,6 @@ SURE = 0.8   # a card read with this confidence adds nothing when two turns of a
 SURE_JOKER = 0.97  # a joker read in another turn than the surer read's must be this sure
 DOUBT_BOX = 0.3   # a box the detector is this sure of, left unnamed, may be a card turned its own way
 ROW_STEP = 2.5    # index heights: cards whose centres step down this much lie in another row
-BOX_SURE = 0.9    # a box named only turned its own way (its crop turned) must be this sure
-BOX_TURN_CONF = 0.1   # boxes the detector is this sure of may be named turned their own way
-BOX_TURN_STEPS = (-4.0, 0.0, 4.0)   # degrees about each of a zone's angles a box is turned by
 
 
 class CardDetector:
@@ -148,7 +144,7 @@ class CardDetector:
                  conf: float | None = None, iou: float = 0.3, hand_conf: float | None = None, threads: int = 2,
                  classifier: str | Path | bool | None = None, index_conf: float = 0.25,
                  turn_from: float | None = TURN_FROM, deck: str | Path | None = None,
-                 own_turns: bool = True, box_turns: bool = False,
+                 own_turns: bool = True,
                  hand_model: str | Path | bool | None = None, hand_threshold: float | None = None):
         path = model_path(model, "GUANDAN_CARD_MODEL", DEFAULT_MODEL)
         self.session = _load("card model", path, lambda p: cpu_session(p, threads))
@@ -198,9 +194,6 @@ class CardDetector:
         # cards turned each its own way (a fan, a card pushed in crooked): the
         # zone is also read turned by each card's angle and the reads merged card by card
         self.own_turns = own_turns
-        # where a zone is read turned by its cards' angles, boxes left in doubt are
-        # also named cut out turned by those angles (a card's own angle, not its edges')
-        self.box_turns = box_turns
 
     def find_boxes(self, image: np.ndarray) -> list[IndexDetection]:
         """Where the corner indices (named ``INDEX``) and hands (``HAND``) are.
@@ -271,17 +264,12 @@ class CardDetector:
         return self._name_indices_many([image], [self.find_boxes(image)])[0]
 
     def _name_indices_many(self, images: list[np.ndarray], founds: list[list[IndexDetection]],
-                           doubts: list[bool] | None = None,
-                           loose: list[list[IndexDetection]] | None = None) -> list[list[IndexDetection]]:
+                           doubts: list[bool] | None = None) -> list[list[IndexDetection]]:
         """Let the classifier name every index box (all pictures' crops in one
         run); drop the ones it calls NONE.  ``doubts``: appended, for each
         picture, whether the detector is fairly sure of a box
         (:data:`DOUBT_BOX`) that the classifier does not name, away from every
-        index it names (a card turned its own way often reads so).
-        ``loose``: appended, for each picture, the boxes it leaves in doubt
-        (:data:`BOX_TURN_CONF` or surer): those it does not name, away from
-        every index it names surely (:data:`SURE`), as ``NONE`` (their box's
-        detector confidence), and the indices it names unsurely."""
+        index it names (a card turned its own way often reads so)."""
         boxes = [[d for d in found if d.name != "HAND"] for found in founds]
         # every picture's crops in one classifier run
         ranked = self.classifier.ranked_many([(im, [d.box for d in b]) for im, b in zip(images, boxes)])
@@ -299,12 +287,6 @@ class CardDetector:
             if doubts is not None:
                 # (a second box on an index already read is no doubt: one_per_index's rule)
                 doubts.append(any(all(_apart_boxes(d, k) for k in kept) for d in unnamed))
-            if loose is not None:
-                sure = [k for k in kept if k.confidence >= SURE]
-                loose.append([k for k in kept if k.confidence < SURE] + [
-                    IndexDetection("NONE", d.confidence, d.box) for d, r in zip(b, rk)
-                    if (r[0][0] == "NONE" or r[0][1] < self.index_conf) and d.confidence >= BOX_TURN_CONF
-                    and all(_apart_boxes(d, k) for k in sure)])
         return out
 
     def read_zone(self, image: np.ndarray) -> ZoneRead:
@@ -334,7 +316,7 @@ class CardDetector:
                                                  for im, f in zip(images, found)]
         owns = [f.own for f in found]
         wholes = [f.whole for f in found]
-        tried, doubts, widths, raw = self._reads(images, variants, scale, margin)
+        tried, doubts, widths = self._reads(images, variants, scale, margin)
         # the surer read wins (the first on a tie): an index seen sideways is
         # read unsure, often as a joker, so each card counts by how far it is over SURE
         picked = [max(range(len(t)), key=lambda k, t=t: sum(c.confidence - SURE for c in t[k].cards)) for t in tried]
@@ -347,37 +329,9 @@ class CardDetector:
             doubts[z][picked[z]] or any(c.confidence < SURE for c in best[z].cards)
             or lines_apart(images[z], margin, (found[z].tilt, *wholes[z]), self.turn_from) >= OTHER_LINES)]
         if again:
-            extras = [[upright(images[z], t) for t in owns[z] if t] for z in again]
-            more, _, more_widths, more_raw = self._reads([images[z] for z in again], extras,
-                                                         scale, margin, either_corner=True)
-            if self.box_turns:
-                # boxes left in doubt, named turned by the zone's angles (cheap:
-                # crops only); the reads they change are made again from their boxes
-                jobs, at = [], []
-                for n, z in enumerate(again):
-                    size = widths[z] if widths[z][0] > 0 else more_widths[n]
-                    if size[0] <= 0:
-                        continue
-                    angles = [found[z].tilt, *wholes[z], *(t for t in owns[z] if t)]
-                    for v, (u, (dets, loose)) in enumerate(zip([*variants[z], *extras[n]], raw[z] + more_raw[n])):
-                        turn = 0.0 if v == 0 else ([*wholes[z], *(t for t in owns[z] if t)][v - 1])
-                        if loose:
-                            jobs.append((u.image if u else images[z], loose, _box_angles(angles, turn), size))
-                            at.append((n, z, v, u, dets, loose))
-                for (n, z, v, u, dets, loose), got in zip(at, self._box_turned(jobs)):
-                    if not any(got):
-                        continue
-                    changed = {id(d) for d, g in zip(loose, got) if g}
-                    dets = one_per_index([d for d in dets if id(d) not in changed and d.name != "HAND"]
-                                         + [g for g in got if g]) + [d for d in dets if d.name == "HAND"]
-                    first = len(tried[z])
-                    if v < first:
-                        was = tried[z][v]
-                        tried[z][v] = self._zone_read(images[z], u, dets, margin)
-                        if best[z] is was:
-                            best[z] = tried[z][v]
-                    else:
-                        more[n][v - first] = self._zone_read(images[z], u, dets, margin, either_corner=True)
+            more, _, more_widths = self._reads([images[z] for z in again],
+                                               [[upright(images[z], t) for t in owns[z] if t] for z in again],
+                                               scale, margin, either_corner=True)
             for z, extra, size in zip(again, more, more_widths):
                 # an index's size from the first reads, else (they found none) from these
                 # (of size 0, one card read in two turns was counted twice)
@@ -400,7 +354,7 @@ class CardDetector:
 
     def _reads(self, images: list[np.ndarray], variants: list[list[Upright | None]], scale: float | None,
                margin: int, either_corner: bool = False
-               ) -> tuple[list[list[ZoneRead]], list[list[bool]], list[tuple[float, float]], list[list[tuple]]]:
+               ) -> tuple[list[list[ZoneRead]], list[list[bool]], list[tuple[float, float]]]:
         """Each zone read as each of its variants shows it (None: as it lies),
         in one detector and one classifier run, whether each variant's
         picture leaves a doubt (see :meth:`_name_indices_many`), and each
@@ -408,47 +362,16 @@ class CardDetector:
         ``either_corner``: see :meth:`_zone_read`."""
         pictures = [u.image if u else im for im, vs in zip(images, variants) for u in vs]
         flat: list[bool] = []
-        flat_loose: list[list[IndexDetection]] = []
-        named = self._name_indices_many(pictures, self.find_boxes_many(pictures, scale), flat,
-                                        flat_loose if self.box_turns else None)
-        found, doubt, loose = iter(named), iter(flat), iter(flat_loose)
-        tried, widths, raw = [], [], []
+        named = self._name_indices_many(pictures, self.find_boxes_many(pictures, scale), flat)
+        found, doubt = iter(named), iter(flat)
+        tried, widths = [], []
         for im, vs in zip(images, variants):
             dets = [next(found) for _ in vs]
             tried.append([self._zone_read(im, u, d, margin, either_corner) for u, d in zip(vs, dets)])
-            raw.append([(d, next(loose) if self.box_turns else []) for d in dets])
             # an index's size as read upright (a box mapped back from a turned picture is larger)
             wh = [(d.width, d.height) for ds in dets for d in ds if d.name != "HAND"]
             widths.append(tuple(float(v) for v in np.median(wh, axis=0)) if wh else (0.0, 0.0))
-        return tried, [[next(doubt) for _ in vs] for vs in variants], widths, raw
-
-    def _box_turned(self, jobs: list[tuple[np.ndarray, list[IndexDetection], list[float], tuple[float, float]]]
-                    ) -> list[list[IndexDetection | None]]:
-        """Boxes left in doubt named turned their own way: each job is a
-        picture, its boxes, the angles to turn each box's index by, and an
-        index's size upright; each box's index is cut out turned by every
-        angle (:func:`vision.reading.index_classifier.turned_crop`, centred
-        on the box) and the surest name over the angles is taken where it is
-        :data:`BOX_SURE` or surer (jokers :data:`SURE_JOKER`) and surer than
-        the box's own name; else None.  All crops in one classifier run."""
-        crops, where = [], []
-        for j, (pic, dets, angles, size) in enumerate(jobs):
-            for n, d in enumerate(dets):
-                for a in angles:
-                    crops.append(turned_crop(pic, d.center, size, a))
-                    where.append((j, n))
-        out: list[list[IndexDetection | None]] = [[None] * len(dets) for _, dets, _, _ in jobs]
-        if not crops:
-            return out
-        p = self.classifier.probabilities(crops)
-        p[:, CLF_NONE] = 0.0          # the likeliest name, NONE aside
-        for (j, n), k, c in zip(where, p.argmax(axis=1), p.max(axis=1)):
-            name, c = CLF_LABELS[int(k)], float(c)
-            d = jobs[j][1][n]
-            if c >= (SURE_JOKER if name in ("BJ", "LJ") else BOX_SURE) and c > d.probability(name) \
-                    and (out[j][n] is None or c > out[j][n].confidence):
-                out[j][n] = IndexDetection(name, c, d.box, ((d.name, d.confidence),) if d.name != "NONE" else ())
-        return out
+        return tried, [[next(doubt) for _ in vs] for vs in variants], widths
 
     @staticmethod
     def _zone_read(im: np.ndarray, u: Upright | None, dets: list[IndexDetection], margin: int,
@@ -474,26 +397,6 @@ class CardDetector:
         return ZoneRead(cards=cards, hand=bool(hands),
                         hand_confidence=max((d.confidence for d in hands), default=0.0),
                         hand_boxes=tuple(u.box(d.box) if u else d.box for d in hands))
-
-
-def _box_angles(angles: list[float], turn: float) -> list[float]:
-    """The angles to turn a box's index by in a zone picture turned ``turn``
-    degrees: each of the zone's ``angles`` (its cards' edges) as that picture
-    shows it, square-wise, near 45 degrees both ways round, give or take
-    :data:`BOX_TURN_STEPS` (an edge cluster's angle is a few degrees off a
-    card's own); within a degree of one another counted once.
-
-    >>> _box_angles([0.0, 33.0], 0.0)
-    [-4.0, 0.0, 4.0, 29.0, 33.0, 37.0, -61.0, -57.0, -53.0]
-    """
-    out: list[float] = []
-    for a in angles:
-        r = (a - turn + 45.0) % 90.0 - 45.0
-        for b in [r] + ([r - 90.0 if r > 0 else r + 90.0] if abs(r) >= OWN_AMBIGUOUS_FROM else []):
-            for step in BOX_TURN_STEPS:
-                if all(abs(b + step - o) > 1.0 for o in out):
-                    out.append(round(b + step, 2))
-    return out
 
 
 def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tuple[float, float]) -> ZoneRead:
