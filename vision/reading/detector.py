@@ -131,7 +131,10 @@ class CardDetector:
     also read turned back upright (None: never); ``own_turns``: cards turned
     each its own way (a fan, a card pushed in crooked) are also read turned
     by each one's angle, the reads merged card by card (see models/MODEL_CARD.md,
-    "Cards turned each its own way").
+    "Cards turned each its own way"); ``box_turns``: a faint box the
+    classifier does not name whose index it names surely cut out turned by
+    one of those angles also calls for those reads (a card turned far, alone,
+    its long edges covered or at the picture's border; False: not looked for).
     ``hand_model``: the hand model (:mod:`vision.reading.hand_model`) that
     judges each hand box the detector proposes (from ``hand_conf``, by
     default :attr:`HAND_PROPOSAL_CONF`): a hand is over the zone when it
@@ -300,7 +303,8 @@ class CardDetector:
                 doubts.append(any(d.confidence >= DOUBT_BOX and all(_apart_boxes(d, k) for k in kept)
                                   for d in unnamed))
             if faint is not None:
-                faint.append([d for d in unnamed if d.confidence < DOUBT_BOX and all(_apart_boxes(d, k) for k in kept)])
+                faint.append([d for d in unnamed
+                              if d.confidence < DOUBT_BOX and all(_apart_boxes(d, k) for k in kept)])
         return out
 
     def read_zone(self, image: np.ndarray) -> ZoneRead:
@@ -356,8 +360,8 @@ class CardDetector:
             again = sorted(again + [z for z, yes in zip(faint_z, named) if yes])
         if again:
             more, _, more_widths, _ = self._reads([images[z] for z in again],
-                                               [[upright(images[z], t) for t in owns[z] if t] for z in again],
-                                               scale, margin, either_corner=True)
+                                                  [[upright(images[z], t) for t in owns[z] if t] for z in again],
+                                                  scale, margin, either_corner=True)
             for z, extra, size in zip(again, more, more_widths):
                 # an index's size from the first reads, else (they found none) from these
                 # (of size 0, one card read in two turns was counted twice)
