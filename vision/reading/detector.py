@@ -281,9 +281,9 @@ class CardDetector:
         picture, whether the detector is fairly sure of a box
         (:data:`DOUBT_BOX`) that the classifier does not name, away from every
         index it names (a card turned its own way often reads so).
-        ``faint``: appended, for each picture, the boxes the detector is less
-        sure of than that that the classifier does not name, away from every
-        index it names."""
+        ``faint``: appended, for each picture, the boxes the classifier does
+        not name whose detector confidence is under :data:`DOUBT_BOX`, away
+        from every index it names."""
         boxes = [[d for d in found if d.name != "HAND"] for found in founds]
         # every picture's crops in one classifier run
         ranked = self.classifier.ranked_many([(im, [d.box for d in b]) for im, b in zip(images, boxes)])
