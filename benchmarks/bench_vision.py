@@ -68,7 +68,10 @@ generated pictures of the held-out decks), and plays whose cards are turned
 each its own way (fans laid as a held hand, rows with one or two cards
 pushed in crooked: card recall by each card's angle, plays exact, phantom
 jokers), read with one turn per zone (``CardDetector(own_turns=False)``,
-before) and with each card's own turn (after).
+before) and with each card's own turn (after).  ``--only-turned`` runs
+those sections alone (``--turned N``, else 100 plays each)::
+
+    python benchmarks/bench_vision.py --only-turned --turned 100 --threads 1
 """
 
 from __future__ import annotations
@@ -657,6 +660,17 @@ def real_hands(det: CardDetector, root: Path, margin_mm: float = ZONE_MARGIN_MM,
     return out
 
 
+def turned_sections(det: CardDetector, args: argparse.Namespace, plays: int) -> dict:
+    """``--turned``'s sections: rows turned as a whole and tight fans
+    (:func:`turned`), and cards turned each its own way (:func:`card_angles`,
+    read with one turn per zone and with each card's own turn)."""
+    one_turn = CardDetector(args.model, threads=args.threads, conf=args.conf, classifier=args.classifier,
+                            own_turns=False)
+    return {"turned_and_tight_fans": turned(det, plays, args.seed, args.margin_mm),
+            "cards_turned_each_its_own_way": card_angles(
+                {"one_turn_per_zone": one_turn, "each_cards_own_turn": det}, plays, args.seed, args.margin_mm)}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--model", default=None)
@@ -679,6 +693,8 @@ def main() -> int:
     ap.add_argument("--turned", type=int, default=0, metavar="N",
                     help="also N plays per angle bin (0-15, 15-30, 30-45 degrees), N tight fans, "
                          "N fans and N rows with crooked cards")
+    ap.add_argument("--only-turned", action="store_true",
+                    help="the --turned sections alone (N from --turned, else 100)")
     ap.add_argument("--two-rows", type=int, default=0, metavar="N",
                     help="also N plays of 6-10 cards laid in two rows (generated pictures)")
     ap.add_argument("--four-corners", type=int, default=0, metavar="N",
@@ -718,16 +734,15 @@ def main() -> int:
             ap.error("--only-real-hands needs --real-hands ROOT")
         print(json.dumps({"real_hands": real_hands(det, args.real_hands, args.margin_mm, args.surface_seed)}, indent=1))
         return 0
+    if args.only_turned:
+        print(json.dumps(turned_sections(det, args, args.turned or 100), indent=1))
+        return 0
     out = {"model": str(det.model_path),
            "index_classifier": str(det.classifier.model_path),
            "detector_conf": det.conf, "held_out_decks": list(HELD_OUT_DECKS),
            **accuracy(det, args.plays, args.seed, args.margin_mm), **speed(det, args.frames, args.seed)}
     if args.turned:
-        out["turned_and_tight_fans"] = turned(det, args.turned, args.seed, args.margin_mm)
-        one_turn = CardDetector(args.model, threads=args.threads, conf=args.conf, classifier=args.classifier,
-                                own_turns=False)
-        out["cards_turned_each_its_own_way"] = card_angles(
-            {"one_turn_per_zone": one_turn, "each_cards_own_turn": det}, args.turned, args.seed, args.margin_mm)
+        out.update(turned_sections(det, args, args.turned))
     if args.two_rows:
         out["two_rows"] = two_rows(det, args.two_rows, args.seed, args.margin_mm)
     if args.four_corners:

@@ -161,3 +161,63 @@ def test_a_lone_far_corner_outside_the_zone_is_taken_for_the_bottom_one():
     either = CardDetector._zone_read(im, None, [d], 32, either_corner=True)
     assert plain.cards == []
     assert either.names == ["S2"] and either.cards[0].centre[1] < 250
+
+
+def far_crooked_play(gen, seed):
+    """A play with one or two cards pushed in crooked 30-45 degrees either way
+    (as :func:`crooked_play`, the bench's kinds of play, training decks)."""
+    rng = np.random.default_rng([18, seed])
+    deck = gen.decks[seed % 2]
+    cards = play_for_deck(rng, deck, str(rng.choice(["pair", "triple", "full_house", "straight", "tube",
+                                                     "plate", "bomb", "random"])))
+    turns = [0.0] * len(cards)
+    for k in rng.choice(len(cards), size=min(len(cards), int(rng.integers(1, 3))), replace=False):
+        turns[int(k)] = float(rng.uniform(30, 45) * rng.choice([-1, 1]))
+    return gen.render(cards, rng, deck=deck, margin=MARGIN, card_turns=turns)
+
+
+@pytest.fixture(scope="module")
+def no_box_turns():
+    return CardDetector(threads=2, box_turns=False)
+
+
+# Both were misread before (2026-12-01, 8ef175a): the card turned 40-46
+# degrees lies where its long edges are covered or cut by the picture's
+# border and the detector boxes its index faintly (under DOUBT_BOX), so the
+# zone met no doubt rule and was read as it lies only; cut out turned by the
+# zone's angle, that box's index is named surely.
+@pytest.mark.parametrize("seed, cards", [(8, ["CA", "HK", "BJ", "DK"]), (78, ["HT", "HT", "DT"])])
+def test_a_faint_box_named_turned_its_own_way_is_a_doubt(gen, detector, no_box_turns, seed, cards):
+    s = far_crooked_play(gen, seed)
+    assert s.cards == cards and s.readable
+    assert max(abs(a - np.median(s.angles)) for a in s.angles) > 30
+    scale = detector.imgsz / max(ZONE_PX)
+    assert detector.read_zones([s.image], scale, MARGIN)[0].names == cards
+    assert no_box_turns.read_zones([s.image], scale, MARGIN)[0].names != cards
+
+
+def test_an_index_is_named_cut_out_turned_as_it_lies(gen, detector):
+    # a card turned 40 degrees alone: the index's own upright box, cut out
+    # turned by the card's angle, is named; cut out upright, it is not
+    s = gen.render(["S7"], np.random.default_rng(5), deck=gen.decks[0], margin=MARGIN, card_turns=[40.0])
+    quad = next(q for k, q, _, _, whole in s.corners if k == 0 and whole > 0.95)
+    (x0, y0), (x1, y1) = quad.min(axis=0), quad.max(axis=0)
+    size = (float(np.hypot(*(quad[1] - quad[0]))), float(np.hypot(*(quad[3] - quad[0]))))
+    faint = IndexDetection("INDEX", 0.15, (float(x0), float(y0), float(x1), float(y1)))
+    assert detector._named_turned([(s.image, [faint], [40.0], size)]) == [True]
+    assert detector._named_turned([(s.image, [faint], [0.0], size)]) == [False]
+    assert detector._named_turned([(s.image, [], [40.0], size)]) == [False]
+
+
+def test_ordinary_rows_cut_nothing_out_turned(gen, detector, no_box_turns, monkeypatch):
+    # an ordinary row: read as without box_turns, and no box is cut out turned
+    scale = detector.imgsz / max(ZONE_PX)
+    cut = []
+    named = CardDetector._named_turned
+    monkeypatch.setattr(CardDetector, "_named_turned", lambda self, jobs: cut.extend(
+        d for _, boxes, _, _ in jobs for d in boxes) or named(self, jobs))
+    for seed, cards in enumerate(PLAYS):
+        s = gen.render(cards, np.random.default_rng(200 + seed), deck=gen.decks[seed % 2], margin=MARGIN)
+        assert detector.read_zones([s.image], scale, MARGIN)[0].names == \
+            no_box_turns.read_zones([s.image], scale, MARGIN)[0].names == s.cards
+    assert cut == []

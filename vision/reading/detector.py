@@ -25,7 +25,8 @@ import numpy as np
 from vision.reading.classes import DETECTOR_NAMES
 from vision.reading.deck_profile import DeckProfileError
 from vision.reading.hand_model import DEFAULT_MODEL as HAND_MODEL, ENV as HAND_ENV, HandModel
-from vision.reading.index_classifier import DEFAULT_MODEL as CLF_MODEL, ENV as CLF_ENV, IndexClassifier
+from vision.reading.index_classifier import (DEFAULT_MODEL as CLF_MODEL, ENV as CLF_ENV, LABELS as CLF_LABELS,
+                                             NONE as CLF_NONE, IndexClassifier, turned_crop)
 from vision.reading.orientation import OTHER_LINES, TURN_FROM, Turns, Upright, lines_apart, turn_angles, upright
 from vision.reading.pairing import (BOTTOM_MIN, PAIR_RATIO, SAME_INDEX, CardRead, IndexDetection, _corner_pair_error,
                                     height_bands, one_per_index, pair_indices)
@@ -111,6 +112,9 @@ SURE = 0.8   # a card read with this confidence adds nothing when two turns of a
 SURE_JOKER = 0.97  # a joker read in another turn than the surer read's must be this sure
 DOUBT_BOX = 0.3   # a box the detector is this sure of, left unnamed, may be a card turned its own way
 ROW_STEP = 2.5    # index heights: cards whose centres step down this much lie in another row
+BOX_SURE = 0.9    # a faint box's index cut out turned its own way and named this surely is a doubt
+BOX_SHIFT = 0.2   # of a faint box's size: its index is also cut out this far off its centre each way
+SQUARER = 1.2     # a faint box this much wider for its height than an upright index may be a turned one
 
 
 class CardDetector:
@@ -127,7 +131,10 @@ class CardDetector:
     also read turned back upright (None: never); ``own_turns``: cards turned
     each its own way (a fan, a card pushed in crooked) are also read turned
     by each one's angle, the reads merged card by card (see models/MODEL_CARD.md,
-    "Cards turned each its own way").
+    "Cards turned each its own way"); ``box_turns``: a faint box the
+    classifier does not name whose index it names surely cut out turned by
+    one of those angles also calls for those reads (a card turned far, alone,
+    its long edges covered or at the picture's border; False: not looked for).
     ``hand_model``: the hand model (:mod:`vision.reading.hand_model`) that
     judges each hand box the detector proposes (from ``hand_conf``, by
     default :attr:`HAND_PROPOSAL_CONF`): a hand is over the zone when it
@@ -144,7 +151,7 @@ class CardDetector:
                  conf: float | None = None, iou: float = 0.3, hand_conf: float | None = None, threads: int = 2,
                  classifier: str | Path | bool | None = None, index_conf: float = 0.25,
                  turn_from: float | None = TURN_FROM, deck: str | Path | None = None,
-                 own_turns: bool = True,
+                 own_turns: bool = True, box_turns: bool = True,
                  hand_model: str | Path | bool | None = None, hand_threshold: float | None = None):
         path = model_path(model, "GUANDAN_CARD_MODEL", DEFAULT_MODEL)
         self.session = _load("card model", path, lambda p: cpu_session(p, threads))
@@ -194,6 +201,9 @@ class CardDetector:
         # cards turned each its own way (a fan, a card pushed in crooked): the
         # zone is also read turned by each card's angle and the reads merged card by card
         self.own_turns = own_turns
+        # a faint box left unnamed that the classifier names cut out turned by one
+        # of the zone's angles is a doubt too (its card may lie alone, far turned)
+        self.box_turns = box_turns
 
     def find_boxes(self, image: np.ndarray) -> list[IndexDetection]:
         """Where the corner indices (named ``INDEX``) and hands (``HAND``) are.
@@ -264,12 +274,16 @@ class CardDetector:
         return self._name_indices_many([image], [self.find_boxes(image)])[0]
 
     def _name_indices_many(self, images: list[np.ndarray], founds: list[list[IndexDetection]],
-                           doubts: list[bool] | None = None) -> list[list[IndexDetection]]:
+                           doubts: list[bool] | None = None,
+                           faint: list[list[IndexDetection]] | None = None) -> list[list[IndexDetection]]:
         """Let the classifier name every index box (all pictures' crops in one
         run); drop the ones it calls NONE.  ``doubts``: appended, for each
         picture, whether the detector is fairly sure of a box
         (:data:`DOUBT_BOX`) that the classifier does not name, away from every
-        index it names (a card turned its own way often reads so)."""
+        index it names (a card turned its own way often reads so).
+        ``faint``: appended, for each picture, the boxes the classifier does
+        not name whose detector confidence is under :data:`DOUBT_BOX`, away
+        from every index it names."""
         boxes = [[d for d in found if d.name != "HAND"] for found in founds]
         # every picture's crops in one classifier run
         ranked = self.classifier.ranked_many([(im, [d.box for d in b]) for im, b in zip(images, boxes)])
@@ -280,13 +294,17 @@ class CardDetector:
                 label, p = r[0]
                 if label != "NONE" and p >= self.index_conf:
                     named.append(IndexDetection(label, p, d.box, tuple(r[1:])))
-                elif d.confidence >= DOUBT_BOX:
+                else:
                     unnamed.append(d)
             kept = one_per_index(named)
             out.append(kept + [d for d in found if d.name == "HAND"])
             if doubts is not None:
                 # (a second box on an index already read is no doubt: one_per_index's rule)
-                doubts.append(any(all(_apart_boxes(d, k) for k in kept) for d in unnamed))
+                doubts.append(any(d.confidence >= DOUBT_BOX and all(_apart_boxes(d, k) for k in kept)
+                                  for d in unnamed))
+            if faint is not None:
+                faint.append([d for d in unnamed
+                              if d.confidence < DOUBT_BOX and all(_apart_boxes(d, k) for k in kept)])
         return out
 
     def read_zone(self, image: np.ndarray) -> ZoneRead:
@@ -316,7 +334,7 @@ class CardDetector:
                                                  for im, f in zip(images, found)]
         owns = [f.own for f in found]
         wholes = [f.whole for f in found]
-        tried, doubts, widths = self._reads(images, variants, scale, margin)
+        tried, doubts, widths, faint = self._reads(images, variants, scale, margin)
         picked = [surest(t) for t in tried]
         best = [t[k] for t, k in zip(tried, picked)]
         # cards turned each its own way (the edges cluster at other angles too,
@@ -326,10 +344,22 @@ class CardDetector:
         again = [z for z in range(len(images)) if owns[z] and (
             doubts[z][picked[z]] or any(c.confidence < SURE for c in best[z].cards)
             or lines_apart(images[z], margin, (found[z].tilt, *wholes[z]), self.turn_from) >= OTHER_LINES)]
+        if self.box_turns:
+            # or a box the detector is less sure of, left unnamed, is named surely
+            # cut out turned by one of those angles (a card turned far its own way,
+            # lying alone: its edges may be at the picture's border)
+            faint_z = [z for z in range(len(images)) if z not in again and faint[z] and widths[z][0] > 0
+                       and any(owns[z])]
+            # (only boxes wider for their height than an upright index: an index's
+            # box turned far is squarer, an upright box the classifier has read already)
+            named = self._named_turned([(images[z], [d for d in faint[z] if d.width * widths[z][1]
+                                                     >= SQUARER * d.height * widths[z][0]],
+                                         [t for t in owns[z] if t], widths[z]) for z in faint_z])
+            again = sorted(again + [z for z, yes in zip(faint_z, named) if yes])
         if again:
-            more, _, more_widths = self._reads([images[z] for z in again],
-                                               [[upright(images[z], t) for t in owns[z] if t] for z in again],
-                                               scale, margin, either_corner=True)
+            more, _, more_widths, _ = self._reads([images[z] for z in again],
+                                                  [[upright(images[z], t) for t in owns[z] if t] for z in again],
+                                                  scale, margin, either_corner=True)
             for z, extra, size in zip(again, more, more_widths):
                 # an index's size from the first reads, else (they found none) from these
                 # (of size 0, one card read in two turns was counted twice)
@@ -352,24 +382,52 @@ class CardDetector:
 
     def _reads(self, images: list[np.ndarray], variants: list[list[Upright | None]], scale: float | None,
                margin: int, either_corner: bool = False
-               ) -> tuple[list[list[ZoneRead]], list[list[bool]], list[tuple[float, float]]]:
+               ) -> tuple[list[list[ZoneRead]], list[list[bool]], list[tuple[float, float]],
+                          list[list[IndexDetection]]]:
         """Each zone read as each of its variants shows it (None: as it lies),
         in one detector and one classifier run, whether each variant's
-        picture leaves a doubt (see :meth:`_name_indices_many`), and each
-        zone's typical index width and height as read upright (px).
+        picture leaves a doubt (see :meth:`_name_indices_many`), each
+        zone's typical index width and height as read upright (px), and the
+        faint boxes its first variant's picture leaves unnamed (ibid.).
         ``either_corner``: see :meth:`_zone_read`."""
         pictures = [u.image if u else im for im, vs in zip(images, variants) for u in vs]
         flat: list[bool] = []
-        named = self._name_indices_many(pictures, self.find_boxes_many(pictures, scale), flat)
-        found, doubt = iter(named), iter(flat)
-        tried, widths = [], []
+        faint: list[list[IndexDetection]] = []
+        named = self._name_indices_many(pictures, self.find_boxes_many(pictures, scale), flat, faint)
+        found, doubt, weak = iter(named), iter(flat), iter(faint)
+        tried, widths, faints = [], [], []
         for im, vs in zip(images, variants):
             dets = [next(found) for _ in vs]
+            faints.append(([next(weak) for _ in vs] or [[]])[0])
             tried.append([self._zone_read(im, u, d, margin, either_corner) for u, d in zip(vs, dets)])
             # an index's size as read upright (a box mapped back from a turned picture is larger)
             wh = [(d.width, d.height) for ds in dets for d in ds if d.name != "HAND"]
             widths.append(tuple(float(v) for v in np.median(wh, axis=0)) if wh else (0.0, 0.0))
-        return tried, [[next(doubt) for _ in vs] for vs in variants], widths
+        return tried, [[next(doubt) for _ in vs] for vs in variants], widths, faints
+
+    def _named_turned(self, jobs: list[tuple[np.ndarray, list[IndexDetection], list[float], tuple[float, float]]]
+                      ) -> list[bool]:
+        """For each job (a picture, boxes in it, angles, an index's width and
+        height as it stands), whether the classifier names one of the boxes'
+        indices surely (:data:`BOX_SURE`, jokers :data:`SURE_JOKER`) cut out
+        turned by one of the angles (:func:`vision.reading.index_classifier.turned_crop`),
+        about the box's centre and :data:`BOX_SHIFT` of its size each way (a
+        faint box sits loosely on a turned index).  All crops in one classifier run."""
+        crops, owner = [], []
+        for j, (pic, boxes, angles, size) in enumerate(jobs):
+            for d in boxes:
+                for dx, dy in ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)):
+                    centre = (d.center[0] + dx * BOX_SHIFT * d.width, d.center[1] + dy * BOX_SHIFT * d.height)
+                    for a in angles:
+                        crops.append(turned_crop(pic, centre, size, a))
+                        owner.append(j)
+        out = [False] * len(jobs)
+        if crops:
+            p = self.classifier.probabilities(crops)
+            p[:, CLF_NONE] = 0.0          # the likeliest name, NONE aside
+            for j, k, c in zip(owner, p.argmax(axis=1), p.max(axis=1)):
+                out[j] |= bool(c >= (SURE_JOKER if CLF_LABELS[int(k)] in ("BJ", "LJ") else BOX_SURE))
+        return out
 
     @staticmethod
     def _zone_read(im: np.ndarray, u: Upright | None, dets: list[IndexDetection], margin: int,

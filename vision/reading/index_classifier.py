@@ -48,6 +48,28 @@ def crop(image: np.ndarray, box, margin: float = MARGIN, size: tuple[int, int] =
     return cv2.warpAffine(image, M, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
 
 
+def turned_crop(image: np.ndarray, centre: tuple[float, float], size: tuple[float, float], turn: float,
+                margin: float = MARGIN) -> np.ndarray:
+    """An index of ``size`` (width, height as it stands) centred at ``centre``
+    and turned ``turn`` degrees (clockwise as drawn, y down), cut out upright
+    as :func:`crop` cuts a box, margin and all (an index the detector boxed
+    where it lies turned: its box is larger than the index and upright).
+
+    >>> img = np.zeros((100, 100, 3), np.uint8)
+    >>> img[40:60, 45:55] = 255
+    >>> bool((turned_crop(img, (50, 50), (10, 20), 0.0) == crop(img, (45, 40, 55, 60))).all())
+    True
+    """
+    w, h = size[0] * (1 + 2 * margin), size[1] * (1 + 2 * margin)
+    t = np.radians(turn)
+    ux, uy = np.array([np.cos(t), np.sin(t)]), np.array([-np.sin(t), np.cos(t)])
+    tl = np.array(centre, float) - ux * w / 2 - uy * h / 2
+    src = np.float32([tl, tl + ux * w, tl + uy * h])
+    dst = np.float32([[0, 0], [CROP_W, 0], [0, CROP_H]])
+    M = cv2.getAffineTransform(src, dst)
+    return cv2.warpAffine(image, M, (CROP_W, CROP_H), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+
+
 def to_blob(crops: list[np.ndarray]) -> np.ndarray:
     """Crops (BGR uint8) as the network takes them: RGB in 0..1, N x 3 x H x W
     (training feeds it the same way)."""
@@ -130,6 +152,11 @@ class IndexClassifier:
             out.append(flat[at:at + len(boxes)])
             at += len(boxes)
         return out
+
+    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
+        """Each crop's (from :func:`crop` or :func:`turned_crop`) probability
+        of each label in :data:`LABELS` (N x 55), in one run."""
+        return self._probabilities(crops)
 
     def classify(self, image: np.ndarray, boxes) -> list[tuple[str, float]]:
         """(label, probability) for each box; label ``NONE`` for a non-index."""
