@@ -49,3 +49,19 @@ def test_the_other_corners_join_the_card_they_square_with():
 def test_an_index_of_another_name_at_a_corner_stays_a_card():
     cards = pair_indices([_index("H4", 20, 20), _index("H4", 70, 84), _index("S4", 70, 20)])
     assert sorted(c.name for c in cards) == ["H4", "S4"]
+
+
+def test_a_cards_left_edge_is_one_card():
+    # two H6 in a row, the second laid over the first's right part: the first
+    # shows its left edge's two indices, the second all four
+    first = [_index("H6", 20, 20), _index("H6", 20, 84)]
+    second = [_index("H6", 50, 20), _index("H6", 100, 20), _index("H6", 50, 84), _index("H6", 100, 84)]
+    cards = pair_indices(first + second)
+    assert [len(c.indices) for c in cards] == [2, 4]
+
+
+def test_two_rows_of_one_name_stay_two_cards():
+    # the same face twice, one card below the other in two rows: top-left
+    # indices a card's height and a gap apart, not one card's edge
+    cards = pair_indices([_index("S9", 20, 20), _index("S9", 70, 84), _index("S9", 20, 120), _index("S9", 70, 184)])
+    assert [c.name for c in cards] == ["S9", "S9"] and all(len(c.indices) == 2 for c in cards)

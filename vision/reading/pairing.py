@@ -35,6 +35,8 @@ ROWS_SHAPE_TOL = 1.0    # and a pair this many index heights from it is undone
 RESCUE_FLOOR = 1e-3    # a name outside a corner's short list still counts this much (a cut-off corner lists no good one)
 FOUR_CORNER_SQUARE = 0.2   # cos of the angle at a card's other two corners: within about 12 degrees of square
 FOUR_CORNER_SIDES = (0.5, 0.95)   # a card's index rectangle: its short side over its long one
+EDGE_DX = 0.5       # index heights: a card's two indices along one edge lie this much one above the other
+EDGE_DY_TOL = 0.3   # index heights: and as far apart as the row's cards' corners, to within this (cards in two rows: a card height and a gap apart)
 
 
 @dataclass(frozen=True)
@@ -413,7 +415,7 @@ def _paired(indices: list[IndexDetection], centres: np.ndarray, t: float, ih: fl
     names = {k: d.name for k, d in enumerate(indices)}
     groups += _rescue_pairs(indices, local, bottom, ih, groups, used, names, rows)
     groups += _leftover_pairs(indices, local, bottom, ih, used, rows)
-    more = _four_corners(indices, centres, groups, used, names)
+    groups, more = _four_corners(indices, centres, groups, used, names)
     if rows:
         bottom = _corner_roles(local, groups)      # (the lone corners' roles, from every pair)
     # typical offset (row frame) from a top-left index to its card's centre
@@ -422,11 +424,15 @@ def _paired(indices: list[IndexDetection], centres: np.ndarray, t: float, ih: fl
     else:
         dy = 2.8 * ih
         half = np.array([PAIR_RATIO * dy, dy]) / 2
+    edges = set() if rows else set(_edge_corners(indices, local, bottom, ih, used, 2 * float(half[1])))
+    groups += sorted(edges)
     groups += [(k,) for k in range(len(indices)) if k not in used]
     cards = []
-    for n, g in enumerate(groups):
-        dets = [indices[k] for k in g + more.get(n, ())]
-        if len(g) == 2:
+    for g in groups:
+        dets = [indices[k] for k in g + more.get(g, ())]
+        if g in edges:      # one edge of a card: its centre as its top corner alone gives it
+            centre = local[g[0]] + half
+        elif len(g) == 2:
             centre = (local[g[0]] + local[g[1]]) / 2
         else:
             centre = local[g[0]] + (-half if bottom[g[0]] else half)
@@ -439,43 +445,91 @@ def _paired(indices: list[IndexDetection], centres: np.ndarray, t: float, ih: fl
     return cards, abs(2 * float(half[1]))
 
 
+def _corner_of(centres: np.ndarray, g: tuple[int, ...], k: int) -> str | None:
+    """Whether index ``k`` sits as card ``g``'s (top-left, bottom-right)
+    ``"top-right"`` or ``"bottom-left"`` index: it makes a square corner with
+    the card's two indices, on the right side of that diagonal (the top-right
+    index is nearer the top-left one than the bottom-right, the card being
+    taller than wide; the bottom-left one the other way round)."""
+    tl, br = centres[g[0]], centres[g[1]]
+    to_tl, to_br = centres[k] - tl, br - centres[k]
+    a, b = float(np.hypot(*to_tl)), float(np.hypot(*to_br))
+    if min(a, b) == 0 or abs(float(to_tl @ to_br)) > FOUR_CORNER_SQUARE * a * b:
+        return None
+    if not FOUR_CORNER_SIDES[0] <= min(a, b) / max(a, b) <= FOUR_CORNER_SIDES[1]:
+        return None
+    diag = br - tl
+    above = float(diag[0] * to_tl[1] - diag[1] * to_tl[0]) < 0
+    if (a < b) != above:
+        return None
+    return "top-right" if above else "bottom-left"
+
+
 def _four_corners(indices: list[IndexDetection], centres: np.ndarray, groups: list[tuple[int, ...]],
-                  used: set[int], names: dict[int, str]) -> dict[int, tuple[int, ...]]:
-    """Each paired card's other two corners (by the card's place in ``groups``), on decks that print an
-    index in all four: the top-right one (upright) and the bottom-left one
-    (turned), each a lone index of the card's name that makes a square corner
-    with the card's top-left and bottom-right indices, on the right side of
-    that diagonal (the top-right index is nearer the top-left one than the
-    bottom-right, the card being taller than wide; the bottom-left one the
-    other way round).  Read alone they counted as two cards more.  Nothing
-    else can lie there: another card's index at that spot would cover this
-    card's bottom-right index, or be covered by this card.  Updates ``used``.
+                  used: set[int], names: dict[int, str]) -> tuple[list[tuple[int, ...]], dict[tuple[int, ...], tuple[int, ...]]]:
+    """On decks that print an index in all four corners: each paired card's
+    other two indices, the top-right one (upright) and the bottom-left one
+    (turned), where :func:`_corner_of` finds them, by card; and ``groups``
+    without the pairs that joined another card's top-left index to this
+    card's bottom-left one (a row of such cards: the pairing pairs the most
+    corners it can), that top-left index alone again.  Read alone these
+    indices counted as cards more.  Nothing else can lie there: another
+    card's index at that spot would cover this card's bottom-right index, or
+    be covered by this card.  Updates ``used``.
 
     >>> tl, br = np.array([10., 10.]), np.array([60., 74.])
     >>> c = np.array([tl, br, [60., 10.], [10., 74.], [40., 10.]])
     >>> d = [IndexDetection("H4", 0.9, (x - 4, y - 8, x + 4, y + 8)) for x, y in c]
     >>> used = {0, 1}
     >>> _four_corners(d, c, [(0, 1)], used, {k: "H4" for k in range(5)}), sorted(used)
-    ({0: (2, 3)}, [0, 1, 2, 3])
+    (([(0, 1)], {(0, 1): (2, 3)}), [0, 1, 2, 3])
     """
-    out: dict[int, tuple[int, ...]] = {}
-    for n, g in enumerate(groups):
+    pairs = [g for g in groups if len(g) == 2]
+    more: dict[tuple[int, ...], tuple[int, ...]] = {}
+    false = set()
+    for g in pairs:
+        for h in pairs:
+            if h != g and h not in false and g not in false and names[h[1]] == names[g[0]] \
+                    and _corner_of(centres, g, h[1]) == "bottom-left":
+                false.add(h)
+                used.discard(h[0])
+                more[g] = (*more.get(g, ()), h[1])
+    kept = [g for g in groups if g not in false]
+    for g in kept:
         if len(g) == 2:
-            tl, br = centres[g[0]], centres[g[1]]
-            diag = br - tl
             for k in range(len(indices)):
-                if k in used or names[k] != names[g[0]]:
-                    continue
-                to_tl, to_br = centres[k] - tl, br - centres[k]
-                a, b = float(np.hypot(*to_tl)), float(np.hypot(*to_br))
-                if min(a, b) == 0 or abs(float(to_tl @ to_br)) > FOUR_CORNER_SQUARE * a * b:
-                    continue
-                if not FOUR_CORNER_SIDES[0] <= min(a, b) / max(a, b) <= FOUR_CORNER_SIDES[1]:
-                    continue
-                top_right = float(diag[0] * to_tl[1] - diag[1] * to_tl[0]) < 0    # above the diagonal
-                if (a < b) == top_right:
-                    out[n] = (*out.get(n, ()), k)
+                if k not in used and names[k] == names[g[0]] and _corner_of(centres, g, k):
+                    more[g] = (*more.get(g, ()), k)
                     used.add(k)
+    return kept, more
+
+
+def _edge_corners(indices: list[IndexDetection], local: np.ndarray, bottom: np.ndarray, ih: float,
+                  used: set[int], corner_dy: float) -> list[tuple[int, int]]:
+    """One card's two indices along one of its long edges, on decks that
+    print an index in all four corners: a lone upper index and a lone lower
+    (turned) one of the same name, one above the other (within
+    :data:`EDGE_DX` index heights across the row) and as far apart as a
+    card's corners are (``corner_dy``, within :data:`EDGE_DY_TOL` index
+    heights), each the other's only such partner.  A row laid each card over
+    the last shows every card's left edge; a card slid under the last, its
+    right edge.  Read alone they counted as two cards.  (Two cards of one
+    name cannot show so in one row: the upper one's lower neighbour would lie
+    under it or over its index.)  Updates ``used``.
+
+    >>> d = [IndexDetection("H6", 0.9, (x - 6, y - 12, x + 6, y + 12)) for x, y in ((20, 20), (22, 84), (50, 20))]
+    >>> local = np.array([d_.center for d_ in d])
+    >>> _edge_corners(d, local, np.array([False, True, False]), 24.0, set(), 64.0)
+    [(0, 1)]
+    """
+    tops = [i for i in np.nonzero(~bottom)[0] if i not in used]
+    bots = [j for j in np.nonzero(bottom)[0] if j not in used]
+    fits = {(int(i), int(j)) for i in tops for j in bots if indices[i].name == indices[j].name
+            and abs(local[j][0] - local[i][0]) <= EDGE_DX * ih
+            and abs(local[j][1] - local[i][1] - corner_dy) <= EDGE_DY_TOL * ih}
+    out = [(i, j) for i, j in sorted(fits) if _only_fit(fits, i, j, False)]
+    for i, j in out:
+        used.update((i, j))
     return out
 
 
