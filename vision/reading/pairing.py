@@ -3,7 +3,9 @@
 A card shows its top-left index and, when nothing covers it, the turned
 bottom-right one, about a card's diagonal away and of the same class.  Two
 indices of the same class anywhere else are two cards, so a pair of ``S5``
-counts as two.  The detector (:mod:`vision.reading.detector`) finds the
+counts as two; but a deck that prints an index in all four corners shows
+two more at the card's other corners (its top-right one upright, its
+bottom-left one turned), and they count with the card.  The detector (:mod:`vision.reading.detector`) finds the
 indices and the classifier names them; this module only looks at where
 they lie and what they are called.
 
