@@ -39,35 +39,32 @@ MARGIN = 0.15          # crops take this share of the box's size around it
 def crop(image: np.ndarray, box, margin: float = MARGIN, size: tuple[int, int] = (CROP_W, CROP_H)) -> np.ndarray:
     """The box with a margin, resized to ``size`` (the classifier's input by default; BGR uint8)."""
     x0, y0, x1, y1 = box[:4]
-    w, h = x1 - x0, y1 - y0
-    x0, x1 = x0 - margin * w, x1 + margin * w
-    y0, y1 = y0 - margin * h, y1 + margin * h
-    src = np.float32([[x0, y0], [x1, y0], [x0, y1]])
-    dst = np.float32([[0, 0], [size[0], 0], [0, size[1]]])
-    M = cv2.getAffineTransform(src, dst)
-    return cv2.warpAffine(image, M, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    return turned_crop(image, ((x0 + x1) / 2, (y0 + y1) / 2), (x1 - x0, y1 - y0), 0.0, margin, size)
 
 
 def turned_crop(image: np.ndarray, centre: tuple[float, float], size: tuple[float, float], turn: float,
-                margin: float = MARGIN) -> np.ndarray:
+                margin: float = MARGIN, out: tuple[int, int] = (CROP_W, CROP_H)) -> np.ndarray:
     """An index of ``size`` (width, height as it stands) centred at ``centre``
     and turned ``turn`` degrees (clockwise as drawn, y down), cut out upright
-    as :func:`crop` cuts a box, margin and all (an index the detector boxed
-    where it lies turned: its box is larger than the index and upright).
+    with a margin of ``margin`` of its size, resized to ``out`` (an index the
+    detector boxed where it lies turned: its box is larger than the index and
+    upright).  Unturned, it is :func:`crop` of the index's box.
 
     >>> img = np.zeros((100, 100, 3), np.uint8)
     >>> img[40:60, 45:55] = 255
-    >>> bool((turned_crop(img, (50, 50), (10, 20), 0.0) == crop(img, (45, 40, 55, 60))).all())
-    True
+    >>> # a wide box over the tall bar: turned a quarter turn, the bar fills more of it
+    >>> wide = [turned_crop(img, (50, 50), (20, 10), t) for t in (0.0, 90.0)]
+    >>> [round(float((c > 127).mean()), 1) for c in wide]
+    [0.4, 0.6]
     """
     w, h = size[0] * (1 + 2 * margin), size[1] * (1 + 2 * margin)
     t = np.radians(turn)
     ux, uy = np.array([np.cos(t), np.sin(t)]), np.array([-np.sin(t), np.cos(t)])
     tl = np.array(centre, float) - ux * w / 2 - uy * h / 2
     src = np.float32([tl, tl + ux * w, tl + uy * h])
-    dst = np.float32([[0, 0], [CROP_W, 0], [0, CROP_H]])
+    dst = np.float32([[0, 0], [out[0], 0], [0, out[1]]])
     M = cv2.getAffineTransform(src, dst)
-    return cv2.warpAffine(image, M, (CROP_W, CROP_H), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpAffine(image, M, out, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
 
 
 def to_blob(crops: list[np.ndarray]) -> np.ndarray:
@@ -132,8 +129,9 @@ class IndexClassifier:
         logits, emb = self.session.run([self.logits_name, EMBEDDING_OUTPUT], {self.input_name: to_blob(crops)})
         return logits, emb
 
-    def _probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
-        """Each crop's probability of each label in :data:`LABELS` (N x 55)."""
+    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
+        """Each crop's (from :func:`crop` or :func:`turned_crop`) probability
+        of each label in :data:`LABELS` (N x 55), in one run."""
         if not crops:
             return np.zeros((0, len(LABELS)), np.float32)
         if self.deck is None:
@@ -144,7 +142,7 @@ class IndexClassifier:
 
     def ranked_many(self, pictures: list[tuple[np.ndarray, list]], top: int = 4) -> list[list[list[tuple[str, float]]]]:
         """:meth:`ranked` for several (image, boxes) at once, in one model run."""
-        p = self._probabilities([crop(image, b) for image, boxes in pictures for b in boxes])
+        p = self.probabilities([crop(image, b) for image, boxes in pictures for b in boxes])
         order = np.argsort(-p, axis=1)[:, :top]
         flat = [[(LABELS[int(k)], float(p[n, k])) for k in row] for n, row in enumerate(order)]
         out, at = [], 0
@@ -152,11 +150,6 @@ class IndexClassifier:
             out.append(flat[at:at + len(boxes)])
             at += len(boxes)
         return out
-
-    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
-        """Each crop's (from :func:`crop` or :func:`turned_crop`) probability
-        of each label in :data:`LABELS` (N x 55), in one run."""
-        return self._probabilities(crops)
 
     def classify(self, image: np.ndarray, boxes) -> list[tuple[str, float]]:
         """(label, probability) for each box; label ``NONE`` for a non-index."""
