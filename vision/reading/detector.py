@@ -298,13 +298,12 @@ class CardDetector:
                     unnamed.append(d)
             kept = one_per_index(named)
             out.append(kept + [d for d in found if d.name == "HAND"])
+            # (a second box on an index already read is no doubt: one_per_index's rule)
+            apart = [d for d in unnamed if all(_apart_boxes(d, k) for k in kept)]
             if doubts is not None:
-                # (a second box on an index already read is no doubt: one_per_index's rule)
-                doubts.append(any(d.confidence >= DOUBT_BOX and all(_apart_boxes(d, k) for k in kept)
-                                  for d in unnamed))
+                doubts.append(any(d.confidence >= DOUBT_BOX for d in apart))
             if faint is not None:
-                faint.append([d for d in unnamed
-                              if d.confidence < DOUBT_BOX and all(_apart_boxes(d, k) for k in kept)])
+                faint.append([d for d in apart if d.confidence < DOUBT_BOX])
         return out
 
     def read_zone(self, image: np.ndarray) -> ZoneRead:
