@@ -35,10 +35,14 @@ RESCUE_TOL = 0.5       # index heights: a corner pair named two ways must sit th
 ROWS_SHAPE_FROM = 3     # cards in rows: from this many corner pairs their usual offset is known,
 ROWS_SHAPE_TOL = 1.0    # and a pair this many index heights from it is undone
 RESCUE_FLOOR = 1e-3    # a name outside a corner's short list still counts this much (a cut-off corner lists no good one)
-FOUR_CORNER_SQUARE = 0.1   # cos of the angle at a card's other two corners: within about 6 degrees of square (12 took a fanned neighbour's index for one)
+# cos of the angle at a four-corner card's other two corners: within about 6
+# degrees of square (12 took a fanned neighbour's index for one)
+FOUR_CORNER_SQUARE = 0.1
 FOUR_CORNER_SIDES = (0.5, 0.95)   # a card's index rectangle: its short side over its long one
 EDGE_DX = 0.5       # index heights: a card's two indices along one edge lie this much one above the other
-EDGE_DY_TOL = 0.3   # index heights: and as far apart as the row's cards' corners, to within this (cards in two rows: a card height and a gap apart)
+# index heights: and as far apart as the row's cards' corners, to within this
+# (cards in two rows: a card's height and a gap apart)
+EDGE_DY_TOL = 0.3
 
 
 @dataclass(frozen=True)
@@ -314,17 +318,24 @@ def _leftover_pairs(indices, local, bottom, ih, used, rows: bool = False) -> lis
     same name is that card's far corner, not another card.  ``rows``: see
     :func:`_rescue_pairs`.  Updates ``used``.
     """
+    usual = np.degrees(np.arctan(PAIR_RATIO))
+
+    def fits(i: int, j: int) -> bool:
+        dx, dy = local[j] - local[i]
+        return bool(BOTTOM_MIN * ih <= dy <= PAIR_DY_MAX * ih
+                    and abs(np.degrees(np.arctan2(dx, dy)) - usual) <= LEFTOVER_TURN)
+    return _sole_pairs(indices, bottom, used, rows, fits)
+
+
+def _sole_pairs(indices: list[IndexDetection], bottom: np.ndarray, used: set[int], rows: bool,
+                fits) -> list[tuple[int, int]]:
+    """The leftover (upper, lower) index pairs of one name that ``fits(i, j)``
+    takes for one card's, where each is the other's only such partner
+    (``rows``: see :func:`_rescue_pairs`).  Updates ``used``."""
     tops = [int(i) for i in np.nonzero(~bottom | rows)[0] if i not in used]
     bots = [int(j) for j in np.nonzero(bottom | rows)[0] if j not in used]
-    usual = np.degrees(np.arctan(PAIR_RATIO))
-    fits = set()
-    for i in tops:
-        for j in bots:
-            dx, dy = local[j] - local[i]
-            if indices[i].name == indices[j].name and BOTTOM_MIN * ih <= dy <= PAIR_DY_MAX * ih \
-                    and abs(np.degrees(np.arctan2(dx, dy)) - usual) <= LEFTOVER_TURN:
-                fits.add((i, j))
-    out = [(i, j) for i, j in sorted(fits) if _only_fit(fits, i, j, rows)]
+    found = {(i, j) for i in tops for j in bots if i != j and indices[i].name == indices[j].name and fits(i, j)}
+    out = [(i, j) for i, j in sorted(found) if _only_fit(found, i, j, rows)]
     for i, j in out:
         used.update((i, j))
     return out
@@ -468,7 +479,8 @@ def _corner_of(centres: np.ndarray, g: tuple[int, ...], k: int) -> str | None:
 
 
 def _four_corners(indices: list[IndexDetection], centres: np.ndarray, groups: list[tuple[int, ...]],
-                  used: set[int], names: dict[int, str]) -> tuple[list[tuple[int, ...]], dict[tuple[int, ...], tuple[int, ...]]]:
+                  used: set[int], names: dict[int, str]
+                  ) -> tuple[list[tuple[int, ...]], dict[tuple[int, ...], tuple[int, ...]]]:
     """On decks that print an index in all four corners: each paired card's
     other two indices, the top-right one (upright) and the bottom-left one
     (turned), where :func:`_corner_of` finds them, by card; and ``groups``
@@ -524,15 +536,10 @@ def _edge_corners(indices: list[IndexDetection], local: np.ndarray, bottom: np.n
     >>> _edge_corners(d, local, np.array([False, True, False]), 24.0, set(), 64.0)
     [(0, 1)]
     """
-    tops = [i for i in np.nonzero(~bottom)[0] if i not in used]
-    bots = [j for j in np.nonzero(bottom)[0] if j not in used]
-    fits = {(int(i), int(j)) for i in tops for j in bots if indices[i].name == indices[j].name
-            and abs(local[j][0] - local[i][0]) <= EDGE_DX * ih
-            and abs(local[j][1] - local[i][1] - corner_dy) <= EDGE_DY_TOL * ih}
-    out = [(i, j) for i, j in sorted(fits) if _only_fit(fits, i, j, False)]
-    for i, j in out:
-        used.update((i, j))
-    return out
+    def fits(i: int, j: int) -> bool:
+        dx, dy = local[j] - local[i]
+        return bool(abs(dx) <= EDGE_DX * ih and abs(dy - corner_dy) <= EDGE_DY_TOL * ih)
+    return _sole_pairs(indices, bottom, used, False, fits)
 
 
 def _rotation(t: float) -> np.ndarray:
