@@ -22,7 +22,7 @@ printed, and for the rest, the set's art decks
 (:func:`vision.training.card_faces.white_stock`, a rule of thumb).  The
 cards, not the surface, are real; the turn is ours.
 
-    python benchmarks/bench_card_faces.py --root ROOT [--splits valid,test] [--angles 0,20,40]
+    python benchmarks/bench_card_faces.py --root ROOT [--splits valid,test] [--angles 0,20,40] [--per-picture FILE]
 """
 
 from __future__ import annotations
@@ -61,8 +61,12 @@ def _surface(seed: int) -> tuple[str, np.ndarray]:
 
 
 def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "test"),
-            angles: tuple[float, ...] = (0.0, 20.0, 40.0), seed: int = 0) -> dict:
-    """The figures of the module's docstring, by angle."""
+            angles: tuple[float, ...] = (0.0, 20.0, 40.0), seed: int = 0,
+            per_picture: list | None = None) -> dict:
+    """The figures of the module's docstring, by angle.  ``per_picture``:
+    a list that gets one dict a picture and angle (its path under ``root``,
+    face, angle, stock, cards read, play confidence and whether the referee
+    would be asked), to set two readers' reads side by side."""
     faces = [f for s in splits for f in face_pictures(root, s)]
     calibration, asked_below = default_calibration(), Settings().min_confidence
     surface_name, surface = _surface(seed)
@@ -85,7 +89,12 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
                 names = read.names
                 jokers = sum(n in JOKERS for n in names)
                 # what the referee would get: below the table's threshold a request to confirm
-                unasked = bool(names) and play_confidence(read.confidence, names, calibration)[0] >= asked_below
+                confidence = play_confidence(read.confidence, names, calibration)[0] if names else 0.0
+                unasked = bool(names) and confidence >= asked_below
+                if per_picture is not None:
+                    per_picture.append({"picture": str(f.path.relative_to(root)), "face": f.face, "angle": angle,
+                                        "white_stock": stock[f.path], "read": names,
+                                        "confidence": round(float(confidence), 4), "asked": not unasked})
                 if f.face == JOKER:
                     c["joker_pictures"] += 1
                     exact = len(names) == 1 and jokers == 1
@@ -130,6 +139,7 @@ def main() -> int:
     ap.add_argument("--splits", default="valid,test", help="comma-separated: train, valid, test")
     ap.add_argument("--angles", default="0,20,40", help="comma-separated degrees (-90 to 90)")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--per-picture", type=Path, help="also write each picture's read here (JSON lines)")
     args = ap.parse_args()
     try:
         angles = tuple(float(a) for a in args.angles.split(","))
@@ -138,10 +148,13 @@ def main() -> int:
     if not all(np.isfinite(a) and -90 <= a <= 90 for a in angles):
         ap.error("--angles: each from -90 to 90")
     det = CardDetector(threads=args.threads)
+    reads: list | None = [] if args.per_picture else None
     try:
-        out = measure(det, args.root, tuple(args.splits.split(",")), angles)
+        out = measure(det, args.root, tuple(args.splits.split(",")), angles, per_picture=reads)
     except CardFacesError as exc:
         ap.error(str(exc))
+    if args.per_picture:
+        args.per_picture.write_text("".join(json.dumps(r) + "\n" for r in reads or []))
     print(json.dumps(out, indent=1))
     return 0
 

@@ -54,6 +54,10 @@ held-out decks): card precision and recall, plays exact, phantom jokers.
 ``--four-corners N`` adds the first N held-out plays again, their decks
 printed with an index in all four corners, as many real decks are
 (:func:`vision.training.card_art.four_corner_deck`; generated pictures).
+``--line-drawn N`` adds the first N held-out plays with their decks printed
+as line drawings, pips and pictures outlined (half the decks' lines in
+their colours, half all black), as many real decks are
+(:func:`vision.training.card_art.line_drawn_deck`; generated pictures).
 
 ``--real-photos DIR`` adds ranks read on real photographs
 (``benchmarks/bench_real_photos.py``, which says how to build DIR).
@@ -700,6 +704,9 @@ def main() -> int:
     ap.add_argument("--four-corners", type=int, default=0, metavar="N",
                     help="also N held-out plays from the held-out decks printed with an index in all four corners "
                          "(generated pictures)")
+    ap.add_argument("--line-drawn", type=int, default=0, metavar="N",
+                    help="also N held-out plays from the held-out decks printed as line drawings "
+                         "(generated pictures)")
     ap.add_argument("--real-photos", type=Path, default=None, metavar="DIR",
                     help="also real photographs (benchmarks/bench_real_photos.py says how to build DIR)")
     ap.add_argument("--card-faces", type=Path, default=None, metavar="ROOT",
@@ -749,6 +756,11 @@ def main() -> int:
         from vision.training.card_art import four_corner_deck
         out["four_corner_decks"] = accuracy(det, args.four_corners, args.seed, args.margin_mm,
                                             decks=[four_corner_deck(d) for d in load_decks(HELD_OUT_DECKS)])
+    if args.line_drawn:
+        from vision.training.card_art import line_drawn_deck
+        out["line_drawn_decks"] = accuracy(det, args.line_drawn, args.seed, args.margin_mm,
+                                           decks=[line_drawn_deck(d, black=black) for black in (False, True)
+                                                  for d in load_decks(HELD_OUT_DECKS)])
     if args.card_faces:
         from benchmarks.bench_card_faces import measure as faces
         out["card_faces"] = faces(det, args.card_faces)

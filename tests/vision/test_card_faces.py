@@ -64,8 +64,15 @@ def test_a_face_is_laid_turned_in_the_middle_of_the_surface():
 
 def test_the_benchmark_reads_each_face_and_counts_what_it_read(tmp_path, decks, detector):
     _fake_set(tmp_path, decks[0])
-    out = measure(detector, tmp_path, ("test",), (0.0,))
+    reads: list = []
+    out = measure(detector, tmp_path, ("test",), (0.0,), per_picture=reads)
     json.dumps(out)
+    json.dumps(reads)
+    # one read a picture, each its own face, the same counts as the figures
+    assert len(reads) == 5 and all(r["angle"] == 0.0 and r["white_stock"] for r in reads)
+    assert all((tmp_path / r["picture"]).is_file() and "/test/" in r["picture"] for r in reads)
+    assert sum(r["read"] == [r["face"]] or (r["face"] == "JOKER" and len(r["read"]) == 1) for r in reads) == 5
+    assert all(0 <= r["confidence"] <= 1 and r["asked"] == (r["confidence"] < 0.8) for r in reads)
     figures = out["turned 0 degrees"]["all"]
     assert out["pictures"] == 5 and out["turned 0 degrees"]["white card stock"]["pictures"] == 5
     assert figures["exact"] == 1.0 and figures["rank_right_of_cards"] == 1.0

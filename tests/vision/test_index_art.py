@@ -107,7 +107,7 @@ def test_suit_signs_come_from_fonts_that_draw_all_four():
     faces = index_art.suit_faces()
     assert set(faces) <= set(index_art.type_faces())
     for face in faces[:6]:
-        signs = [index_art._text_mask(index_art.SUIT_CHAR[s], face, 0, False) for s in "SHDC"]
+        signs = [index_art.text_mask(index_art.SUIT_CHAR[s], face, 0, False) for s in "SHDC"]
         assert len({m.tobytes() for m in signs}) == 4, face
     # about 60 % of designs take a font's sign where the machine has one
     used = sum(index_art._Design(np.random.default_rng(k)).suit_face is not None for k in range(200))

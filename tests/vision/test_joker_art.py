@@ -50,6 +50,28 @@ def test_a_large_corner_mark_runs_past_the_index_box_and_shows_whole_in_both_cor
     assert large >= 8          # about a third of the shapes, both jokers each
 
 
+def test_some_words_are_set_in_a_type_face_in_the_corner():
+    from vision.training.joker_art import _Design
+    from vision.training.index_art import type_faces
+
+    if not type_faces():
+        import pytest
+        pytest.skip("no TrueType fonts on this machine: the words are drawn in OpenCV's fonts alone")
+    deck = load_deck("anglo")
+    typed = []
+    for seed in range(60):
+        design = _Design(np.random.default_rng(seed))
+        if design.type_face is not None:
+            assert design.shape == "text"
+            typed.append(seed)
+    assert 5 <= len(typed) <= 40
+    for seed in typed[:4]:
+        # the same draws as designed_jokers makes: its corner mark is this design's word
+        jokers = designed_jokers(deck, np.random.default_rng(seed))
+        ink = _corner_ink(jokers["LJ"], deck.index_box)
+        assert len(ink) > 20 and np.median(ink.max(axis=1)) < 130     # the little joker's word, in dark ink
+
+
 def test_every_training_deck_takes_every_design():
     """Decks with wide index boxes too (ornamental's is a quarter of the card):
     a large mark stops short of the middle and the centre picture still fits."""

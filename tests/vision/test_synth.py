@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import cv2
 import numpy as np
 import pytest
 
@@ -127,6 +128,49 @@ def test_ink_weight_only_when_asked(decks):
     assert not np.array_equal(a.image, heavy.image)
     assert [l[0] for l in heavy.labels] == [l[0] for l in a.labels]
     assert heavy.cards == cards
+
+
+def test_outline_print_hollows_pips_and_keeps_letters_and_the_card(decks):
+    from vision.training.card_art import outline_print
+
+    art = decks[0].cards["H9"]
+    out = outline_print(art, 2.0, black=False)
+    assert out.shape == art.shape and np.array_equal(out[:, :, 3], art[:, :, 3])
+    h, w = art.shape[:2]
+    red = lambda a: (a[:, :, 2].astype(int) - a[:, :, 1] > 80) & (a[:, :, 3] > 128)
+    # the pips are outlines now: far less red ink, and a pip's middle is card stock
+    assert red(out).sum() < 0.6 * red(art).sum()
+    ys, xs = np.nonzero(red(art)[int(0.3 * h):int(0.7 * h), int(0.25 * w):int(0.75 * w)])
+    assert len(xs)
+    # every red pixel of the middle with red all round it (a pip's inside) is stock now
+    inner = cv2.erode(red(art).astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
+    assert inner.any() and not red(out)[inner].any()
+    assert out[:, :, :3][inner].min() > 200
+    # black: the same lines, all black
+    black = outline_print(art, 2.0, black=True)
+    assert not red(black).any() and (black[:, :, :3].max(axis=2) < 60).sum() > 0.5 * red(out).sum()
+    with pytest.raises(ValueError, match="width"):
+        outline_print(art, 0, black=True)
+
+
+def test_outline_prints_only_when_asked_and_never_the_jokers(decks):
+    from vision.training.synth import SceneGenerator
+
+    cards = ["S5", "HK", "BJ"]
+    plain = SceneGenerator(decks, hand_rate=0.0)
+    a = plain.render(cards, np.random.default_rng(4), deck=decks[0], clean=True)
+    assert np.array_equal(a.image, plain.render(cards, np.random.default_rng(4), deck=decks[0], clean=True).image)
+    gen = SceneGenerator(decks, hand_rate=0.0, outline_prints=1.0)
+    faces = gen._faces(np.random.default_rng(4), decks[0], cards)
+    assert not np.array_equal(faces["S5"], decks[0].cards["S5"])
+    assert not np.array_equal(faces["HK"], decks[0].cards["HK"])
+    assert faces["BJ"] is decks[0].cards["BJ"]
+    # the lines keep their colours: a red card's outline is red (all-black lines are the bench's alone)
+    hk = faces["HK"]
+    assert ((hk[:, :, 2].astype(int) - hk[:, :, 1] > 80) & (hk[:, :, 3] > 128)).sum() > 100
+    drawn = gen.render(cards, np.random.default_rng(4), deck=decks[0], clean=True)
+    assert not np.array_equal(a.image, drawn.image)
+    assert [l[0] for l in drawn.labels] == [l[0] for l in a.labels]
 
 
 def test_a_margin_adds_cloth_around_the_same_layout(gen, decks):

@@ -75,7 +75,8 @@ def _iou(box, boxes: np.ndarray) -> np.ndarray:
 
 def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
                joker_scenes: float = 0.0, joker_designs: float = 0.0, ink_weight: float = 0.0,
-               tight_jokers: bool = False, index_designs: float = 0.0, body_negatives: int = 0) -> None:
+               tight_jokers: bool = False, index_designs: float = 0.0, body_negatives: int = 0,
+               outline_prints: float = 0.0) -> None:
     """Crops of every labelled index (boxes jittered like a detector's) plus
     non-index crops of cloth, card faces and hands; saved as one .npz.
 
@@ -86,7 +87,7 @@ def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
     (:func:`ink_box`).  ``body_negatives``: this many more non-index crops a
     scene, drawn within the row of cards (pips and pictures of unseen decks
     must not read as jokers).
-    ``joker_scenes``, ``joker_designs``, ``ink_weight`` and ``index_designs``:
+    ``joker_scenes``, ``joker_designs``, ``ink_weight``, ``index_designs`` and ``outline_prints``:
     see :class:`vision.training.synth.SceneGenerator` (jokers are rare in
     ordinary plays, and a dozen decks' jokers teach a dozen pictures rather
     than the big/little colour rule).
@@ -95,7 +96,7 @@ def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
     from vision.training.synth import SceneGenerator
 
     gen = SceneGenerator(load_decks(TRAIN_DECKS), joker_scenes=joker_scenes, joker_designs=joker_designs,
-                         ink_weight=ink_weight, index_designs=index_designs)
+                         ink_weight=ink_weight, index_designs=index_designs, outline_prints=outline_prints)
     finder = None
     if detector is not None:
         from vision.reading.detector import CardDetector
@@ -339,7 +340,7 @@ def covered_crops(scene, rng: np.random.Generator, finder=None,
 
 def make_covered_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
                        joker_designs: float = 0.0, ink_weight: float = 0.0, index_designs: float = 0.0,
-                       joker_scenes: float = 0.0, only_covered: float = 0.0) -> Path:
+                       joker_scenes: float = 0.0, only_covered: float = 0.0, outline_prints: float = 0.0) -> Path:
     """Crops of half-covered and turned indices from ``scenes`` scenes of
     :func:`covered_scene` (training decks and cloths, zones with the table
     watcher's margin), with their sets of allowed labels: saved as
@@ -353,7 +354,7 @@ def make_covered_crops(out: Path, scenes: int, seed: int, detector: Path | None 
     from vision.training.synth import SceneGenerator
 
     gen = SceneGenerator(load_decks(TRAIN_DECKS), joker_designs=joker_designs, ink_weight=ink_weight,
-                         index_designs=index_designs)
+                         index_designs=index_designs, outline_prints=outline_prints)
     finder = None
     if detector is not None:
         from vision.reading.detector import CardDetector

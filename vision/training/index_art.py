@@ -66,7 +66,7 @@ def suit_faces() -> tuple[Path, ...]:
     return tuple(found)
 
 
-def _text_mask(text: str, face: Path | int, weight: int, italic: bool) -> np.ndarray:
+def text_mask(text: str, face: Path | int, weight: int, italic: bool) -> np.ndarray:
     """``text`` as a float mask (1 = ink), cut to its ink, at roughly 120 px tall."""
     if isinstance(face, Path):
         from PIL import Image, ImageDraw, ImageFont
@@ -166,7 +166,7 @@ class _Design:
         """The index of ``card`` as a float ink mask of ``w`` x ``h`` pixels."""
         out = np.zeros((h, w), np.float32)
         text = RANK_TEXT[card[1]]
-        mask = _text_mask(text, self.face, self.weight, self.italic)
+        mask = text_mask(text, self.face, self.weight, self.italic)
         rh = max(4, int(round(self.rank_h * h)))
         rw = self.rank_w * w * (self.ten_squeeze if len(text) > 1 else 1.0)
         # keep the face's own proportions within what a narrow or wide print does
@@ -178,7 +178,7 @@ class _Design:
         x0 = (w - rw) // 2
         out[y0:y0 + rh, x0:x0 + rw] = glyph
         py = y0 + rh + int(round(self.gap * h))
-        sign = None if self.suit_face is None else _text_mask(SUIT_CHAR[card[0]], self.suit_face, 0, False)
+        sign = None if self.suit_face is None else text_mask(SUIT_CHAR[card[0]], self.suit_face, 0, False)
         aspect = self.pip_aspect * (1.0 if sign is None else sign.shape[0] / sign.shape[1])
         pw = self.pip_w * w
         # a pip keeps its printed proportions: narrower if the box has too little height left

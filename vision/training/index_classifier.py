@@ -299,9 +299,8 @@ def main(argv: list[str] | None = None) -> int:
         add_embedding_output(args.data)
         return 0
     if args.scenes and args.covered:
-        make_covered_crops(args.data, args.scenes, args.seed, args.detector, joker_designs=args.joker_designs,
-                           ink_weight=args.ink_weight, index_designs=args.index_designs,
-                           only_covered=args.only_covered)
+        make_covered_crops(args.data, args.scenes, args.seed, args.detector, only_covered=args.only_covered,
+                           **scene_options(args))
     elif args.scenes:
         make_crops(args.data, args.scenes, args.seed, args.detector, tight_jokers=args.tight_jokers,
                    body_negatives=args.body_negatives, **scene_options(args))

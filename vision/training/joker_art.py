@@ -82,6 +82,16 @@ class _Design:
         self.corner_scale = (min(float(rng.uniform(1.2, 2.0)), max(self.scale, corner_cap))
                              if self.large else self.scale)
         self.second = bool(rng.random() < 0.35)          # a second ink for the big joker's details
+        # half the words in one of the machine's type faces (a bold serif JOKER, as many decks
+        # print the little joker's), the rest in OpenCV's stroke fonts
+        self.type_face = None
+        if self.shape == "text":
+            from vision.training.index_art import type_faces
+
+            faces = type_faces()
+            if faces and rng.random() < 0.5:
+                self.type_face = faces[int(rng.integers(len(faces)))]
+                self.type_weight = int(rng.choice([0, 1, 2, 4]))
 
     def draw(self, img: np.ndarray, box, ink, paper, accent, bottom: float, corner: bool = False) -> None:
         """Draw into ``box`` (x0, y0, x1, y1 in px); text may run down to ``bottom``.
@@ -91,6 +101,9 @@ class _Design:
         bw = (x1 - x0) * (self.corner_scale if large else self.scale)
         cx = x0 + bw / 2 if large else (x0 + x1) / 2
         thick = max(1, int(round(self.weight * bw)))
+        if self.shape == "text" and self.type_face is not None:
+            self._type_text(img, cx, y0, bw, bottom, ink)
+            return
         if self.shape == "text":
             letters = self.letters
             font = self.font | (cv2.FONT_ITALIC if self.italic else 0)
@@ -134,6 +147,27 @@ class _Design:
             if self.second:
                 cv2.circle(img, (int(c[0] * 8), int((c[1] - 0.1 * r) * 8)), int(r * 0.18 * 8), accent, -1,
                            cv2.LINE_AA, shift=3)
+
+    def _type_text(self, img: np.ndarray, cx: float, y0: float, bw: float, bottom: float, ink) -> None:
+        """The word's letters one under the other in :attr:`type_face`, an O
+        as wide as ``bw``, centred on ``cx`` from ``y0`` down to ``bottom``."""
+        from vision.training.index_art import text_mask
+
+        masks = [text_mask(ch, self.type_face, self.type_weight, False) for ch in self.letters]
+        s = bw / max(1, text_mask("O", self.type_face, self.type_weight, False).shape[1])
+        colour = np.asarray(ink, np.float32)
+        y = y0
+        for m in masks:
+            h, w = max(1, int(round(m.shape[0] * s))), max(1, int(round(m.shape[1] * s)))
+            if y + h > bottom:
+                break
+            a = cv2.resize(m, (w, h), interpolation=cv2.INTER_AREA)
+            x = int(round(cx - w / 2))
+            ya, xa = int(round(y)), max(0, x)
+            part = img[ya:ya + h, xa:x + w]
+            a = a[:part.shape[0], xa - x:xa - x + part.shape[1], None]
+            part[:] = (part * (1 - a) + colour * a).astype(img.dtype)
+            y += h * 1.2 + 1
 
 
 def _plain_face(deck: Deck) -> np.ndarray:

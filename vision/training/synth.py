@@ -31,7 +31,7 @@ import numpy as np
 from referee.cards import RANK_CHARS as RANKS, SUITS
 from vision.reading.classes import CARD_NAMES, HAND_CLASS, class_id
 from vision.reading.table import ZONE_PX
-from vision.training.card_art import Deck
+from vision.training.card_art import Deck, outline_print
 from vision.training.index_art import designed_indices
 from vision.training.joker_art import designed_jokers
 
@@ -426,7 +426,7 @@ def _draw_hand(rng: np.random.Generator, img: np.ndarray, top: np.ndarray, margi
 def add_scene_options(ap: argparse.ArgumentParser, scenes: str = "scenes") -> None:
     """Add the :class:`SceneGenerator` options that shape the data to a
     command line (``--joker-scenes``, ``--joker-designs``, ``--ink-weight``,
-    ``--index-designs``); ``scenes`` says in the help which scenes they shape.
+    ``--index-designs``, ``--outline-prints``); ``scenes`` says in the help which scenes they shape.
     :func:`scene_options` reads them back."""
     ap.add_argument("--joker-scenes", type=float, default=0.0,
                     help=f"share of {scenes} holding jokers on purpose (e.g. 0.15)")
@@ -436,12 +436,15 @@ def add_scene_options(ap: argparse.ArgumentParser, scenes: str = "scenes") -> No
                     help=f"share of {scenes} whose cards are printed heavier or lighter (e.g. 0.5)")
     ap.add_argument("--index-designs", type=float, default=0.0,
                     help=f"share of {scenes} printing the indices in a new type face and pip shape (e.g. 0.5)")
+    ap.add_argument("--outline-prints", type=float, default=0.0,
+                    help=f"share of {scenes} whose cards are line drawings: pips and pictures outlined (e.g. 0.2)")
 
 
 def scene_options(args: argparse.Namespace) -> dict[str, float]:
     """The options :func:`add_scene_options` added, as :class:`SceneGenerator` keywords."""
     return {"joker_scenes": args.joker_scenes, "joker_designs": args.joker_designs,
-            "ink_weight": args.ink_weight, "index_designs": args.index_designs}
+            "ink_weight": args.ink_weight, "index_designs": args.index_designs,
+            "outline_prints": args.outline_prints}
 
 
 class SceneGenerator:
@@ -451,7 +454,7 @@ class SceneGenerator:
                  cloth: tuple[tuple[int, int, int], ...] = CLOTH_TRAIN,
                  hand_rate: float = 0.2, empty_rate: float = 0.06,
                  joker_scenes: float = 0.0, joker_designs: float = 0.0, ink_weight: float = 0.0,
-                 index_designs: float = 0.0):
+                 index_designs: float = 0.0, outline_prints: float = 0.0):
         """``joker_scenes``: the share of random scenes that hold jokers on
         purpose (:func:`joker_play`); ``joker_designs``: the share of scenes
         with jokers whose jokers are drawn in a new design
@@ -459,7 +462,9 @@ class SceneGenerator:
         share of scenes whose cards are printed heavier or lighter
         (:func:`reweigh_ink`); ``index_designs``: the share of scenes whose
         corner indices are printed in a new type face and pip shape
-        (:mod:`vision.training.index_art`)."""
+        (:mod:`vision.training.index_art`); ``outline_prints``: the share of
+        scenes whose cards (not their jokers) are line drawings
+        (:func:`outline_print`)."""
         if not decks:
             raise ValueError("SceneGenerator needs at least one deck")
         self.decks = decks
@@ -471,6 +476,7 @@ class SceneGenerator:
         self.joker_designs = joker_designs
         self.ink_weight = ink_weight
         self.index_designs = index_designs
+        self.outline_prints = outline_prints
         self._with_jokers = [d for d in decks if "BJ" in d.cards]
 
     # -- one scene -----------------------------------------------------------
@@ -615,7 +621,7 @@ class SceneGenerator:
 
     def _faces(self, rng: np.random.Generator, deck: Deck, cards: list[str]) -> dict[str, np.ndarray]:
         """The artwork of each face: the deck's, or now and then new jokers,
-        new corner indices or heavier or lighter ink (see ``__init__``)."""
+        new corner indices, heavier or lighter ink or a line drawing (see ``__init__``)."""
         faces = deck.cards
         # (no draw from rng unless asked: scenes from a given seed stay as they were)
         if self.joker_designs > 0 and {"BJ", "LJ"} & set(cards) and rng.random() < self.joker_designs:
@@ -625,6 +631,12 @@ class SceneGenerator:
         if self.ink_weight > 0 and cards and rng.random() < self.ink_weight:
             weight = int(rng.choice([-2, -1, 1, 2]))
             faces = {**faces, **{c: reweigh_ink(faces[c], weight) for c in set(cards)}}
+        plain = set(cards) - {"BJ", "LJ"}
+        if self.outline_prints > 0 and plain and rng.random() < self.outline_prints:
+            # a line-drawn deck's jokers are its own pictures: only rank-and-suit cards are outlined;
+            # lines keep their colours (all black, a J over a black outline was a vertical JOKER's "JO")
+            width = float(rng.uniform(1.2, 3.0))
+            faces = {**faces, **{c: outline_print(faces[c], width, black=False) for c in plain}}
         return faces
 
     @staticmethod
