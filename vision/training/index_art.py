@@ -28,24 +28,14 @@ import cv2
 import numpy as np
 
 from vision.training.card_art import Deck
+from vision.training.fonts import text_mask, type_faces
 from vision.training.joker_art import paper_colour
 
-FONT_DIRS = (Path("/usr/share/fonts"),)
 _HERSHEY = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
             cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_COMPLEX_SMALL)
 RANK_TEXT = {"A": "A", "T": "10", "J": "J", "Q": "Q", "K": "K", **{str(n): str(n) for n in range(2, 10)}}
 SUIT_CHAR = {"S": "\u2660", "C": "\u2663", "H": "\u2665", "D": "\u2666"}
 SUPER = 4           # marks are drawn this many times larger, then shrunk (smooth edges)
-
-
-@lru_cache(maxsize=1)
-def type_faces() -> tuple[Path, ...]:
-    """The machine's TrueType/OpenType font files (none: OpenCV's stroke fonts alone)."""
-    found = []
-    for d in FONT_DIRS:
-        if d.is_dir():
-            found += [p for p in d.rglob("*") if p.suffix.lower() in (".ttf", ".otf", ".ttc")]
-    return tuple(sorted(found))
 
 
 @lru_cache(maxsize=1)
@@ -64,30 +54,6 @@ def suit_faces() -> tuple[Path, ...]:
         if all(m.size and (m.shape != missing.shape or not np.array_equal(m, missing)) for m in masks):
             found.append(face)
     return tuple(found)
-
-
-def text_mask(text: str, face: Path | int, weight: int, italic: bool) -> np.ndarray:
-    """``text`` as a float mask (1 = ink), cut to its ink, at roughly 120 px tall."""
-    if isinstance(face, Path):
-        from PIL import Image, ImageDraw, ImageFont
-
-        font = ImageFont.truetype(str(face), 120)
-        x0, y0, x1, y1 = font.getbbox(text, stroke_width=weight)
-        im = Image.new("L", (x1 - x0 + 8, y1 - y0 + 8), 0)
-        ImageDraw.Draw(im).text((4 - x0, 4 - y0), text, fill=255, font=font,
-                                stroke_width=weight, stroke_fill=255)
-        mask = np.asarray(im, np.float32) / 255
-    else:
-        f = face | (cv2.FONT_ITALIC if italic else 0)
-        thick = 3 + 3 * weight
-        (tw, th), base = cv2.getTextSize(text, f, 4.0, thick)
-        mask = np.zeros((th + base + 2 * thick + 8, tw + 2 * thick + 8), np.uint8)
-        cv2.putText(mask, text, (thick + 4, th + thick + 4), f, 4.0, 255, thick, cv2.LINE_AA)
-        mask = mask.astype(np.float32) / 255
-    ys, xs = np.nonzero(mask > 0.1)
-    if not len(xs):
-        raise ValueError(f"font draws no ink for {text!r}: {face}")
-    return mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
 
 
 def _suit_mask(suit: str, w: int, h: int, style: dict) -> np.ndarray:

@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from vision.training.card_art import Deck
+from vision.training.fonts import text_mask, type_faces
 
 MAX_REACH = 0.4     # share of the card's width a corner mark may reach across
 SHAPES = ("text", "text", "star", "ring_star", "wheel", "crown")
@@ -86,8 +87,6 @@ class _Design:
         # print the little joker's), the rest in OpenCV's stroke fonts
         self.type_face = None
         if self.shape == "text":
-            from vision.training.index_art import type_faces
-
             faces = type_faces()
             if faces and rng.random() < 0.5:
                 self.type_face = faces[int(rng.integers(len(faces)))]
@@ -151,8 +150,6 @@ class _Design:
     def _type_text(self, img: np.ndarray, cx: float, y0: float, bw: float, bottom: float, ink) -> None:
         """The word's letters one under the other in :attr:`type_face`, an O
         as wide as ``bw``, centred on ``cx`` from ``y0`` down to ``bottom``."""
-        from vision.training.index_art import text_mask
-
         masks = [text_mask(ch, self.type_face, self.type_weight, False) for ch in self.letters]
         s = bw / max(1, text_mask("O", self.type_face, self.type_weight, False).shape[1])
         colour = np.asarray(ink, np.float32)
