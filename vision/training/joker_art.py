@@ -85,7 +85,7 @@ class _Design:
         self.second = bool(rng.random() < 0.35)          # a second ink for the big joker's details
         # half the words in one of the machine's type faces (a bold serif JOKER, as many decks
         # print the little joker's), the rest in OpenCV's stroke fonts
-        self.type_face = None
+        self.type_face, self.type_weight = None, 0
         if self.shape == "text":
             faces = type_faces()
             if faces and rng.random() < 0.5:

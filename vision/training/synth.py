@@ -634,7 +634,8 @@ class SceneGenerator:
         plain = set(cards) - {"BJ", "LJ"}
         if self.outline_prints > 0 and plain and rng.random() < self.outline_prints:
             # a line-drawn deck's jokers are its own pictures: only rank-and-suit cards are outlined;
-            # lines keep their colours (all black, a J over a black outline was a vertical JOKER's "JO")
+            # lines keep their colours (trained all black too, a jack over a black-outlined heart
+            # looked like a vertical JOKER's "JO", and little jokers were read as jacks of hearts)
             width = float(rng.uniform(1.2, 3.0))
             faces = {**faces, **{c: outline_print(faces[c], width, black=False) for c in plain}}
         return faces
