@@ -34,3 +34,15 @@ def detector():
 @pytest.fixture
 def rng():
     return np.random.default_rng(12345)
+
+
+@pytest.fixture(scope="session")
+def cutouts() -> list:
+    """Real hands cut out of the four rps photographs in tests/data/real
+    (CC BY-SA 4.0, see its LICENSE.md), to lay into generated zones."""
+    import cv2
+
+    from vision.training.real_photos import green_cloth_cutout
+
+    real = Path(__file__).resolve().parents[1] / "data" / "real" / "rps"
+    return [green_cloth_cutout(cv2.imread(str(p))) for p in sorted(real.glob("*.png"))]

@@ -49,10 +49,17 @@ def test_empty_zone_reads_empty(gen, detector, rng):
     assert read.names == [] and read.confidence == 1.0
 
 
-def test_hand_is_seen(decks, detector):
+@pytest.fixture(scope="module")
+def boxes_alone() -> CardDetector:
+    """Hands said by the detector's own boxes (no second stage): the drawn
+    hands it learnt.  (Real hands, MediaPipe's models: test_hand_landmarks.py.)"""
+    return CardDetector(threads=1, hand_model=False, hand_landmarks=False)
+
+
+def test_drawn_hands_are_boxed(decks, boxes_alone):
     from vision.training.synth import SceneGenerator
     g = SceneGenerator(decks, hand_rate=1.0, empty_rate=0.0)
-    seen = sum(detector.read_zone(g.random_scene(np.random.default_rng([5, i])).image).hand for i in range(10))
+    seen = sum(boxes_alone.read_zone(g.random_scene(np.random.default_rng([5, i])).image).hand for i in range(10))
     assert seen >= 7
 
 
@@ -177,14 +184,14 @@ def test_cards_whose_centre_lies_in_the_margin_belong_to_a_neighbour(gen, decks,
     assert detector.read_zones([scene.image], None, m)[0].names == ["H9", "CK"]
 
 
-def test_a_hand_only_in_the_margin_does_not_cover_the_zone(gen, decks, detector):
+def test_a_drawn_hand_boxed_only_in_the_margin_does_not_cover_the_zone(gen, decks, boxes_alone):
     scene = gen.render(["S5"], np.random.default_rng(3), deck=decks[0], clean=True, hand=True)
-    hand, = [d for d in detector.find_boxes(scene.image) if d.name == "HAND"]   # fingers from the right edge
+    hand, = [d for d in boxes_alone.find_boxes(scene.image) if d.name == "HAND"]   # fingers from the right edge
     x0 = hand.box[0]
-    assert hand.box[2] > scene.image.shape[1] - 10 and detector.read_zones([scene.image])[0].hand
+    assert hand.box[2] > scene.image.shape[1] - 10 and boxes_alone.read_zones([scene.image])[0].hand
     w = scene.image.shape[1]
-    assert detector.read_zones([scene.image], None, int(w - x0) - 10)[0].hand       # reaches into the zone
-    assert not detector.read_zones([scene.image], None, int(w - x0) + 5)[0].hand    # only over the margin
+    assert boxes_alone.read_zones([scene.image], None, int(w - x0) - 10)[0].hand       # reaches into the zone
+    assert not boxes_alone.read_zones([scene.image], None, int(w - x0) + 5)[0].hand    # only over the margin
 
 
 def test_a_surface_of_parallel_lines_does_not_hide_the_card(gen, detector):

@@ -1,5 +1,9 @@
 """The hand model on real photographs: hands raise a hand, bare tables do not.
 
+The hand model is the second stage when MediaPipe's models are turned off
+(``CardDetector(hand_landmarks=False)``); the default, MediaPipe's models,
+is tested on the same photographs in test_hand_landmarks.py.
+
 The photographs in tests/data/real (licences in its LICENSE.md) are from the
 sets' validation and test splits, or from the two sets seen from above
 (overhead, rps), never trained on.
@@ -41,7 +45,7 @@ def _hands() -> list:
 
 @pytest.fixture(scope="module")
 def det() -> CardDetector:
-    return CardDetector(threads=1)
+    return CardDetector(threads=1, hand_landmarks=False)
 
 
 @pytest.mark.parametrize("path", sorted((REAL / "tables").glob("*.jpg")), ids=lambda p: p.name[:24])
@@ -157,7 +161,7 @@ def test_overhead_photographs_are_sorted_by_what_the_hand_wears(tmp_path):
 
 def test_the_detector_alone_still_says_hands_when_asked(det):
     zone, _ = _zone_picture(_hands()[0].path, _hands()[0].hands)
-    alone = CardDetector(threads=1, hand_model=False)
+    alone = CardDetector(threads=1, hand_model=False, hand_landmarks=False)
     read = alone.read_zones([zone], margin=MARGIN)[0]
     assert read.hand_probability is None
     assert read.hand == (read.hand_confidence >= alone.hand_conf)
@@ -165,14 +169,14 @@ def test_the_detector_alone_still_says_hands_when_asked(det):
 
 def test_a_missing_hand_model_is_a_detector_error(tmp_path):
     with pytest.raises(DetectorError, match="hand model not found"):
-        CardDetector(threads=1, hand_model=tmp_path / "none.onnx")
+        CardDetector(threads=1, hand_model=tmp_path / "none.onnx", hand_landmarks=False)
 
 
 def test_a_file_that_is_no_model_is_a_detector_error(tmp_path):
     bad = tmp_path / "bad.onnx"
     bad.write_bytes(b"not a model")
     with pytest.raises(DetectorError, match="cannot load hand model"):
-        CardDetector(threads=1, hand_model=bad)
+        CardDetector(threads=1, hand_model=bad, hand_landmarks=False)
 
 
 def test_the_model_judges_the_box_it_is_given():

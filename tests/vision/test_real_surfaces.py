@@ -28,15 +28,17 @@ def wood():
     return cv2.imread(str(WOOD))[:, 320:2240]      # the middle, square
 
 
-@pytest.mark.parametrize("hand_model", [False, None], ids=["detector alone", "with the hand model"])
+@pytest.mark.parametrize("hand_model", [False, None, "landmarks"],
+                         ids=["detector alone", "with the hand model", "with MediaPipe's models"])
 def test_a_bare_wooden_table_raises_no_hand(gen, detector, wood, hand_model):
     """Four play zones on bare wood (seed 1: the detector alone takes W-play's
     grain for a hand in every frame): after the gate's second, no zone waits; a
     play then laid there is reported.  With the hand model judging the
-    detector's boxes, no zone waits at all."""
+    detector's boxes, or MediaPipe's models (the default), no zone waits at all."""
     from vision.reading.detector import CardDetector
 
-    det = CardDetector(threads=1, hand_model=False) if hand_model is False else detector
+    det = detector if hand_model == "landmarks" else CardDetector(threads=1, hand_model=hand_model,
+                                                                   hand_landmarks=False)
     painter = TablePainter(gen, np.random.default_rng(1), top=wood)
     first, _ = painter.frame({})
     watcher = TableWatcher(calibrate(first), det, zones=ZONES)

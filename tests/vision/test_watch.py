@@ -11,15 +11,16 @@ from commands import main
 from referee.events import Event
 from vision.reading.table import calibrate
 from vision.reading.watch import FrameError, TableWatcher, check_frame, open_source
+from vision.training.synth import SceneGenerator
 from vision.training.synth_table import TablePainter
 
 PLAY_ZONES = ["S-play", "E-play", "N-play", "W-play"]
 
 
 @pytest.fixture(scope="module")
-def table_video(tmp_path_factory, gen):
-    """A short video: empty table, S lays three cards (hand first), E a joker bomb, cleared."""
-    painter = TablePainter(gen, np.random.default_rng(21))
+def table_video(tmp_path_factory, decks, cutouts):
+    """A short video: empty table, S lays three cards (a real hand first), E a joker bomb, cleared."""
+    painter = TablePainter(SceneGenerator(decks, hand_rate=0.0, hand_cutouts=cutouts), np.random.default_rng(21))
     rng = np.random.default_rng(22)
     empty, _ = painter.frame({}, clean=True)
     hand, _ = painter.frame({"S-play": ["S5", "S5"]}, hands={"S-play"}, clean=True)

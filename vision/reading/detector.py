@@ -24,6 +24,7 @@ import numpy as np
 
 from vision.reading.classes import DETECTOR_NAMES
 from vision.reading.deck_profile import DeckProfileError
+from vision.reading.hand_landmarks import HandLandmarks
 from vision.reading.hand_model import DEFAULT_MODEL as HAND_MODEL, ENV as HAND_ENV, HandModel
 from vision.reading.index_classifier import (DEFAULT_MODEL as CLF_MODEL, ENV as CLF_ENV, LABELS as CLF_LABELS,
                                              NONE as CLF_NONE, IndexClassifier, turned_crop)
@@ -48,6 +49,7 @@ class ZoneRead:
     hand: bool = False
     hand_confidence: float = 0.0      # the detector's strongest hand box over the zone
     hand_probability: float | None = None   # the hand model's, its surest box (None: no hand model loaded)
+    hand_presence: float | None = None      # MediaPipe's, the surest hand over the zone (None: not loaded)
     hand_boxes: tuple[tuple[float, float, float, float], ...] = ()   # the detector's hand boxes over the zone
     printed: tuple[str, ...] = ()     # printed PASS / COUNTn cards (vision.reading.printed_cards)
 
@@ -135,12 +137,17 @@ class CardDetector:
     classifier does not name whose index it names surely cut out turned by
     one of those angles also calls for those reads (a card turned far, alone,
     its long edges covered or at the picture's border; False: not looked for).
-    ``hand_model``: the hand model (:mod:`vision.reading.hand_model`) that
-    judges each hand box the detector proposes (from ``hand_conf``, by
-    default :attr:`HAND_PROPOSAL_CONF`): a hand is over the zone when it
-    gives a box ``hand_threshold`` or more.  False: the detector's hand
-    boxes alone say it, from :attr:`DEFAULT_HAND_CONF` (see
-    models/MODEL_CARD.md, "Hands on real photographs").
+    ``hand_landmarks`` (the default): where the detector proposes a hand
+    (a box from ``hand_conf``, by default :attr:`HAND_PROPOSAL_CONF`),
+    MediaPipe's palm detector and hand landmark model
+    (:mod:`vision.reading.hand_landmarks`) say whether a real hand is
+    there: one with a joint over the zone, not only over its margin (see
+    models/MODEL_CARD.md, "Hands found by MediaPipe's models").  False:
+    ``hand_model``, the hand model (:mod:`vision.reading.hand_model`)
+    judges each box the detector proposes: a hand is over the zone when it
+    gives a box ``hand_threshold`` or more; ``hand_model=False`` as well:
+    the detector's hand boxes alone say it, from :attr:`DEFAULT_HAND_CONF`
+    ("Hands on real photographs").
     """
 
     DEFAULT_HAND_CONF = 0.3
@@ -152,7 +159,8 @@ class CardDetector:
                  classifier: str | Path | bool | None = None, index_conf: float = 0.25,
                  turn_from: float | None = TURN_FROM, deck: str | Path | None = None,
                  own_turns: bool = True, box_turns: bool = True,
-                 hand_model: str | Path | bool | None = None, hand_threshold: float | None = None):
+                 hand_model: str | Path | bool | None = None, hand_threshold: float | None = None,
+                 hand_landmarks: bool = True):
         path = model_path(model, "GUANDAN_CARD_MODEL", DEFAULT_MODEL)
         self.session = _load("card model", path, lambda p: cpu_session(p, threads))
         inp = self.session.get_inputs()[0]
@@ -184,12 +192,21 @@ class CardDetector:
         elif deck is not None:
             raise DetectorError("a deck profile needs the index classifier (classifier=False given)")
         self.hand_model = None
-        if hand_model is not False:
+        self.hand_landmarks = None
+        if hand_landmarks:
+            if hand_model not in (None, False) or hand_threshold is not None:
+                raise DetectorError("a hand model or its threshold is used only with hand_landmarks=False")
+            try:
+                self.hand_landmarks = HandLandmarks(threads=threads)
+            except Exception as exc:      # missing, or not a model (ONNX Runtime raises its own types)
+                raise DetectorError(f"cannot load MediaPipe's hand models: {exc}") from None
+        elif hand_model is not False:
             hand_path = model_path(hand_model, HAND_ENV, HAND_MODEL)
             self.hand_model = _load("hand model", hand_path, lambda p: HandModel(p, threads=threads))
         self.hand_threshold = self.DEFAULT_HAND_THRESHOLD if hand_threshold is None else hand_threshold
-        # with the hand model judging them, the detector proposes more boxes
-        default_conf = self.DEFAULT_HAND_CONF if self.hand_model is None else self.HAND_PROPOSAL_CONF
+        # with a second stage judging them, the detector proposes more boxes
+        judged = self.hand_model is not None or self.hand_landmarks is not None
+        default_conf = self.HAND_PROPOSAL_CONF if judged else self.DEFAULT_HAND_CONF
         self.hand_conf = default_conf if hand_conf is None else hand_conf
         # the detector only has to find indices, so its threshold is low;
         # the classifier's (index_conf) decides what an index shows
@@ -367,7 +384,9 @@ class CardDetector:
         # whether a hand is there: the read as it lies alone
         reads = [replace(b, hand=t[0].hand, hand_confidence=t[0].hand_confidence, hand_boxes=t[0].hand_boxes)
                  for b, t in zip(best, tried)]
-        if self.hand_model is not None:
+        if self.hand_landmarks is not None:
+            reads = [replace(r, **self._landmark_hand(im, r, margin)) for im, r in zip(images, reads)]
+        elif self.hand_model is not None:
             # the hand model judges each box the detector took for a hand (it took
             # real wood, cork and shadows for hands); every zone's boxes in one run
             boxed = [(im, b) for im, r in zip(images, reads) for b in r.hand_boxes]
@@ -378,6 +397,19 @@ class CardDetector:
                 judged.append(replace(r, hand=p >= self.hand_threshold, hand_probability=round(p, 4)))
             reads = judged
         return reads
+
+    def _landmark_hand(self, image: np.ndarray, read: ZoneRead, margin: int) -> dict:
+        """Whether MediaPipe's models find a hand reaching into the zone (not
+        only over its margin), and the surest one's presence: only where the
+        detector proposed a hand.  (It proposes one on nearly every real
+        picture but seldom on a still cloth, and a palm search costs about
+        17 ms a zone.)"""
+        if not read.hand_boxes:
+            return {"hand": False, "hand_presence": 0.0}
+        h, w = image.shape[:2]
+        zone = (margin, margin, w - margin, h - margin)
+        over = [x.presence for x in self.hand_landmarks.hands(image) if x.reaches(zone)]
+        return {"hand": bool(over), "hand_presence": max(over, default=0.0)}
 
     def _reads(self, images: list[np.ndarray], variants: list[list[Upright | None]], scale: float | None,
                margin: int, either_corner: bool = False

@@ -447,6 +447,33 @@ def scene_options(args: argparse.Namespace) -> dict[str, float]:
             "outline_prints": args.outline_prints}
 
 
+def _paste_hand(rng: np.random.Generator, img: np.ndarray, top: np.ndarray, cutout: np.ndarray,
+                margin: int = 0) -> tuple[float, ...]:
+    """A real hand cut out of a photograph (BGRA, its arm at the right edge)
+    reaching in from a random edge of the picture, over half to four fifths
+    of the zone's depth from that edge; returns its box."""
+    edge = int(rng.integers(4))          # quarter turns: the arm comes in from the right, top, left, bottom
+    hand = np.ascontiguousarray(np.rot90(cutout, edge))
+    ph, pw = img.shape[:2]
+    depth = (pw if edge % 2 == 0 else ph) - 2 * margin
+    scale = rng.uniform(0.5, 0.8) * depth / (hand.shape[1] if edge % 2 == 0 else hand.shape[0])
+    hand = cv2.resize(hand, (max(1, round(hand.shape[1] * scale)), max(1, round(hand.shape[0] * scale))),
+                      interpolation=cv2.INTER_LINEAR)
+    hh, hw = min(hand.shape[0], ph), min(hand.shape[1], pw)
+    hand = hand[:hh, :hw] if edge in (0, 3) else hand[hand.shape[0] - hh:, hand.shape[1] - hw:]
+    # flush with its edge, anywhere along it
+    x = pw - hw if edge == 0 else 0 if edge == 2 else int(rng.integers(pw - hw + 1))
+    y = 0 if edge == 1 else ph - hh if edge == 3 else int(rng.integers(ph - hh + 1))
+    alpha = hand[:, :, 3:].astype(np.float32) / 255
+    region = img[y:y + hh, x:x + hw]
+    region[:] = region * (1 - alpha) + hand[:, :, :3].astype(np.float32) * alpha
+    top[y:y + hh, x:x + hw][alpha[:, :, 0] > 0.5] = -1
+    ys, xs = np.nonzero(alpha[:, :, 0] > 0.5)
+    if len(xs) == 0:
+        return ()
+    return (float(x + xs.min()), float(y + ys.min()), float(x + xs.max() + 1), float(y + ys.max() + 1))
+
+
 class SceneGenerator:
     """Renders play-zone scenes from a set of decks and a cloth palette."""
 
@@ -454,7 +481,8 @@ class SceneGenerator:
                  cloth: tuple[tuple[int, int, int], ...] = CLOTH_TRAIN,
                  hand_rate: float = 0.2, empty_rate: float = 0.06,
                  joker_scenes: float = 0.0, joker_designs: float = 0.0, ink_weight: float = 0.0,
-                 index_designs: float = 0.0, outline_prints: float = 0.0):
+                 index_designs: float = 0.0, outline_prints: float = 0.0,
+                 hand_cutouts: list[np.ndarray] | None = None):
         """``joker_scenes``: the share of random scenes that hold jokers on
         purpose (:func:`joker_play`); ``joker_designs``: the share of scenes
         with jokers whose jokers are drawn in a new design
@@ -464,7 +492,11 @@ class SceneGenerator:
         corner indices are printed in a new type face and pip shape
         (:mod:`vision.training.index_art`); ``outline_prints``: the share of
         scenes whose cards (not their jokers) are line drawings
-        (:func:`outline_print`)."""
+        (:func:`outline_print`); ``hand_cutouts``: real hands cut out of
+        photographs (BGRA, the arm at the right edge:
+        :func:`vision.training.real_photos.green_cloth_cutout`) laid in
+        instead of drawn hands (:func:`_paste_hand`: real hand models
+        judge them; the detector learnt the drawn ones)."""
         if not decks:
             raise ValueError("SceneGenerator needs at least one deck")
         self.decks = decks
@@ -477,6 +509,7 @@ class SceneGenerator:
         self.ink_weight = ink_weight
         self.index_designs = index_designs
         self.outline_prints = outline_prints
+        self.hand_cutouts = hand_cutouts or []
         self._with_jokers = [d for d in decks if "BJ" in d.cards]
 
     # -- one scene -----------------------------------------------------------
@@ -569,7 +602,10 @@ class SceneGenerator:
         faces = self._faces(rng, deck, cards)
         placed, angles = self._lay(rng, img, top, cards, faces, row, clean, m)
         hand_box: tuple[float, ...] = ()
-        if hand:
+        if hand and self.hand_cutouts:
+            cutout = self.hand_cutouts[int(rng.integers(len(self.hand_cutouts)))]
+            hand_box = _paste_hand(rng, img, top, cutout, m)
+        elif hand:
             hand_box = _draw_hand(rng, img, top, m)
         labels, owners, corners = _index_labels(deck.index_box, cards, placed, top)
         if hand_box:
