@@ -374,7 +374,10 @@ def real_surfaces(model: str | None, classifier: str | None, threads: int, seed:
     found = surfaces()
     if not found:
         return {"skipped": "no real surfaces installed: apt-get install mypaint-data-extras mate-backgrounds"}
-    det = CardDetector(model, threads=threads, classifier=classifier, hand_conf=0.05, hand_model=hand_model)
+    # drawn hands: the detector's boxes and the hand model (MediaPipe's models
+    # judge real hands: --real-hands)
+    det = CardDetector(model, threads=threads, classifier=classifier, hand_conf=0.05, hand_model=hand_model,
+                       hand_landmarks=False)
     shipped = CardDetector.DEFAULT_HAND_CONF
     gen = SceneGenerator(load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT, hand_rate=0.0)
     margin = Zone.margin_px(margin_mm)
@@ -559,11 +562,13 @@ def enrollment(model: str | None, classifier: str | None, threads: int, decks: l
 HAND_MODEL_THRESHOLDS = (0.3, 0.5, 0.7, 0.9)
 
 
-def real_hands(det: CardDetector, root: Path, margin_mm: float = ZONE_MARGIN_MM, seed: int = 5150) -> dict:
+def real_hands(det: CardDetector, root: Path, margin_mm: float = ZONE_MARGIN_MM, seed: int = 5150,
+               hand_model: str | Path | None = None) -> dict:
     """Hands on real photographs (``vision.training.real_photos``; never trained
     on): false alarms on pictures without a hand and misses on pictures with
-    one, per picture, for the detector's hand boxes (shipped threshold) and
-    for the hand model at several thresholds.
+    one, per picture, side by side: ``det``'s own hand cue (by default
+    MediaPipe's models: "hand cue"), the detector's hand boxes alone
+    (shipped threshold) and the hand model at several thresholds.
 
     Without a hand: the ``tables`` validation and test photographs (wooden
     blocks on wood and white tables), the EdjeElectronics test photographs
@@ -580,8 +585,8 @@ def real_hands(det: CardDetector, root: Path, margin_mm: float = ZONE_MARGIN_MM,
                                              zone_view)
     from vision.training.real_surfaces import LIGHTS, relight, surfaces, zone_surface
 
-    if det.hand_model is None:
-        return {"skipped": "no hand model loaded"}
+    model_det = CardDetector(det.model_path, threads=1, classifier=det.classifier.model_path,
+                             hand_model=hand_model, hand_landmarks=False)
     sets: dict[str, list[tuple[np.ndarray, bool, int]]] = {}
     margin = Zone.margin_px(margin_mm)
 
@@ -629,26 +634,32 @@ def real_hands(det: CardDetector, root: Path, margin_mm: float = ZONE_MARGIN_MM,
     scale = det.imgsz / max(ZONE_PX)
     out: dict = {"sets": {}}
     total = Counter()
+    cue = ("MediaPipe's models" if det.hand_landmarks is not None else "hand model" if det.hand_model is not None
+           else "detector boxes")
     for label, pics in sets.items():
-        reads = []
+        reads, model_reads = [], []
         for i in range(0, len(pics), 16):
             reads += det.read_zones([p for p, _ in pics[i:i + 16]], scale, margin)
+            model_reads += model_det.read_zones([p for p, _ in pics[i:i + 16]], scale, margin)
         hand = pics[0][1] if pics else False
-        det_raised = sum(r.hand_confidence >= CardDetector.DEFAULT_HAND_CONF for r in reads)
-        row = {"pictures": len(pics), "hand_in_pictures": hand,
+        det_raised = sum(r.hand_confidence >= CardDetector.DEFAULT_HAND_CONF for r in model_reads)
+        row = {"pictures": len(pics), "hand_in_pictures": hand, "cue_raised_hand": sum(r.hand for r in reads),
                "detector_raised_hand": det_raised}
         for t in HAND_MODEL_THRESHOLDS:
-            row[f"model_raised_hand_at_{t}"] = sum(r.hand_probability >= t for r in reads)
+            row[f"model_raised_hand_at_{t}"] = sum(r.hand_probability >= t for r in model_reads)
         out["sets"][label] = row
         # the two views from above are counted apart: views the other figures never had
         key = ("overhead" if label.startswith("overhead") else "green" if label.startswith("green cloth")
                else "with_hand" if hand else "without_hand")
         total[f"{key}_pictures"] += len(pics)
+        total[f"{key}_cue"] += row["cue_raised_hand"]
         total[f"{key}_detector"] += det_raised
         for t in HAND_MODEL_THRESHOLDS:
             total[f"{key}_model_{t}"] += row[f"model_raised_hand_at_{t}"]
     n0, n1 = max(1, total["without_hand_pictures"]), max(1, total["with_hand_pictures"])
     out["pictures_without_hand"], out["pictures_with_hand"] = total["without_hand_pictures"], total["with_hand_pictures"]
+    out[f"hand cue: {cue} (shipped)"] = {"false_alarm_rate": round(total["without_hand_cue"] / n0, 4),
+                                          "miss_rate": round(1 - total["with_hand_cue"] / n1, 4)}
     out["detector (before)"] = {"false_alarm_rate": round(total["without_hand_detector"] / n0, 4),
                                 "miss_rate": round(1 - total["with_hand_detector"] / n1, 4)}
     for t in HAND_MODEL_THRESHOLDS:
@@ -657,10 +668,14 @@ def real_hands(det: CardDetector, root: Path, margin_mm: float = ZONE_MARGIN_MM,
     for key, title in (("overhead", "overhead arms (real, seen from above)"),
                        ("green", "hands from above a green cloth (real, rps held-out third)")):
         if n := total[f"{key}_pictures"]:
-            out[title] = {"pictures": n, "detector_miss_rate": round(1 - total[f"{key}_detector"] / n, 4),
+            out[title] = {"pictures": n, "cue_miss_rate": round(1 - total[f"{key}_cue"] / n, 4),
+                          "detector_miss_rate": round(1 - total[f"{key}_detector"] / n, 4),
                           **{f"model_miss_rate_at_{t}": round(1 - total[f"{key}_model_{t}"] / n, 4)
                              for t in HAND_MODEL_THRESHOLDS}}
-    out["shipped_hand_threshold"] = det.hand_threshold
+    out["hand_model_threshold"] = model_det.hand_threshold
+    if det.hand_landmarks is not None:
+        out["palm_threshold"] = det.hand_landmarks.palm_threshold
+        out["presence_threshold"] = det.hand_landmarks.presence_threshold
     return out
 
 
@@ -694,6 +709,8 @@ def main() -> int:
                     help="also hand false alarms and misses on real photographs (vision/training/real_photos.py builds ROOT)")
     ap.add_argument("--only-real-hands", action="store_true", help="that section alone")
     ap.add_argument("--hand-model", default=None, help="hand model ONNX (default: the shipped one)")
+    ap.add_argument("--hand-model-cue", action="store_true",
+                    help="the hand model decides whether a hand is over a zone, not MediaPipe's models")
     ap.add_argument("--turned", type=int, default=0, metavar="N",
                     help="also N plays per angle bin (0-15, 15-30, 30-45 degrees), N tight fans, "
                          "N fans and N rows with crooked cards")
@@ -735,11 +752,13 @@ def main() -> int:
                                                          hand_model=args.hand_model)}, indent=1))
         return 0
     det = CardDetector(args.model, threads=args.threads, conf=args.conf, classifier=args.classifier,
-                       hand_model=args.hand_model)
+                       hand_landmarks=not args.hand_model_cue,
+                       hand_model=args.hand_model if args.hand_model_cue else None)
     if args.only_real_hands:
         if not args.real_hands:
             ap.error("--only-real-hands needs --real-hands ROOT")
-        print(json.dumps({"real_hands": real_hands(det, args.real_hands, args.margin_mm, args.surface_seed)}, indent=1))
+        print(json.dumps({"real_hands": real_hands(det, args.real_hands, args.margin_mm, args.surface_seed,
+                                                   args.hand_model)}, indent=1))
         return 0
     if args.only_turned:
         print(json.dumps(turned_sections(det, args, args.turned or 100), indent=1))
@@ -769,7 +788,7 @@ def main() -> int:
         out["real_photos"] = {"source": "EdjeElectronics test photographs (Apache-2.0), real, not made here",
                               **measure(det, args.real_photos, "test")}
     if args.real_hands:
-        out["real_hands"] = real_hands(det, args.real_hands, args.margin_mm, args.surface_seed)
+        out["real_hands"] = real_hands(det, args.real_hands, args.margin_mm, args.surface_seed, args.hand_model)
     if args.enroll:
         out["enrollment"] = enrollment(*enroll_args())
     if args.real_surfaces:

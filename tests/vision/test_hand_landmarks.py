@@ -142,3 +142,26 @@ def test_the_hand_model_is_chosen_instead_of_mediapipes_not_beside_them():
         CardDetector(threads=1, hand_model=True)
     with pytest.raises(DetectorError, match="hand_landmarks=False"):
         CardDetector(threads=1, hand_threshold=0.7)
+
+
+def _wheel(path: Path, members: dict[str, bytes]) -> Path:
+    import zipfile
+
+    with zipfile.ZipFile(path, "w") as z:
+        for name, data in members.items():
+            z.writestr(name, data)
+    return path
+
+
+def test_the_export_takes_only_the_wheel_the_models_were_made_from(tmp_path, capsys):
+    from vision.training.hand_landmarks_export import MODELS, ExportError, extract, main
+
+    with pytest.raises(ExportError, match="has no mediapipe/modules/palm_detection"):
+        extract(_wheel(tmp_path / "empty.whl", {"README": b""}), tmp_path)
+    changed = _wheel(tmp_path / "other.whl", {member: b"another model" for member, _, _ in MODELS})
+    with pytest.raises(ExportError, match="not the file the shipped models were made from"):
+        extract(changed, tmp_path)
+    (tmp_path / "not.whl").write_bytes(b"not a zip")
+    assert main([str(tmp_path / "not.whl"), "--out", str(tmp_path)]) == 1
+    assert "cannot read the wheel" in capsys.readouterr().err
+    assert list(tmp_path.glob("*.onnx")) == []
