@@ -143,7 +143,8 @@ def _start_sources(node, cfg) -> None:
                          f"run guandan-ref calibrate")
             continue
         try:
-            node.add_camera(cam.source, geometry, margin_mm=cam.margin_mm, zones=cam.zones, deck=cam.deck)
+            node.add_camera(cam.source, geometry, margin_mm=cam.margin_mm, zones=cam.zones, deck=cam.deck,
+                            hands=cam.hands)
         except Exception as exc:
             node.problem(f"camera {cam.source}: {exc}")
     if cfg.binding is not None:

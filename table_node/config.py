@@ -22,6 +22,7 @@ class CameraConfig:
     margin_mm: float = 15.0     # cloth read around each zone (vision.reading.table.ZONE_MARGIN_MM)
     zones: tuple[str, ...] | None = None     # the zones it reads (None: every zone of its geometry)
     deck: Path | None = None    # deck profile from `guandan-ref enroll-deck` (None: the shipped classifier alone)
+    hands: str = "mediapipe"    # what says a hand is over a zone: HAND_CUES
 
 
 @dataclass
@@ -48,6 +49,9 @@ class TableConfig:
     names: dict[str, dict[str, str]] = field(default_factory=dict)   # [match]: teams, captains, players
 
 
+# [[camera]] hands: MediaPipe's hand models (the default), or the hand model
+# before them (faster where the detector proposes hands; more false alarms)
+HAND_CUES = ("mediapipe", "hand-model")
 _SECTIONS = {"table", "rules", "camera", "devices", "dashboard", "audio", "venue", "match", "clips"}
 _NAME_KEYS = ("teams", "captains", "players")
 
@@ -133,8 +137,12 @@ def parse_config(data: dict[str, Any], base: Path = Path(".")) -> TableConfig:
         deck_path = rel(deck)
         if deck_path is not None:
             _check_deck(deck_path, i)
+        hands = cam.get("hands", CameraConfig.hands)
+        if hands not in HAND_CUES:
+            raise ConfigError(f"[[camera]] {i}: hands must be one of {', '.join(map(repr, HAND_CUES))}, "
+                              f"got {hands!r}")
         cameras.append(CameraConfig(str(cam["source"]), rel(cam["geometry"]), float(margin),
-                                    None if zones is None else tuple(zones), deck_path))
+                                    None if zones is None else tuple(zones), deck_path, hands))
     _check_zones_watched_once(cameras)
     devices = data.get("devices", {})
     ports = devices.get("ports")

@@ -230,17 +230,20 @@ class TableNode:
                    "source": "vision", "device": name, "online": online, "reason": reason})
 
     def add_camera(self, source: str | int, geometry, detector=None, retry_every: float = 5.0,
-                   margin_mm: float | None = None, zones: list[str] | None = None, deck=None):
+                   margin_mm: float | None = None, zones: list[str] | None = None, deck=None,
+                   hands: str = "mediapipe"):
         """Watch a camera (device index, RTSP URL or video file); plays become events.
         A camera that fails is reported and retried; the table goes on without it.
         ``margin_mm``: cloth read around each zone (default
         :data:`vision.reading.table.ZONE_MARGIN_MM`); ``zones``: the zones this camera
         reads (default: every zone of ``geometry``); ``deck``: a deck profile
-        (``guandan-ref enroll-deck``) for the detector made here."""
+        (``guandan-ref enroll-deck``) and ``hands`` (``"mediapipe"``, or
+        ``"hand-model"``: :data:`table_node.config.HAND_CUES`) for the detector made here."""
         from vision.reading.detector import CardDetector
         from vision.reading.table import ZONE_MARGIN_MM
         from vision.reading.watch import FrameError, SourceError, TableWatcher, open_source
-        watcher = TableWatcher(geometry, detector or CardDetector(deck=deck), zones=list(zones) if zones else None,
+        made = detector or CardDetector(deck=deck, hand_landmarks=hands == "mediapipe")
+        watcher = TableWatcher(geometry, made, zones=list(zones) if zones else None,
                                margin_mm=ZONE_MARGIN_MM if margin_mm is None else margin_mm)
         name = f"camera {source}"
         ring = self.frame_ring(name)

@@ -37,6 +37,9 @@ def test_example_config_parses():
     ({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "t.json", "margin_mm": -2}]}, "margin_mm"),
     ({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "t.json", "margin_mm": "wide"}]}, "margin_mm"),
     ({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "t.json", "zones": "S-play"}]}, "zones must be"),
+    ({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "t.json", "hands": "gloves"}]},
+     "[[camera]] 1: hands must be one of 'mediapipe', 'hand-model', got 'gloves'"),
+    ({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "t.json", "hands": True}]}, "hands must be one of"),
     ({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "a.json"},
                                          {"source": "1", "geometry": "b.json", "zones": ["S-play"]}]},
      "[[camera]] 1: with several cameras, give each its zones"),
@@ -88,6 +91,30 @@ def test_cameras_read_the_zones_with_the_margin_the_config_gives():
         {"source": "1", "geometry": "b.json", "margin_mm": 8, "zones": ["N-play"]}]})
     assert [(c.margin_mm, c.zones) for c in cfg.cameras] == [(ZONE_MARGIN_MM, ("S-play", "S-reminder")),
                                                              (8.0, ("N-play",))]
+
+
+def test_the_hand_cue_the_config_names_reaches_the_camera(tmp_path):
+    """[[camera]] hands: MediaPipe's models by default, the hand model when named."""
+    import numpy as np
+
+    from vision.reading.table import TABLE_MM, TableGeometry, default_layout
+
+    cfg = parse_config({"table": {"id": "T01"}, "camera": [
+        {"source": "0", "geometry": "a.json", "zones": ["S-play"]},
+        {"source": "1", "geometry": "b.json", "zones": ["N-play"], "hands": "hand-model"}]})
+    assert [c.hands for c in cfg.cameras] == ["mediapipe", "hand-model"]
+    node = TableNode("T01", str(tmp_path / "t.sqlite"))
+    node.start(tick_every=None)
+    try:
+        # a camera 1 px/mm straight over the cloth: the watcher is made, never fed a frame
+        geo = TableGeometry("T01", TABLE_MM, default_layout(), homography=np.eye(3),
+                            image_size=(int(TABLE_MM), int(TABLE_MM)))
+        watchers = [node.add_camera(str(tmp_path / "none.avi"), geo, zones=["S-play"], retry_every=600, hands=c.hands)
+                    for c in cfg.cameras]
+        cues = [(w.detector.hand_landmarks is not None, w.detector.hand_model is not None) for w in watchers]
+        assert cues == [(True, False), (False, True)]
+    finally:
+        node.stop()
 
 
 def test_a_camera_reports_only_the_zones_it_is_given(tmp_path):
@@ -213,6 +240,8 @@ def test_ticks_make_the_clock_rules_fire(tmp_path):
 
 
 def test_a_camera_that_cannot_open_is_shown_offline_and_the_table_goes_on(tmp_path):
+    import numpy as np
+
     from vision.reading.table import TABLE_MM, TableGeometry, default_layout
     import numpy as np
 
