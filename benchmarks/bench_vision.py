@@ -637,10 +637,12 @@ def real_hands(det: CardDetector, root: Path, margin_mm: float = ZONE_MARGIN_MM,
             views(overhead_photos(root, kind), f"overhead arms, {kind} (real)", True)
     except RealPhotosError as e:
         print(f"overhead set left out: {e}", file=sys.stderr)
+    held_out_rps = []
     try:
         # seen from above a green cloth, a hand reaching in (the rps set: a hand over every middle);
         # its held-out third only: the hand model trains on the rest
         for gesture in RPS_GESTURES:
+            held_out_rps += green_cloth_photos(root, gesture, "test")
             views(green_cloth_photos(root, gesture, "test"), f"green cloth from above, {gesture} (real)", True)
     except RealPhotosError as e:
         print(f"rps set left out: {e}", file=sys.stderr)
@@ -657,6 +659,22 @@ def real_hands(det: CardDetector, root: Path, margin_mm: float = ZONE_MARGIN_MM,
                                          margin=margin).image, False))
     if surf_pics:
         sets["real surfaces, bare and with generated cards (no hand)"] = surf_pics
+    if surf_pics and held_out_rps:
+        # the same surfaces and lights with generated cards and a real hand laid in
+        # (cut out of the rps held-out photographs, every eighth): wood of a
+        # hand's colour, cork, carpet under a hand seen from above
+        from vision.training.real_photos import green_cloth_cutout
+        cutouts = [green_cloth_cutout(cv2.imread(str(p.path))) for p in held_out_rps[::8]]
+        laying = SceneGenerator(gen.decks, cloth=CLOTH_HELD_OUT, hand_rate=0.0, hand_cutouts=cutouts)
+        laid = []
+        for si, surf in enumerate(surfaces()):
+            for li, light in enumerate(LIGHTS):
+                rng = np.random.default_rng([seed, si, li, 8])
+                bg = relight(zone_surface(surf, size, rng), light, rng)
+                deck = laying.decks[(si + li) % len(laying.decks)]
+                laid.append((laying.render(play_for_deck(rng, deck), rng, deck=deck, background=bg, margin=margin,
+                                           hand=True).image, True))
+        sets["real hands laid on real surfaces with generated cards (rps held-out third, cut out)"] = laid
     scale = det.imgsz / max(ZONE_PX)
     out: dict = {"sets": {}}
     total = Counter()
@@ -676,7 +694,7 @@ def real_hands(det: CardDetector, root: Path, margin_mm: float = ZONE_MARGIN_MM,
         out["sets"][label] = row
         # the two views from above are counted apart: views the other figures never had
         key = ("overhead" if label.startswith("overhead") else "green" if label.startswith("green cloth")
-               else "with_hand" if hand else "without_hand")
+               else "laid" if label.startswith("real hands laid") else "with_hand" if hand else "without_hand")
         total[f"{key}_pictures"] += len(pics)
         total[f"{key}_cue"] += row["cue_raised_hand"]
         total[f"{key}_detector"] += det_raised
@@ -692,7 +710,8 @@ def real_hands(det: CardDetector, root: Path, margin_mm: float = ZONE_MARGIN_MM,
         out[f"hand model at {t}"] = {"false_alarm_rate": round(total[f"without_hand_model_{t}"] / n0, 4),
                                      "miss_rate": round(1 - total[f"with_hand_model_{t}"] / n1, 4)}
     for key, title in (("overhead", "overhead arms (real, seen from above)"),
-                       ("green", "hands from above a green cloth (real, rps held-out third)")):
+                       ("green", "hands from above a green cloth (real, rps held-out third)"),
+                       ("laid", "real hands laid on real surfaces with generated cards")):
         if n := total[f"{key}_pictures"]:
             out[title] = {"pictures": n, "cue_miss_rate": round(1 - total[f"{key}_cue"] / n, 4),
                           "detector_miss_rate": round(1 - total[f"{key}_detector"] / n, 4),

@@ -34,11 +34,11 @@ def table_video(tmp_path_factory, decks, cutouts):
         noisy = np.clip(f + rng.normal(0, 2, f.shape), 0, 255).astype(np.uint8)
         out.write(noisy)
     out.release()
-    return path, empty
+    return path, empty, hand
 
 
 def test_watch_prints_the_plays_and_the_clears(table_video, tmp_path, capsys):
-    path, first = table_video
+    path, first, _ = table_video
     geo_path = tmp_path / "table.json"
     assert main(["calibrate", str(path), "--out", str(geo_path)]) == 0
     capsys.readouterr()
@@ -54,8 +54,15 @@ def test_watch_prints_the_plays_and_the_clears(table_video, tmp_path, capsys):
     assert 0.95 <= events[0].t <= 1.25
 
 
+def test_the_real_hand_laying_the_cards_is_seen(table_video, detector):
+    """The video's hand frames: S's zone is held by a hand the models see, not only by its motion."""
+    _, first, hand = table_video
+    read = TableWatcher(calibrate(first), detector, zones=["S-play"]).read(hand)["S-play"]
+    assert read.hand is True and read.hand_presence >= 0.5
+
+
 def test_bad_frames_give_clear_errors_and_the_watcher_carries_on(table_video, detector):
-    path, first = table_video
+    path, first, _ = table_video
     geo = calibrate(first)
     watcher = TableWatcher(geo, detector, zones=["S-play"], stable_s=0.2, stable_frames=3)
     frames = [f for _, f in open_source(str(path))]
@@ -85,7 +92,7 @@ def test_malformed_geometry_is_a_usage_error(tmp_path, capsys):
 
 
 def test_missing_video_is_a_usage_error(table_video, tmp_path, capsys):
-    _, first = table_video
+    _, first, _ = table_video
     geo = tmp_path / "g.json"
     calibrate(first).save(geo)
     assert main(["watch", str(tmp_path / "none.mp4"), "--table", str(geo)]) == 2
