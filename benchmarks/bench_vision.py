@@ -611,8 +611,9 @@ def real_hands(det: CardDetector, root: Path, margin_mm: float = ZONE_MARGIN_MM,
                                              zone_view)
     from vision.training.real_surfaces import LIGHTS, relight, surfaces, zone_surface
 
-    model_det = CardDetector(det.model_path, threads=1, classifier=det.classifier.model_path,
-                             hand_model=hand_model, hand_landmarks=False)
+    # the hand model's figures beside the cue's (the same reads when it is the cue)
+    model_det = det if det.hand_model is not None else CardDetector(
+        det.model_path, threads=1, classifier=det.classifier.model_path, hand_model=hand_model, hand_landmarks=False)
     sets: dict[str, list[tuple[np.ndarray, bool, int]]] = {}
     margin = Zone.margin_px(margin_mm)
 
@@ -642,21 +643,28 @@ def real_hands(det: CardDetector, root: Path, margin_mm: float = ZONE_MARGIN_MM,
         # seen from above a green cloth, a hand reaching in (the rps set: a hand over every middle);
         # its held-out third only: the hand model trains on the rest
         for gesture in RPS_GESTURES:
-            held_out_rps += green_cloth_photos(root, gesture, "test")
-            views(green_cloth_photos(root, gesture, "test"), f"green cloth from above, {gesture} (real)", True)
+            photos = green_cloth_photos(root, gesture, "test")
+            held_out_rps += photos
+            views(photos, f"green cloth from above, {gesture} (real)", True)
     except RealPhotosError as e:
         print(f"rps set left out: {e}", file=sys.stderr)
     gen = SceneGenerator(load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT, hand_rate=0.0)
     size = (ZONE_PX[0] + 2 * margin, ZONE_PX[1] + 2 * margin)
+    found = surfaces()
+
+    def lit_surfaces(stream: int):
+        """Each surface under each light as a zone's cloth (from a random stream
+        of its own per surface, light and ``stream``), with the deck in turn."""
+        for si, surf in enumerate(found):
+            for li, light in enumerate(LIGHTS):
+                rng = np.random.default_rng([seed, si, li, stream])
+                yield rng, relight(zone_surface(surf, size, rng), light, rng), gen.decks[(si + li) % len(gen.decks)]
+
     surf_pics = []
-    for si, surf in enumerate(surfaces()):
-        for li, light in enumerate(LIGHTS):
-            rng = np.random.default_rng([seed, si, li, 7])
-            bg = relight(zone_surface(surf, size, rng), light, rng)
-            deck = gen.decks[(si + li) % len(gen.decks)]
-            surf_pics.append((gen.render([], rng, deck=deck, background=bg, margin=margin).image, False))
-            surf_pics.append((gen.render(play_for_deck(rng, deck), rng, deck=deck, background=bg,
-                                         margin=margin).image, False))
+    for rng, bg, deck in lit_surfaces(7):
+        surf_pics.append((gen.render([], rng, deck=deck, background=bg, margin=margin).image, False))
+        surf_pics.append((gen.render(play_for_deck(rng, deck), rng, deck=deck, background=bg,
+                                     margin=margin).image, False))
     if surf_pics:
         sets["real surfaces, bare and with generated cards (no hand)"] = surf_pics
     if surf_pics and held_out_rps:
@@ -666,14 +674,8 @@ def real_hands(det: CardDetector, root: Path, margin_mm: float = ZONE_MARGIN_MM,
         from vision.training.real_photos import green_cloth_cutout
         cutouts = [green_cloth_cutout(cv2.imread(str(p.path))) for p in held_out_rps[::8]]
         laying = SceneGenerator(gen.decks, cloth=CLOTH_HELD_OUT, hand_rate=0.0, hand_cutouts=cutouts)
-        laid = []
-        for si, surf in enumerate(surfaces()):
-            for li, light in enumerate(LIGHTS):
-                rng = np.random.default_rng([seed, si, li, 8])
-                bg = relight(zone_surface(surf, size, rng), light, rng)
-                deck = laying.decks[(si + li) % len(laying.decks)]
-                laid.append((laying.render(play_for_deck(rng, deck), rng, deck=deck, background=bg, margin=margin,
-                                           hand=True).image, True))
+        laid = [(laying.render(play_for_deck(rng, deck), rng, deck=deck, background=bg, margin=margin,
+                               hand=True).image, True) for rng, bg, deck in lit_surfaces(8)]
         sets["real hands laid on real surfaces with generated cards (rps held-out third, cut out)"] = laid
     scale = det.imgsz / max(ZONE_PX)
     out: dict = {"sets": {}}
@@ -683,8 +685,10 @@ def real_hands(det: CardDetector, root: Path, margin_mm: float = ZONE_MARGIN_MM,
     for label, pics in sets.items():
         reads, model_reads = [], []
         for i in range(0, len(pics), 16):
-            reads += det.read_zones([p for p, _ in pics[i:i + 16]], scale, margin)
-            model_reads += model_det.read_zones([p for p, _ in pics[i:i + 16]], scale, margin)
+            chunk = [p for p, _ in pics[i:i + 16]]
+            got = det.read_zones(chunk, scale, margin)
+            reads += got
+            model_reads += got if model_det is det else model_det.read_zones(chunk, scale, margin)
         hand = pics[0][1] if pics else False
         det_raised = sum(r.hand_confidence >= CardDetector.DEFAULT_HAND_CONF for r in model_reads)
         row = {"pictures": len(pics), "hand_in_pictures": hand, "cue_raised_hand": sum(r.hand for r in reads),
