@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vision.reading.classes import CLASS_NAMES, HAND_CLASS
 from vision.reading.pairing import IndexDetection, pair_indices
@@ -150,6 +152,37 @@ def test_bottom_band_is_the_far_side_of_the_widest_gap():
     assert bottom_band(np.array([10.0, 50.0, 20.0, 160.0, 150.0]), 30.0).tolist() == [False, False, False, True, True]
     assert not bottom_band(np.array([10.0, 40.0, 20.0]), 30.0).any()      # a lifted card is no band
     assert bottom_band(np.array([5.0]), 30.0).tolist() == [False]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 60), st.integers(0, 60)), min_size=2, max_size=24),
+       st.floats(10.0, 40.0), st.integers(2, 4))
+def test_row_angle_weighs_every_angle_at_once_as_it_did_one_by_one(points, ih, bands):
+    """row_angle scores its 41 angles in one array: the angle it picks is the
+    one the loop over angles picked (integer points on a 10 px grid make ties)."""
+    from vision.reading.pairing import MAX_ROW_ANGLE, bottom_band, row_angle
+
+    centres = np.array(points, float) * 10.0
+    best = None
+    for deg in np.arange(-MAX_ROW_ANGLE, MAX_ROW_ANGLE + 0.5, 1.0):
+        t = np.radians(deg)
+        v = -centres[:, 0] * np.sin(t) + centres[:, 1] * np.cos(t)
+        if bands > 2:
+            # split at the bands - 1 widest gaps, as the rows version does
+            order = np.argsort(v, kind="stable")
+            cut = np.zeros(len(v), int)
+            cut[np.argsort(-np.diff(v[order]), kind="stable")[:bands - 1] + 1] = 1
+            band = np.empty(len(v), int)
+            band[order] = np.cumsum(cut)
+            masks = [band == b for b in range(bands)]
+        else:
+            low = bottom_band(v, ih)
+            masks = [low, ~low]
+        spread = sum(float(((v[m] - v[m].mean()) ** 2).sum()) for m in masks if m.any())
+        score = spread / (ih * ih) + 0.02 * abs(deg)
+        if best is None or score < best[0]:
+            best = (score, float(t))
+    assert row_angle(centres, ih, bands) == pytest.approx(best[1], abs=1e-12)
 
 
 def test_a_climbing_row_of_two_upright_cards_of_one_name_is_two_cards():

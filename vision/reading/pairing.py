@@ -116,20 +116,38 @@ def row_angle(centres: np.ndarray, ih: float, bands: int = 2) -> float:
     """
     if len(centres) < 2:
         return 0.0
-    best: tuple | None = None
-    for deg in np.arange(-MAX_ROW_ANGLE, MAX_ROW_ANGLE + 0.5, 1.0):
-        t = np.radians(deg)
-        v = -centres[:, 0] * np.sin(t) + centres[:, 1] * np.cos(t)
-        if bands > 2:
-            band = _widest_gaps(v, bands)
-            spread = sum(float(((v[band == b] - v[band == b].mean()) ** 2).sum()) for b in range(bands))
-        else:
-            low = bottom_band(v, ih)
-            spread = sum(float(((v[m] - v[m].mean()) ** 2).sum()) for m in (low, ~low) if m.any())
-        score = spread / (ih * ih) + 0.02 * abs(deg)
-        if best is None or score < best[0]:
-            best = (score, float(t))
-    return best[1]
+    # every angle at once, one row of heights each (a loop over the angles in
+    # Python cost about 11 ms a whole-table frame)
+    degs = np.arange(-MAX_ROW_ANGLE, MAX_ROW_ANGLE + 0.5, 1.0)
+    t = np.radians(degs)
+    v = -np.outer(np.sin(t), centres[:, 0]) + np.outer(np.cos(t), centres[:, 1])
+    if bands > 2:
+        band = _widest_gaps_rows(v, bands)
+        groups = [band == b for b in range(bands)]
+    else:
+        low = _bottom_band_rows(v, ih)
+        groups = [low, ~low]
+    spread = np.zeros(len(degs))
+    for m in groups:
+        n = m.sum(axis=1)
+        mean = np.where(m, v, 0.0).sum(axis=1) / np.maximum(n, 1)
+        spread += np.where(m, (v - mean[:, None]) ** 2, 0.0).sum(axis=1)
+    score = spread / (ih * ih) + 0.02 * np.abs(degs)
+    return float(t[int(np.argmin(score))])
+
+
+def _bottom_band_rows(v: np.ndarray, ih: float) -> np.ndarray:
+    """:func:`bottom_band` for each row of ``v`` (one row of heights an angle).
+
+    >>> _bottom_band_rows(np.array([[160., 180., 205., 190., 330.], [160., 180., 205., 190., 200.]]), 35.0).tolist()
+    [[False, False, False, False, True], [False, False, False, False, False]]
+    """
+    s = np.sort(v, axis=1)
+    gaps = np.diff(s, axis=1)
+    k = np.argmax(gaps, axis=1)[:, None]
+    split = (np.take_along_axis(s, k, 1) + np.take_along_axis(s, k + 1, 1)) / 2
+    wide = np.take_along_axis(gaps, k, 1) >= BOTTOM_MIN * ih
+    return (v > split) & wide
 
 
 def one_per_index(indices: list[IndexDetection]) -> list[IndexDetection]:
@@ -197,15 +215,20 @@ def height_bands(v: np.ndarray, ih: float) -> np.ndarray:
     return out
 
 
-def _widest_gaps(v: np.ndarray, bands: int) -> np.ndarray:
-    """Each height's group, from the top, split at the ``bands - 1`` widest gaps."""
-    order = np.argsort(v, kind="stable")
-    gaps = np.diff(v[order])
-    cut = np.zeros(len(v), int)
-    if len(gaps):
-        cut[np.argsort(-gaps, kind="stable")[:bands - 1] + 1] = 1
-    out = np.empty(len(v), int)
-    out[order] = np.cumsum(cut)
+def _widest_gaps_rows(v: np.ndarray, bands: int) -> np.ndarray:
+    """Each height's group, from the top, split at the ``bands - 1`` widest
+    gaps: for each row of ``v`` (one row of heights an angle).
+
+    >>> _widest_gaps_rows(np.array([[160., 180., 330., 480., 500.]]), 3).tolist()
+    [[0, 0, 1, 2, 2]]
+    """
+    order = np.argsort(v, axis=1, kind="stable")
+    gaps = np.diff(np.take_along_axis(v, order, 1), axis=1)
+    cut = np.zeros(v.shape, int)
+    if gaps.shape[1]:
+        np.put_along_axis(cut, np.argsort(-gaps, axis=1, kind="stable")[:, :bands - 1] + 1, 1, 1)
+    out = np.empty(v.shape, int)
+    np.put_along_axis(out, order, np.cumsum(cut, axis=1), 1)
     return out
 
 
