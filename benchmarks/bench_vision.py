@@ -15,10 +15,12 @@ picture.  Printed:
 - frames per second for a whole-table frame (2560x1920, the cloth at
   2 px/mm) with 4 play zones (rectify + detect + classify + pair, and the
   search for printed cards), ONNX Runtime on this CPU: every zone read
-  every frame, and a still table (zones whose picture did not change keep
-  their read, as `vision.reading.watch.TableWatcher` does by default).
+  every frame (the middle of ``--speed-tables`` different tables, their
+  mean, fastest and slowest), and a still table (zones whose picture did
+  not change keep their read, as `vision.reading.watch.TableWatcher` does
+  by default).  ``--only-speed`` runs that section alone.
 
-    python benchmarks/bench_vision.py --plays 300 --frames 30 [--model models/cards-yolo11n.onnx]
+    python benchmarks/bench_vision.py --plays 300 --frames 36 [--model models/cards-yolo11n.onnx]
 
 ``--real-surfaces`` adds hand false alarms and misses on zone pictures of
 real table surfaces (wood, cork, canvas, papers) from Debian packages
@@ -293,51 +295,75 @@ def card_angles(dets: dict[str, CardDetector], plays: int, seed: int, margin_mm:
     return out
 
 
-def speed(det: CardDetector, frames: int, seed: int) -> dict:
+SPEED_TABLES = 12   # different tables the frame rate is measured over
+
+
+def speed(det: CardDetector, frames: int, seed: int, tables: int = SPEED_TABLES) -> dict:
+    """Whole-table frames a second, over ``tables`` different generated tables
+    (one five-card play a zone, laid as the generator lays plays: rows, some
+    fanned, some cards crooked), ``frames`` reads in all after a first one per
+    table.  A table whose zones look turned costs several detector runs a
+    zone (:meth:`CardDetector.read_zones`), so one table alone says little:
+    before 2026-12-02 this measured one table, which happened to need none
+    (136 ms a frame, where the middle of 12 tables took about 300)."""
     rng = np.random.default_rng(seed)
     gen = SceneGenerator(load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT)
     painter = TablePainter(gen, rng)
-    frame, _ = painter.frame({f"{s}-play": random_play(rng, "straight") for s in "SENW"})
-    geo = calibrate(frame)
-    # reuse_below=0: every zone is read every frame, the worst case
-    watcher = TableWatcher(geo, det, zones=[f"{s}-play" for s in "SENW"], reuse_below=0)
-    watcher.read(frame)      # warm up
-    t0 = time.perf_counter()
-    for _ in range(frames):
-        watcher.read(frame)
-    dt = (time.perf_counter() - t0) / frames
-    # the usual case: nothing moved since the last frame, each zone keeps its read
-    still = TableWatcher(geo, det, zones=[f"{s}-play" for s in "SENW"])
-    still.read(frame)
-    t0 = time.perf_counter()
-    for _ in range(frames):
-        still.read(frame)
-    ds = (time.perf_counter() - t0) / frames
-    out = {"table_frame_size": list(frame.shape[1::-1]), "zones": 4,
-           "ms_per_frame": round(dt * 1000, 1), "frames_per_second": round(1 / dt, 1),
-           "still_table_ms_per_frame": round(ds * 1000, 1), "still_table_frames_per_second": round(1 / ds, 1)}
-    if det.hand_landmarks is not None:
+    zones = [f"{s}-play" for s in "SENW"]
+    reps = max(1, frames // tables)
+    per_table, bare_per_table, still_table = [], [], None
+    finder = det.hand_landmarks
+    for k in range(tables):
+        frame, _ = painter.frame({z: random_play(rng, "straight") for z in zones})
+        geo = calibrate(frame)
+        # reuse_below=0: every zone is read every frame, the worst case
+        watcher = TableWatcher(geo, det, zones=zones, reuse_below=0)
+        watcher.read(frame)      # warm up (ONNX Runtime plans each new picture size once)
+        t0 = time.perf_counter()
+        for _ in range(reps):
+            watcher.read(frame)
+        per_table.append((time.perf_counter() - t0) / reps)
+        if finder is not None:
+            det.hand_landmarks = None       # the same frames without any hand search
+            try:
+                t0 = time.perf_counter()
+                for _ in range(reps):
+                    watcher.read(frame)
+                bare_per_table.append((time.perf_counter() - t0) / reps)
+            finally:
+                det.hand_landmarks = finder
+        if k == 0:
+            # the usual case: nothing moved since the last frame, each zone keeps its read
+            still = TableWatcher(geo, det, zones=zones)
+            still.read(frame)
+            t0 = time.perf_counter()
+            for _ in range(reps):
+                still.read(frame)
+            still_table = (time.perf_counter() - t0) / reps
+            first = frame
+    ms = np.array(per_table) * 1000
+    out = {"table_frame_size": list(first.shape[1::-1]), "zones": 4, "tables": tables, "reads_per_table": reps,
+           "ms_per_frame": round(float(np.median(ms)), 1),
+           "frames_per_second": round(1000 / float(np.median(ms)), 1),
+           "ms_per_frame_mean_fastest_slowest": [round(float(ms.mean()), 1), round(float(ms.min()), 1),
+                                                  round(float(ms.max()), 1)],
+           "frames_per_second_slowest_table": round(1000 / float(ms.max()), 1),
+           "still_table_ms_per_frame": round(still_table * 1000, 1),
+           "still_table_frames_per_second": round(1 / still_table, 1)}
+    if finder is not None:
         # MediaPipe's palm search runs only on a zone where the detector proposes a
         # hand: on some of these generated zones, on nearly every real one.  What one
         # zone's search costs (a zone picture's size; a hand found adds its landmark
         # run), and a frame whose four zones are all searched: the frame without
         # any hand search, plus four
         m = Zone.margin_px(ZONE_MARGIN_MM)
-        zone = np.ascontiguousarray(frame[:ZONE_PX[1] + 2 * m, :ZONE_PX[0] + 2 * m])
-        finder = det.hand_landmarks
+        zone = np.ascontiguousarray(first[:ZONE_PX[1] + 2 * m, :ZONE_PX[0] + 2 * m])
         finder.hands(zone)
         t0 = time.perf_counter()
         for _ in range(frames):
             finder.hands(zone)
         search = (time.perf_counter() - t0) / frames
-        det.hand_landmarks = None
-        try:
-            t0 = time.perf_counter()
-            for _ in range(frames):
-                watcher.read(frame)
-            bare = (time.perf_counter() - t0) / frames
-        finally:
-            det.hand_landmarks = finder
+        bare = float(np.median(bare_per_table))
         out.update({"palm_search_ms_per_zone": round(search * 1000, 1),
                     "ms_per_frame_without_hand_search": round(bare * 1000, 1),
                     "frames_per_second_every_zone_searched": round(1 / (bare + 4 * search), 1)})
@@ -743,7 +769,10 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--model", default=None)
     ap.add_argument("--plays", type=int, default=300)
-    ap.add_argument("--frames", type=int, default=30)
+    ap.add_argument("--frames", type=int, default=36, help="timed whole-table reads, spread over the tables")
+    ap.add_argument("--speed-tables", type=int, default=SPEED_TABLES,
+                    help="different generated tables the frame rate is measured over")
+    ap.add_argument("--only-speed", action="store_true", help="the frame rate alone")
     ap.add_argument("--seed", type=int, default=424242)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--conf", type=float, default=None, help="detector threshold (default: the detector's)")
@@ -809,13 +838,16 @@ def main() -> int:
         print(json.dumps({"real_hands": real_hands(det, args.real_hands, args.margin_mm, args.surface_seed,
                                                    args.hand_model)}, indent=1))
         return 0
+    if args.only_speed:
+        print(json.dumps(speed(det, args.frames, args.seed, args.speed_tables), indent=1))
+        return 0
     if args.only_turned:
         print(json.dumps(turned_sections(det, args, args.turned or 100), indent=1))
         return 0
     out = {"model": str(det.model_path),
            "index_classifier": str(det.classifier.model_path),
            "detector_conf": det.conf, "held_out_decks": list(HELD_OUT_DECKS),
-           **accuracy(det, args.plays, args.seed, args.margin_mm), **speed(det, args.frames, args.seed)}
+           **accuracy(det, args.plays, args.seed, args.margin_mm), **speed(det, args.frames, args.seed, args.speed_tables)}
     if args.turned:
         out.update(turned_sections(det, args, args.turned))
     if args.two_rows:
