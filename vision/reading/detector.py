@@ -28,7 +28,8 @@ from vision.reading.hand_landmarks import HandLandmarks
 from vision.reading.hand_model import DEFAULT_MODEL as HAND_MODEL, ENV as HAND_ENV, HandModel
 from vision.reading.index_classifier import (DEFAULT_MODEL as CLF_MODEL, ENV as CLF_ENV, LABELS as CLF_LABELS,
                                              NONE as CLF_NONE, IndexClassifier, turned_crop)
-from vision.reading.orientation import OTHER_LINES, TURN_FROM, Turns, Upright, lines_apart, turn_angles, upright
+from vision.reading.orientation import (OTHER_LINES, TURN_FROM, Turns, Upright, cards_region, lines_apart,
+                                        turn_angles, upright)
 from vision.reading.pairing import (BOTTOM_MIN, PAIR_RATIO, SAME_INDEX, CardRead, IndexDetection, _corner_pair_error,
                                     height_bands, one_per_index, pair_indices)
 from vision.reading.runtime import cpu_session, model_path
@@ -158,7 +159,7 @@ class CardDetector:
                  conf: float | None = None, iou: float = 0.3, hand_conf: float | None = None, threads: int = 2,
                  classifier: str | Path | bool | None = None, index_conf: float = 0.25,
                  turn_from: float | None = TURN_FROM, deck: str | Path | None = None,
-                 own_turns: bool = True, box_turns: bool = True,
+                 own_turns: bool = True, box_turns: bool = True, crop_turns: bool = True,
                  hand_model: str | Path | bool | None = None, hand_threshold: float | None = None,
                  hand_landmarks: bool = True):
         path = model_path(model, "GUANDAN_CARD_MODEL", DEFAULT_MODEL)
@@ -221,6 +222,9 @@ class CardDetector:
         # a faint box left unnamed that the classifier names cut out turned by one
         # of the zone's angles is a doubt too (its card may lie alone, far turned)
         self.box_turns = box_turns
+        # a zone read turned is turned only where its cards lie
+        # (vision.reading.orientation.cards_region): False turns it whole, as before 2026-12-02
+        self.crop_turns = crop_turns
 
     def find_boxes(self, image: np.ndarray) -> list[IndexDetection]:
         """Where the corner indices (named ``INDEX``) and hands (``HAND``) are.
@@ -346,8 +350,17 @@ class CardDetector:
         # weave can seem turned) and alone says whether a hand is there
         found = [turn_angles(im, margin, self.turn_from, self.own_turns) if self.turn_from is not None
                  else Turns([], [], 0.0) for im in images]
-        variants: list[list[Upright | None]] = [[None] + [upright(im, t) for t in f.whole]
-                                                 for im, f in zip(images, found)]
+        # only the part of the zone the cards lie in is turned (a third of the
+        # detector's work on a plain cloth), where crop_turns
+        regions: dict[int, tuple[int, int, int, int] | None] = {}
+
+        def turned(z: int, t: float) -> Upright:
+            if z not in regions:
+                regions[z] = cards_region(images[z]) if self.crop_turns else None
+            return upright(images[z], t, regions[z])
+
+        variants: list[list[Upright | None]] = [[None] + [turned(z, t) for t in f.whole]
+                                                 for z, f in enumerate(found)]
         owns = [f.own for f in found]
         wholes = [f.whole for f in found]
         tried, doubts, widths, faint = self._reads(images, variants, scale, margin)
@@ -374,7 +387,7 @@ class CardDetector:
             again = sorted(again + [z for z, yes in zip(faint_z, named) if yes])
         if again:
             more, _, more_widths, _ = self._reads([images[z] for z in again],
-                                                  [[upright(images[z], t) for t in owns[z] if t] for z in again],
+                                                  [[turned(z, t) for t in owns[z] if t] for z in again],
                                                   scale, margin, either_corner=True)
             for z, extra, size in zip(again, more, more_widths):
                 # an index's size from the first reads, else (they found none) from these
