@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.reading.detector import CardDetector
-from vision.reading.orientation import card_tilt, turns, upright
+from vision.reading.orientation import card_tilt, cards_region, turns, upright
 from vision.reading.table import ZONE_PX, Zone
 
 MARGIN = Zone.margin_px(15)
@@ -39,6 +39,38 @@ def test_turned_upright_maps_back_to_the_original():
     # the turned canvas's corners lie outside the original, its centre on the original's
     assert corners[0][0] < 0 or corners[0][1] < 0
     assert u.point(u.image.shape[1] / 2, u.image.shape[0] / 2) == pytest.approx((100, 50), abs=0.5)
+
+
+def test_a_region_turned_upright_maps_back_to_the_whole_picture():
+    img = np.zeros((300, 400, 3), np.uint8)
+    img[140:160, 250:270] = 255                     # a bright square centred at (260, 150)
+    whole, part = upright(img, 35.0), upright(img, 35.0, (200, 60, 360, 260))
+    assert part.image.shape[0] * part.image.shape[1] < whole.image.shape[0] * whole.image.shape[1] / 2
+    for u in (whole, part):
+        ys, xs = np.nonzero(u.image[:, :, 0] > 128)
+        assert u.point(xs.mean(), ys.mean()) == pytest.approx((259.5, 149.5), abs=1.0)
+
+
+@pytest.mark.parametrize("kw", [{"turn": 38.0}, {"turn": -20.0}, {"spread": 80.0}, {"card_turns": [0.0, 40.0, 0.0]},
+                                {}], ids=["turned", "turned-back", "fan", "crooked", "row"])
+def test_the_cards_region_holds_every_index_and_not_the_bare_cloth(gen, kw):
+    """Only the region is turned upright: every index of the play must lie in
+    it, and on a plain cloth it is well short of the whole picture."""
+    for seed, cards in enumerate(PLAYS):
+        if "card_turns" in kw and len(cards) != 3:
+            continue
+        rng = np.random.default_rng(900 + seed)
+        s = gen.render(cards, rng, deck=gen.decks[seed % len(gen.decks)], margin=MARGIN, **kw)
+        x0, y0, x1, y1 = cards_region(s.image)
+        h, w = s.image.shape[:2]
+        for _, bx0, by0, bx1, by1 in s.labels:
+            assert x0 <= bx0 and y0 <= by0 and bx1 <= x1 and by1 <= y1, (cards, kw, (x0, y0, x1, y1))
+        if len(cards) == 1:
+            assert (x1 - x0) * (y1 - y0) < 0.6 * w * h
+
+
+def test_a_featureless_picture_is_its_own_region():
+    assert cards_region(np.full((448, 640, 3), 90, np.uint8)) == (0, 0, 640, 448)
 
 
 @pytest.mark.parametrize("turn", [-38.0, 27.0, 43.0])
