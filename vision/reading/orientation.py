@@ -296,6 +296,7 @@ def upright(image: np.ndarray, tilt: float,
 
 REGION_PAD = 64        # px at the zone pictures' scale (an index is about 40 px tall)
 REGION_EDGE = 0.3      # of the picture's strongest edges (its 99.5th percentile)
+REGION_WHOLE = 0.6     # a region this share of the picture or more: the whole picture
 
 
 def cards_region(image: np.ndarray, pad: int = REGION_PAD) -> tuple[int, int, int, int]:
@@ -305,7 +306,8 @@ def cards_region(image: np.ndarray, pad: int = REGION_PAD) -> tuple[int, int, in
     Turning only that part upright costs the detector a fraction of the
     whole zone turned (whose canvas grows by half at 45 degrees).  A
     patterned cloth or wood has strong edges everywhere: the region is then
-    the whole picture, as before.
+    the whole picture, as before; so it is when the region would take
+    :data:`REGION_WHOLE` of it or more.
 
     >>> import cv2
     >>> img = np.full((448, 640, 3), 60, np.uint8)
@@ -332,5 +334,10 @@ def cards_region(image: np.ndarray, pad: int = REGION_PAD) -> tuple[int, int, in
     if len(xs) == 0:
         return (0, 0, w, h)
     sx, sy = w / small.shape[1], h / small.shape[0]
-    return (max(0, int(xs.min() * sx) - pad), max(0, int(ys.min() * sy) - pad),
-            min(w, int(np.ceil((xs.max() + 1) * sx)) + pad), min(h, int(np.ceil((ys.max() + 1) * sy)) + pad))
+    x0, y0 = max(0, int(xs.min() * sx) - pad), max(0, int(ys.min() * sy) - pad)
+    x1, y1 = min(w, int(np.ceil((xs.max() + 1) * sx)) + pad), min(h, int(np.ceil((ys.max() + 1) * sy)) + pad)
+    # a region nearly the whole picture saves little, and the detector reads a
+    # picture shifted by a few pixels a little differently: the whole, as before
+    if (x1 - x0) * (y1 - y0) >= REGION_WHOLE * w * h:
+        return (0, 0, w, h)
+    return (x0, y0, x1, y1)
