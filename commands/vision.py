@@ -210,7 +210,8 @@ def cmd_enroll_deck(args) -> int:
 
 
 def _add_model_args(p) -> None:
-    p.add_argument("--model", help="ONNX model (default models/cards-yolo11n.onnx or $GUANDAN_CARD_MODEL)")
+    p.add_argument("--model", help="ONNX model (default models/cards-yolo11n-int8.onnx or $GUANDAN_CARD_MODEL; "
+                                     "models/cards-yolo11n.onnx is the same detector unquantised)")
     p.add_argument("--conf", type=probability, default=None,
                    help="lowest detector confidence for an index box (default 0.1; the classifier then decides)")
     p.add_argument("--threads", type=integer(1, 256, "a thread count"), default=2, help="ONNX Runtime threads (default 2)")

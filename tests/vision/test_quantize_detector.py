@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.reading.detector import DEFAULT_MODEL, CardDetector
+from vision.reading.detector import FLOAT_MODEL, CardDetector
 from vision.reading.table import ZONE_PX, Zone
 from vision.training import quantize_detector
 
@@ -15,7 +15,7 @@ MARGIN = Zone.margin_px(15)
 def test_calibration_sees_what_the_detector_sees():
     """The blobs recorded are the detector's own inputs: four zones in one
     batch at the table's scale, and turned copies of turned zones."""
-    blobs = quantize_detector.calibration_inputs(DEFAULT_MODEL, zones=8, seed=3, threads=1)
+    blobs = quantize_detector.calibration_inputs(FLOAT_MODEL, zones=8, seed=3)
     assert blobs[0].shape == (4, 3, 256, 352) and blobs[0].dtype == np.float32
     assert 0.0 <= blobs[0].min() and blobs[0].max() <= 1.0
     assert len(blobs) >= 2
@@ -23,8 +23,8 @@ def test_calibration_sees_what_the_detector_sees():
 
 def test_a_quantised_detector_reads_a_play(tmp_path, gen):
     out = tmp_path / "int8.onnx"
-    assert quantize_detector.quantize(DEFAULT_MODEL, out, zones=8, seed=3, threads=1) >= 2
-    assert 0 < out.stat().st_size < DEFAULT_MODEL.stat().st_size / 2       # 8-bit weights
+    assert quantize_detector.quantize(FLOAT_MODEL, out, zones=8, seed=3) >= 2
+    assert 0 < out.stat().st_size < FLOAT_MODEL.stat().st_size / 2       # 8-bit weights
     det = CardDetector(out, hand_landmarks=False, hand_model=False, threads=1)
     rng = np.random.default_rng(41)
     cards = ["H3", "H4", "H5", "H6", "H7"]

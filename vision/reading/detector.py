@@ -34,7 +34,12 @@ from vision.reading.pairing import (BOTTOM_MIN, PAIR_RATIO, SAME_INDEX, CardRead
                                     height_bands, one_per_index, pair_indices)
 from vision.reading.runtime import cpu_session, model_path
 
-DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "cards-yolo11n.onnx"
+# The detector as trained (32-bit floats), and the one a table runs: its
+# convolutions quantised to 8 bits (vision.training.quantize_detector), a
+# third less time a frame and as accurate on every set measured
+# (models/MODEL_CARD.md, "Speed over many tables")
+FLOAT_MODEL = Path(__file__).resolve().parents[2] / "models" / "cards-yolo11n.onnx"
+DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "cards-yolo11n-int8.onnx"
 T = TypeVar("T")
 
 

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.reading.detector import DEFAULT_MODEL, CardDetector
+from vision.reading.detector import FLOAT_MODEL, CardDetector
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone
 
 
@@ -46,7 +46,7 @@ class _Recording:
         return getattr(self.session, name)
 
 
-def calibration_inputs(model: Path, zones: int, seed: int, threads: int = 2) -> list[np.ndarray]:
+def calibration_inputs(model: Path, zones: int, seed: int) -> list[np.ndarray]:
     """The detector's input blobs while it reads ``zones`` generated zone
     pictures (training decks and cloths), four at a time as a table's zones."""
     from vision.training.card_art import TRAIN_DECKS, load_decks
@@ -54,7 +54,7 @@ def calibration_inputs(model: Path, zones: int, seed: int, threads: int = 2) -> 
 
     rng = np.random.default_rng(seed)
     gen = SceneGenerator(load_decks(TRAIN_DECKS))
-    det = CardDetector(model, threads=threads, hand_landmarks=False, hand_model=False)
+    det = CardDetector(model, threads=1, hand_landmarks=False, hand_model=False)
     recorder = _Recording(det.session)
     det.session = recorder
     margin = Zone.margin_px(ZONE_MARGIN_MM)
@@ -72,12 +72,12 @@ def calibration_inputs(model: Path, zones: int, seed: int, threads: int = 2) -> 
     return recorder.inputs
 
 
-def quantize(model: Path, out: Path, zones: int = 160, seed: int = 20261202, threads: int = 2) -> int:
+def quantize(model: Path, out: Path, zones: int = 160, seed: int = 20261202) -> int:
     """Write the quantised detector to ``out``; returns the number of input blobs calibrated on."""
     from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
-    blobs = calibration_inputs(model, zones, seed, threads)
+    blobs = calibration_inputs(model, zones, seed)
     name = CardDetector(model, classifier=False, hand_landmarks=False, hand_model=False).input_name
 
     class Reader(CalibrationDataReader):
@@ -100,17 +100,16 @@ def quantize(model: Path, out: Path, zones: int = 160, seed: int = 20261202, thr
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="the float detector (default: the shipped one)")
+    ap.add_argument("--model", type=Path, default=FLOAT_MODEL, help="the float detector (default: the shipped one)")
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--zones", type=int, default=160, help="generated zone pictures to calibrate on (1-2000)")
     ap.add_argument("--seed", type=int, default=20261202)
-    ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args(argv)
     if not 1 <= args.zones <= 2000:
         ap.error("--zones must be 1-2000")
     if not args.model.is_file():
         ap.error(f"no model at {args.model}")
-    n = quantize(args.model, args.out, args.zones, args.seed, args.threads)
+    n = quantize(args.model, args.out, args.zones, args.seed)
     print(f"{args.out}: calibrated on {n} input blobs from {args.zones} zone pictures", file=sys.stderr)
     return 0
 
