@@ -21,9 +21,13 @@ def test_calibration_sees_what_the_detector_sees():
     assert len(blobs) >= 2
 
 
-def test_a_quantised_detector_reads_a_play(tmp_path, gen):
+def test_a_quantised_detector_reads_a_play(tmp_path, gen, monkeypatch):
     out = tmp_path / "int8.onnx"
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
     assert quantize_detector.quantize(FLOAT_MODEL, out, zones=8, seed=3) >= 2
+    assert list(work.iterdir()) == []         # no scratch files left where it was run
     assert 0 < out.stat().st_size < FLOAT_MODEL.stat().st_size / 2       # 8-bit weights
     det = CardDetector(out, hand_landmarks=False, hand_model=False, threads=1)
     rng = np.random.default_rng(41)

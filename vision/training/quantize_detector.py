@@ -21,6 +21,7 @@ Whether the quantised model is as accurate is for ``benchmarks/bench_vision.py
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import tempfile
 from pathlib import Path
@@ -88,7 +89,9 @@ def quantize(model: Path, out: Path, zones: int = 160, seed: int = 20261202) -> 
             blob = next(self.left, None)
             return None if blob is None else {name: blob}
 
-    with tempfile.TemporaryDirectory() as tmp:
+    model, out = Path(model).resolve(), Path(out).resolve()
+    # (ONNX Runtime's quantiser leaves scratch files in the working folder: work in a folder of its own)
+    with tempfile.TemporaryDirectory() as tmp, contextlib.chdir(tmp):
         # (the model's input size is dynamic: symbolic shape inference cannot follow it)
         pre = Path(tmp) / "pre.onnx"
         quant_pre_process(str(model), str(pre), skip_symbolic_shape=True)
