@@ -294,7 +294,7 @@ def upright(image: np.ndarray, tilt: float,
     return Upright(turned, back)
 
 
-REGION_PAD = 64        # px at the zone pictures' scale (an index is about 40 px tall)
+REGION_PAD = 96        # px at the zone pictures' scale (an index is about 40 px tall; a card 185)
 REGION_EDGE = 0.3      # of the picture's strongest edges (its 99.5th percentile)
 REGION_WHOLE = 0.6     # a region this share of the picture or more: the whole picture
 
@@ -313,7 +313,7 @@ def cards_region(image: np.ndarray, pad: int = REGION_PAD) -> tuple[int, int, in
     >>> img = np.full((448, 640, 3), 60, np.uint8)
     >>> _ = cv2.rectangle(img, (100, 120), (230, 305), (235, 235, 235), -1)
     >>> cards_region(img)
-    (35, 56, 302, 377)
+    (3, 24, 334, 409)
     >>> cards_region(np.full((448, 640, 3), 60, np.uint8))
     (0, 0, 640, 448)
     """
