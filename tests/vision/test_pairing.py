@@ -154,7 +154,7 @@ def test_bottom_band_is_the_far_side_of_the_widest_gap():
     assert bottom_band(np.array([5.0]), 30.0).tolist() == [False]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 60), st.integers(0, 60)), min_size=2, max_size=24),
        st.floats(10.0, 40.0), st.integers(2, 4))
 def test_row_angle_weighs_every_angle_at_once_as_it_did_one_by_one(points, ih, bands):
