@@ -298,6 +298,14 @@ def card_angles(dets: dict[str, CardDetector], plays: int, seed: int, margin_mm:
 SPEED_TABLES = 12   # different tables the frame rate is measured over
 
 
+def _seconds_a_read(watcher: TableWatcher, frame: np.ndarray, reps: int) -> float:
+    """How long ``watcher`` takes to read ``frame``, over ``reps`` reads."""
+    t0 = time.perf_counter()
+    for _ in range(reps):
+        watcher.read(frame)
+    return (time.perf_counter() - t0) / reps
+
+
 def speed(det: CardDetector, frames: int, seed: int, tables: int = SPEED_TABLES) -> dict:
     """Whole-table frames a second, over ``tables`` different generated tables
     (one five-card play a zone, laid as the generator lays plays: rows, some
@@ -305,7 +313,8 @@ def speed(det: CardDetector, frames: int, seed: int, tables: int = SPEED_TABLES)
     table.  A table whose zones look turned costs several detector runs a
     zone (:meth:`CardDetector.read_zones`), so one table alone says little:
     before 2026-12-02 this measured one table, which happened to need none
-    (136 ms a frame, where the middle of 12 tables took about 300)."""
+    (95-136 ms a frame, where the middle of 12 tables took 216-220 on a quiet
+    machine)."""
     rng = np.random.default_rng(seed)
     gen = SceneGenerator(load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT)
     painter = TablePainter(gen, rng)
@@ -319,27 +328,18 @@ def speed(det: CardDetector, frames: int, seed: int, tables: int = SPEED_TABLES)
         # reuse_below=0: every zone is read every frame, the worst case
         watcher = TableWatcher(geo, det, zones=zones, reuse_below=0)
         watcher.read(frame)      # warm up (ONNX Runtime plans each new picture size once)
-        t0 = time.perf_counter()
-        for _ in range(reps):
-            watcher.read(frame)
-        per_table.append((time.perf_counter() - t0) / reps)
+        per_table.append(_seconds_a_read(watcher, frame, reps))
         if finder is not None:
             det.hand_landmarks = None       # the same frames without any hand search
             try:
-                t0 = time.perf_counter()
-                for _ in range(reps):
-                    watcher.read(frame)
-                bare_per_table.append((time.perf_counter() - t0) / reps)
+                bare_per_table.append(_seconds_a_read(watcher, frame, reps))
             finally:
                 det.hand_landmarks = finder
         if k == 0:
             # the usual case: nothing moved since the last frame, each zone keeps its read
             still = TableWatcher(geo, det, zones=zones)
             still.read(frame)
-            t0 = time.perf_counter()
-            for _ in range(reps):
-                still.read(frame)
-            still_table = (time.perf_counter() - t0) / reps
+            still_table = _seconds_a_read(still, frame, reps)
             first = frame
     ms = np.array(per_table) * 1000
     out = {"table_frame_size": list(first.shape[1::-1]), "zones": 4, "tables": tables, "reads_per_table": reps,

@@ -240,8 +240,6 @@ def test_ticks_make_the_clock_rules_fire(tmp_path):
 
 
 def test_a_camera_that_cannot_open_is_shown_offline_and_the_table_goes_on(tmp_path):
-    import numpy as np
-
     from vision.reading.table import TABLE_MM, TableGeometry, default_layout
     import numpy as np
 

@@ -160,7 +160,7 @@ def test_bottom_band_is_the_far_side_of_the_widest_gap():
 def test_row_angle_weighs_every_angle_at_once_as_it_did_one_by_one(points, ih, bands):
     """row_angle scores its 41 angles in one array: the angle it picks is the
     one the loop over angles picked (integer points on a 10 px grid make ties)."""
-    from vision.reading.pairing import MAX_ROW_ANGLE, bottom_band, row_angle
+    from vision.reading.pairing import BOTTOM_MIN, MAX_ROW_ANGLE, row_angle
 
     centres = np.array(points, float) * 10.0
     best = None
@@ -176,7 +176,10 @@ def test_row_angle_weighs_every_angle_at_once_as_it_did_one_by_one(points, ih, b
             band[order] = np.cumsum(cut)
             masks = [band == b for b in range(bands)]
         else:
-            low = bottom_band(v, ih)
+            # the far side of the widest gap, if it is wide enough, as bottom_band was written
+            s = np.sort(v)
+            k = int(np.argmax(np.diff(s)))
+            low = v > (s[k] + s[k + 1]) / 2 if s[k + 1] - s[k] >= BOTTOM_MIN * ih else np.zeros(len(v), bool)
             masks = [low, ~low]
         spread = sum(float(((v[m] - v[m].mean()) ** 2).sum()) for m in masks if m.any())
         score = spread / (ih * ih) + 0.02 * abs(deg)

@@ -15,7 +15,9 @@ MARGIN = Zone.margin_px(15)
 def test_calibration_sees_what_the_detector_sees():
     """The blobs recorded are the detector's own inputs: four zones in one
     batch at the table's scale, and turned copies of turned zones."""
-    blobs = quantize_detector.calibration_inputs(FLOAT_MODEL, zones=4, seed=3)
+    feeds = quantize_detector.calibration_inputs(FLOAT_MODEL, zones=4, seed=3)
+    assert all(list(f) == ["images"] for f in feeds)          # the model's input, by name
+    blobs = [f["images"] for f in feeds]
     assert blobs[0].shape == (4, 3, 256, 352) and blobs[0].dtype == np.float32
     assert 0.0 <= blobs[0].min() and blobs[0].max() <= 1.0
     assert len(blobs) >= 2 and any(b.shape[2:] != (256, 352) for b in blobs[1:])     # a turned copy

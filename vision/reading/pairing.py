@@ -189,12 +189,7 @@ def bottom_band(v: np.ndarray, ih: float) -> np.ndarray:
     """
     if len(v) < 2:
         return np.zeros(len(v), bool)
-    s = np.sort(v)
-    gaps = np.diff(s)
-    k = int(np.argmax(gaps))
-    if gaps[k] < BOTTOM_MIN * ih:
-        return np.zeros(len(v), bool)
-    return v > (s[k] + s[k + 1]) / 2
+    return _bottom_band_rows(np.asarray(v)[None, :], ih)[0]
 
 
 def height_bands(v: np.ndarray, ih: float) -> np.ndarray:

@@ -3,7 +3,8 @@
 The detector (``models/cards-yolo11n.onnx``) costs most of a whole-table
 frame.  On a CPU with 8-bit dot-product instructions (AVX-512 VNNI, AVX-VNNI,
 ARM dot-product) ONNX Runtime runs a model whose convolutions are quantised
-to 8 bits about half again as fast.  This makes such a model from the
+to 8 bits in a third less time on one thread (a tenth less on two: its
+8-bit kernels gain little from a second thread).  This makes such a model from the
 shipped one, with ONNX Runtime's own static quantisation (QDQ, weights
 8-bit per channel, activations 8-bit per tensor, convolutions only).  The
 activations' ranges are calibrated on what the detector really sees: its
@@ -15,7 +16,11 @@ included.  No held-out deck, cloth or seed is used::
     python -m vision.training.quantize_detector --out models/cards-yolo11n-int8.onnx
 
 Whether the quantised model is as accurate is for ``benchmarks/bench_vision.py
---model`` to say (models/MODEL_CARD.md, "Speed over many tables").
+--model`` to say (models/MODEL_CARD.md, "Speed over many tables").  The
+turned copies depend on :func:`vision.reading.orientation.cards_region`, so
+its settings are part of the calibration: the shipped file was made with
+its pad at 64 px (commit 9aaebde), and today's command makes a slightly
+different one.
 """
 
 from __future__ import annotations
@@ -33,23 +38,24 @@ from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone
 
 
 class _Recording:
-    """Stands in for an ONNX Runtime session: runs the real one and keeps each input."""
+    """Stands in for an ONNX Runtime session: runs the real one and keeps each feed."""
 
     def __init__(self, session) -> None:
         self.session = session
-        self.inputs: list[np.ndarray] = []
+        self.feeds: list[dict[str, np.ndarray]] = []
 
     def run(self, names, feed: dict[str, np.ndarray]):
-        self.inputs.extend(v.copy() for v in feed.values())
+        self.feeds.append({k: v.copy() for k, v in feed.items()})
         return self.session.run(names, feed)
 
     def __getattr__(self, name: str):
         return getattr(self.session, name)
 
 
-def calibration_inputs(model: Path, zones: int, seed: int) -> list[np.ndarray]:
-    """The detector's input blobs while it reads ``zones`` generated zone
-    pictures (training decks and cloths), four at a time as a table's zones."""
+def calibration_inputs(model: Path, zones: int, seed: int) -> list[dict[str, np.ndarray]]:
+    """The detector's inputs (each run's feed: its input's name and blob) while it
+    reads ``zones`` generated zone pictures (training decks and cloths), four at
+    a time as a table's zones."""
     from vision.training.card_art import TRAIN_DECKS, load_decks
     from vision.training.synth import SceneGenerator, random_play
 
@@ -70,7 +76,7 @@ def calibration_inputs(model: Path, zones: int, seed: int) -> list[np.ndarray]:
                                turn=turn, spacing=spacing)
             pictures.append(scene.image)
         det.read_zones(pictures, scale, margin)
-    return recorder.inputs
+    return recorder.feeds
 
 
 def quantize(model: Path, out: Path, zones: int = 160, seed: int = 20261202) -> int:
@@ -78,16 +84,14 @@ def quantize(model: Path, out: Path, zones: int = 160, seed: int = 20261202) -> 
     from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
-    blobs = calibration_inputs(model, zones, seed)
-    name = CardDetector(model, classifier=False, hand_landmarks=False, hand_model=False).input_name
+    feeds = calibration_inputs(model, zones, seed)
 
     class Reader(CalibrationDataReader):
         def __init__(self) -> None:
-            self.left = iter(blobs)
+            self.left = iter(feeds)
 
         def get_next(self):
-            blob = next(self.left, None)
-            return None if blob is None else {name: blob}
+            return next(self.left, None)
 
     model, out = Path(model).resolve(), Path(out).resolve()
     # (ONNX Runtime's quantiser leaves scratch files in the working folder: work in a folder of its own)
@@ -98,7 +102,7 @@ def quantize(model: Path, out: Path, zones: int = 160, seed: int = 20261202) -> 
         quantize_static(str(pre), str(out), Reader(), quant_format=QuantFormat.QDQ, per_channel=True,
                         activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
                         op_types_to_quantize=["Conv"])
-    return len(blobs)
+    return len(feeds)
 
 
 def main(argv: list[str] | None = None) -> int:
