@@ -40,3 +40,15 @@ def pytest_ignore_collect(collection_path: Path, config):
     missing = {name for name in _top_level_imports(collection_path) & TRAIN_ONLY
                if importlib.util.find_spec(name) is None}
     return True if missing else None
+
+
+# The longest test files (``--durations``), started first: pytest-xdist
+# (``--dist loadfile``, pyproject.toml) gives each file to one worker, and a
+# long file started last would run alone at the end while the others idle.
+LONGEST_FIRST = ("tests/node/test_demo.py",)
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """Move the files of :data:`LONGEST_FIRST` to the front, the rest in their order."""
+    rank = {name: k for k, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))

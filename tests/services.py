@@ -13,6 +13,7 @@ import pwd
 import shutil
 import socket
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -99,8 +100,13 @@ class PostgresServer:
             pw = pwd.getpwnam(self.user)
             self.dir.mkdir(parents=True, exist_ok=True)
             os.chown(self.dir, pw.pw_uid, pw.pw_gid)
-            for parent in list(self.dir.parents)[:3]:
-                os.chmod(parent, os.stat(parent).st_mode | 0o011)   # let it traverse into tmp
+            # let it traverse down to its folder: every folder between the temporary
+            # folder and it (pytest-xdist adds a level per worker)
+            tmp = Path(tempfile.gettempdir()).resolve()
+            parents = list(self.dir.resolve().parents)
+            parents = parents[:parents.index(tmp)] if tmp in parents else parents[:3]
+            for parent in parents:
+                os.chmod(parent, os.stat(parent).st_mode | 0o011)
         else:
             self.dir.mkdir(parents=True, exist_ok=True)
         self._run([str(PG_BIN / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "guandan",

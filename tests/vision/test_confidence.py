@@ -85,3 +85,40 @@ def test_a_doubtful_camera_read_asks_the_referee_and_never_penalises():
     table.feed_dict({"t": 5.0, "type": "referee", "action": "confirm", "ref": ask.events[0]})
     assert not [d for d in table.decisions if d.type == "violation"]
     assert table.deal.counts["S"] == 26 and table.deal.counts["E"] == 26 and table.deal.turn == "N"
+
+
+def test_each_shipped_detector_reads_with_the_curve_fitted_for_it(monkeypatch):
+    # a technician may fall back to the float detector (docs/technician.md): its
+    # plays' confidence must come from its own curve, not the 8-bit one's
+    from types import SimpleNamespace
+
+    from vision.reading.confidence import calibration_for_model, model_id
+    from vision.reading.detector import DEFAULT_MODEL, FLOAT_MODEL
+    from vision.reading.tracker import calibration_for
+    monkeypatch.delenv("GUANDAN_CONFIDENCE_CALIBRATION", raising=False)
+    curves = {}
+    for model in (DEFAULT_MODEL, FLOAT_MODEL):
+        cal = calibration_for(SimpleNamespace(model_path=model, classifier=None))
+        assert cal.doc["detector"] == model_id(model)
+        assert calibration_for_model(model) is cal
+        curves[model] = cal
+    # and the two are not the same curve (each detector scores its own way)
+    assert curves[DEFAULT_MODEL].doc["curves"] != curves[FLOAT_MODEL].doc["curves"]
+
+
+def test_a_detector_no_curve_was_fitted_for_reads_with_the_default_and_says_so(tmp_path, monkeypatch, caplog):
+    from vision.reading.confidence import calibration_for_model
+    monkeypatch.delenv("GUANDAN_CONFIDENCE_CALIBRATION", raising=False)
+    new = tmp_path / "cards-new-export.onnx"
+    new.write_bytes(b"not one of the shipped detectors")
+    with caplog.at_level("WARNING", logger="vision.reading.confidence"):
+        cal = calibration_for_model(new)
+    assert cal is default_calibration()
+    assert "cards-new-export.onnx" in caplog.text and "calibrate_confidence" in caplog.text
+    # a curve file named in the environment wins, whatever the detector
+    own = tmp_path / "own.json"
+    own.write_text(json.dumps({"size_groups": [{"name": "all", "min_cards": 1, "max_cards": 99}],
+                               "curves": {"all": {"x": [0.5], "p": [0.25]}}}))
+    monkeypatch.setenv("GUANDAN_CONFIDENCE_CALIBRATION", str(own))
+    monkeypatch.setattr("vision.reading.confidence._default", None)
+    assert calibration_for_model(new)(0.9, 3) == 0.25

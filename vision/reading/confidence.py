@@ -12,6 +12,14 @@ and carries its own curve, fitted the same way (:func:`fit_curves`) on rows
 of the deck's cards; a table reading with the profile applies that one
 (:func:`vision.reading.tracker.calibration_for`).
 
+A detector's scores are its own, so each shipped detector has its own
+curve, and each curve names the model file it was fitted for (the
+``detector`` field: file name and SHA-256, :func:`model_id`):
+``models/confidence-calibration.json`` for the 8-bit detector a table runs
+by default, ``models/confidence-calibration-float.json`` for the float one
+a technician may fall back to.  :func:`calibration_for_model` picks the one
+fitted for the detector in use.
+
 >>> cal = Calibration({"size_groups": [{"name": "all", "min_cards": 1, "max_cards": 99}],
 ...                    "curves": {"all": {"x": [0.3, 0.9], "p": [0.2, 0.99]}}})
 >>> cal(0.1, 3), round(cal(0.6, 3), 3), cal(1.0, 3)
@@ -20,13 +28,20 @@ of the deck's cards; a table reading with the profile applies that one
 
 from __future__ import annotations
 
+import hashlib
 import json
+import logging
 import os
 from pathlib import Path
 
 import numpy as np
 
 DEFAULT_CALIBRATION = Path(__file__).resolve().parents[2] / "models" / "confidence-calibration.json"
+# every shipped curve, each fitted for one detector file (its "detector" field)
+SHIPPED_CALIBRATIONS = (DEFAULT_CALIBRATION, DEFAULT_CALIBRATION.with_name("confidence-calibration-float.json"))
+ENV = "GUANDAN_CONFIDENCE_CALIBRATION"   # names another curve file, whatever the detector
+
+log = logging.getLogger(__name__)
 
 # Groups of play sizes (cards read) that may each have their own curve.  The
 # shipped calibration has one: with ~0.5 % of held-out plays wrong, curves
@@ -119,7 +134,7 @@ class Calibration:
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> "Calibration":
-        path = Path(path or os.environ.get("GUANDAN_CONFIDENCE_CALIBRATION") or DEFAULT_CALIBRATION)
+        path = Path(path or os.environ.get(ENV) or DEFAULT_CALIBRATION)
         try:
             return cls(json.loads(Path(path).read_text(encoding="utf-8")))
         except OSError as exc:
@@ -139,3 +154,40 @@ def default_calibration() -> Calibration:
     if _default is None:
         _default = Calibration.load()
     return _default
+
+
+def model_id(path: str | Path) -> str:
+    """A model file as a curve's ``detector`` field names it: its name and the
+    first 16 hex digits of its SHA-256 (the model card lists them whole)."""
+    path = Path(path)
+    return f"{path.name} (sha256 {hashlib.sha256(path.read_bytes()).hexdigest()[:16]})"
+
+
+_for_model: dict[str, Calibration] = {}
+
+
+def calibration_for_model(path: str | Path) -> Calibration:
+    """The shipped curve fitted for the detector in the file at ``path``
+    (:data:`SHIPPED_CALIBRATIONS`, by their ``detector`` field), loaded once.
+
+    A curve file named by ``GUANDAN_CONFIDENCE_CALIBRATION`` wins over them.
+    A detector no shipped curve was fitted for (a new export, a model made
+    again) gets the default curve, with a warning in the log: its plays'
+    confidence is then not the error rate the threshold assumes until
+    ``python -m vision.training.calibrate_confidence`` fits one for it.
+    """
+    if os.environ.get(ENV):
+        return default_calibration()
+    name = model_id(path)
+    if name not in _for_model:
+        # (the default as loaded once, so a table's trackers share it)
+        shipped = [default_calibration()] + [Calibration.load(f) for f in SHIPPED_CALIBRATIONS[1:] if f.exists()]
+        found = next((c for c in shipped if c.doc.get("detector") == name), None)
+        if found is None:
+            log.warning("no shipped confidence calibration was fitted for the detector %s: its plays' "
+                        "confidence uses %s's curve, not measured for it (fit one with python -m "
+                        "vision.training.calibrate_confidence, models/MODEL_CARD.md)", name,
+                        default_calibration().doc.get("detector", "the default"))
+            found = default_calibration()
+        _for_model[name] = found
+    return _for_model[name]

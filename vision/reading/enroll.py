@@ -516,7 +516,7 @@ def fit_calibration(detector, profile: DeckProfile, cards: dict[str, np.ndarray]
     with this profile, and the same isotonic + Laplace curve as the
     shipped one (:func:`vision.reading.confidence.fit_curves`) fitted to
     "read exactly" on the raw score.  ``log`` hears the progress."""
-    from vision.reading.confidence import SIZE_GROUPS, default_calibration, fit_curves
+    from vision.reading.confidence import SIZE_GROUPS, calibration_for_model, fit_curves
 
     say = log or (lambda msg: None)
     clf = detector.classifier
@@ -548,7 +548,7 @@ def fit_calibration(detector, profile: DeckProfile, cards: dict[str, np.ndarray]
     # take the rows' lowest probability.  Below the rows' scores the shipped
     # curve (measured on 2,000 plays, weak reads among them) stands instead,
     # never above the deck curve's first value: the curve still rises.
-    shipped = default_calibration()
+    shipped = calibration_for_model(detector.model_path)
     for name, curve in curves.items():
         sx, sp = shipped.curves.get(name, next(iter(shipped.curves.values())))
         low = [(float(x), min(float(p), curve["p"][0])) for x, p in zip(sx, sp) if x < curve["x"][0]]

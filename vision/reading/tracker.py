@@ -40,7 +40,7 @@ import logging
 from dataclasses import dataclass
 
 from referee.events import Event
-from vision.reading.confidence import Calibration, default_calibration
+from vision.reading.confidence import Calibration, calibration_for_model, default_calibration
 from vision.reading.detector import ZoneRead
 from vision.reading.printed_cards import count_of
 
@@ -50,19 +50,23 @@ log = logging.getLogger(__name__)
 def calibration_for(detector) -> Calibration:
     """The calibration a table applies to what ``detector`` reads: its deck
     profile's own curve (the profile's head scores crops its own way), else
-    the shipped one.  A profile made without a curve (before enrollment
-    fitted one) still reads, with the shipped curve, unmeasured for its
-    scores: a log line says so and how to mend it."""
+    the shipped one fitted for its model file
+    (:func:`vision.reading.confidence.calibration_for_model`: the 8-bit and
+    the float detector each have theirs).  A profile made without a curve
+    (before enrollment fitted one) still reads, with the shipped curve,
+    unmeasured for its scores: a log line says so and how to mend it."""
     clf = getattr(detector, "classifier", None)
     deck = getattr(clf, "deck", None)
+    model = getattr(detector, "model_path", None)
+    shipped = calibration_for_model(model) if model is not None else default_calibration()
     if deck is None:
-        return default_calibration()
+        return shipped
     own = deck.confidence_calibration()
     if own is None:
         log.warning("deck profile %s has no confidence calibration of its own (made by an older "
                     "guandan-ref enroll-deck): its plays' confidence uses the shipped curve, not measured "
                     "for this deck; enroll the deck again to fit one", deck.name)
-        return default_calibration()
+        return shipped
     plays = own.doc.get("plays")
     log.info("deck profile %s: plays' confidence from its own calibration%s", deck.name,
              f" (fitted on {plays} held-back rows)" if plays else "")

@@ -22,12 +22,18 @@ plays, how many are caught).
     python -m vision.training.calibrate_confidence --fit-seed 2611 --fit-plays 1200 \\
         --eval-seed 2612 --eval-plays 800 --records runs/calibration --out models/confidence-calibration.json
 
+Each detector gets its own curve (``--model``; the curve names the file it
+was fitted for, and a table picks the one for its detector,
+:func:`vision.reading.confidence.calibration_for_model`): the float one's is
+``models/confidence-calibration-float.json``.
+
 Synthetic pictures only: on real cameras the curve must be measured again.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 import time
@@ -35,9 +41,10 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.reading.confidence import SIZE_GROUPS, Calibration
+from vision.reading.confidence import SIZE_GROUPS, Calibration, model_id
 from vision.reading.confidence import fit_curves as fit  # noqa: F401  (also deck enrollment's fit)
-from vision.reading.detector import CardDetector
+from vision.reading.detector import DEFAULT_MODEL, CardDetector
+from vision.reading.runtime import model_path
 from vision.reading.tracker import play_confidence
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone
 from vision.training.card_art import HELD_OUT_DECKS
@@ -61,9 +68,11 @@ def collect(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_MA
     return out
 
 
-def records(det_factory, path: Path | None, plays: int, seed: int) -> list[dict]:
-    """The records of one seed, read again only if not cached in ``path``."""
-    f = path / f"seed{seed}-{plays}.jsonl" if path else None
+def records(det_factory, path: Path | None, plays: int, seed: int, model: str = "") -> list[dict]:
+    """The records of one seed, read again only if not cached in ``path``
+    for this ``model`` (a tag of the detector file: another detector's
+    reads are not reused)."""
+    f = path / f"seed{seed}-{plays}{'-' + model if model else ''}.jsonl" if path else None
     if f is not None and f.exists():
         return [json.loads(line) for line in f.read_text().splitlines()]
     recs = collect(det_factory(), plays, seed)
@@ -112,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fit-plays", type=int, default=1200, help="plays per fitting seed")
     ap.add_argument("--eval-seed", type=int, default=2612)
     ap.add_argument("--eval-plays", type=int, default=500)
+    ap.add_argument("--model", type=Path, default=None,
+                    help="the detector to fit the curve for (default: the one a table runs, models/cards-yolo11n-int8.onnx)")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--records", type=Path, default=None, help="cache the reads here (JSON lines a seed)")
     ap.add_argument("--out", type=Path, default=None, help="write the calibration JSON here")
@@ -122,16 +133,20 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(f"seed {s} was used to train or choose the models (models/MODEL_CARD.md)")
     if args.eval_seed in args.fit_seed:
         ap.error("the evaluation seed must differ from the fitting seed")
+    model = model_path(args.model, "GUANDAN_CARD_MODEL", DEFAULT_MODEL)
+    if not model.is_file():
+        ap.error(f"no detector model file {model}")
+    tag = hashlib.sha256(model.read_bytes()).hexdigest()[:8]
     det = None
 
     def factory():
         nonlocal det
-        det = det or CardDetector(threads=args.threads)
+        det = det or CardDetector(model, threads=args.threads)
         return det
 
     t0 = time.time()
-    fit_recs = [r for s in args.fit_seed for r in records(factory, args.records, args.fit_plays, s)]
-    eval_recs = records(factory, args.records, args.eval_plays, args.eval_seed)
+    fit_recs = [r for s in args.fit_seed for r in records(factory, args.records, args.fit_plays, s, tag)]
+    eval_recs = records(factory, args.records, args.eval_plays, args.eval_seed, tag)
     doc = {
         "what": "P(a play is read exactly, every card in order) from its raw score "
                 "(the weakest card's confidence), by the number of cards read; "
@@ -142,8 +157,12 @@ def main(argv: list[str] | None = None) -> int:
                 f"{', '.join(map(str, args.fit_seed))} ({len(fit_recs)} plays), checked on seed {args.eval_seed} "
                 f"({len(eval_recs)} plays)",
         "made_by": "python -m vision.training.calibrate_confidence " + " ".join(
-            f"--{k} {v}" for k, v in (("fit-seed", " ".join(map(str, args.fit_seed))), ("fit-plays", args.fit_plays),
-                                      ("eval-seed", args.eval_seed), ("eval-plays", args.eval_plays))),
+            f"--{k} {v}" for k, v in ((("model", args.model),) if args.model else ())
+            + (("fit-seed", " ".join(map(str, args.fit_seed))), ("fit-plays", args.fit_plays),
+               ("eval-seed", args.eval_seed), ("eval-plays", args.eval_plays))),
+        # the curve is the detector's: another model file (the float one, a new
+        # export) reads with other scores and needs its own fit
+        "detector": model_id(model),
         "synthetic_only": True,
         "size_groups": [{"name": n, "min_cards": lo, "max_cards": hi} for n, lo, hi in SIZE_GROUPS],
         "curves": fit(fit_recs),

@@ -18,9 +18,13 @@ included.  No held-out deck, cloth or seed is used::
 Whether the quantised model is as accurate is for ``benchmarks/bench_vision.py
 --model`` to say (models/MODEL_CARD.md, "Speed over many tables").  The
 turned copies depend on :func:`vision.reading.orientation.cards_region`, so
-its settings are part of the calibration: the shipped file was made with
-its pad at 64 px (commit 9aaebde), and today's command makes a slightly
-different one.
+its settings are part of the calibration, and so is the CPU (which turned
+copies the float detector asks for, and the ranges' last bits): the
+shipped file was made with the pad at 64 px (commit 9aaebde), and today's
+command makes a slightly different one on each kind of CPU.  One made
+again was measured no better (models/MODEL_CARD.md), so the shipped file
+is kept by its SHA-256; a new one must be measured, and the confidence
+curve fitted again for it, before it replaces it.
 """
 
 from __future__ import annotations
