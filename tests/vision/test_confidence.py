@@ -87,6 +87,28 @@ def test_a_doubtful_camera_read_asks_the_referee_and_never_penalises():
     assert table.deal.counts["S"] == 26 and table.deal.counts["E"] == 26 and table.deal.turn == "N"
 
 
+def test_a_sure_read_with_a_joker_that_makes_no_combination_asks_the_referee():
+    """The camera's commonest misread: a turned index or a pip read as a joker
+    (models/MODEL_CARD.md, "Phantom jokers"), surely.  S leads a full house
+    read with a little joker too many: no combination at any level, so the
+    referee is asked, and no illegal-play penalty follows unless confirmed."""
+    table = Table("T01", Settings())
+    table.feed_dict({"t": 0.0, "type": "deal_start", "deal": 1, "level": "2", "leader": "S"})
+    south = ZoneTracker("S", table="T01")
+    (lead,) = settle(south, read("H7", "LJ", "C7", "S7", "HK", "CK", conf=0.99), t0=1.0)
+    assert lead.confidence < THRESHOLD and "joker" in lead.get("warning")
+    ds = table.feed(lead)
+    (ask,) = [d for d in ds if d.type == "confirm_request"]
+    assert ask.code == "low_confidence" and not [d for d in ds if d.type in ("violation", "penalty")]
+    # the same cards without the joker, and real jokers in a legal play, are trusted as read
+    for cards in (("H7", "C7", "S7", "HK", "CK"), ("LJ", "LJ"), ("BJ", "BJ", "LJ", "LJ"), ("BJ",)):
+        (e,) = settle(ZoneTracker("N", table="T01"), read(*cards, conf=0.99), t0=1.0)
+        assert e.confidence >= THRESHOLD and e.get("warning") is None, cards
+    # a real foul with a joker still reaches the referee: asked, and a penalty once confirmed
+    table.feed_dict({"t": 2.0, "type": "referee", "action": "confirm", "ref": ask.events[0]})
+    assert [d.code for d in table.decisions if d.type == "violation"] == ["illegal_play"]
+
+
 def test_each_shipped_detector_reads_with_the_curve_fitted_for_it(monkeypatch):
     # a technician may fall back to the float detector (docs/technician.md): its
     # plays' confidence must come from its own curve, not the 8-bit one's

@@ -21,8 +21,10 @@ measured on held-out synthetic plays), or, when the classifier reads with a
 deck profile that has its own, through the profile's
 (:func:`calibration_for`), so the referee's threshold
 (``min_confidence``) is an error rate; below it the referee asks for
-confirmation.  A play with a third copy of a card (there are two decks) has
-its confidence halved and says so in ``extra["warning"]``.  Every event
+confirmation.  A play with a third copy of a card (there are two decks), or
+with a joker in cards that are no combination at any level
+(:func:`joker_without_combination`), has its confidence halved and says
+so in ``extra["warning"]``.  Every event
 names its zone (``extra["zone"]``).
 
 >>> from vision.reading.detector import CardRead, ZoneRead
@@ -39,6 +41,8 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
+from referee.cards import BIG_JOKER, LEVELS, LITTLE_JOKER, CardError
+from referee.combos import readings
 from referee.events import Event
 from vision.reading.confidence import Calibration, calibration_for_model, default_calibration
 from vision.reading.detector import ZoneRead
@@ -73,15 +77,46 @@ def calibration_for(detector) -> Calibration:
     return own
 
 
+JOKERS = (BIG_JOKER.code, LITTLE_JOKER.code)
+
+
+def joker_without_combination(names: tuple[str, ...] | list[str]) -> bool:
+    """Whether ``names`` hold a joker and are no legal combination at any
+    level (:func:`referee.combos.readings`; the tracker does not know the
+    deal's level, so a play legal at some level is given the benefit).  The
+    camera's commonest misread is a joker that is not there: an index seen
+    turned, a pip or a court picture read as one (models/MODEL_CARD.md,
+    "Phantom jokers").  Such a joker mostly turns a legal play into no
+    combination; a player's real joker seldom does.
+
+    >>> joker_without_combination(["H7", "LJ", "C7", "S7", "HK", "CK"])   # a full house and a joker
+    True
+    >>> joker_without_combination(["LJ", "LJ", "BJ", "BJ"]), joker_without_combination(["H7", "C7", "S7"])
+    (False, False)
+    """
+    if not any(n in JOKERS for n in names):
+        return False
+    try:
+        return not any(readings(" ".join(names), level) for level in LEVELS)
+    except CardError:        # a third copy: play_confidence's other rule
+        return False
+
+
 def play_confidence(raw: float, names: tuple[str, ...] | list[str],
                     calibration: Calibration | None) -> tuple[float, str | None]:
     """A play event's confidence from its raw score (calibrated), halved with a
     warning if it holds a third copy of a card (there are two decks: a misread,
-    or a foul for the referee to check)."""
+    or a foul for the referee to check), or a joker in cards that are no
+    combination at any level (:func:`joker_without_combination`: a joker
+    misread, or a foul for the referee to check).  Halved, a read the
+    calibration trusts falls below any table's threshold, so the referee is
+    asked to confirm and no penalty follows unless the read is confirmed."""
     conf = calibration(raw, len(names)) if calibration else raw
     over = sorted({n for n in names if list(names).count(n) > 2})
     if over:
         return round(conf * 0.5, 4), f"more than two of {', '.join(over)} (two decks)"
+    if joker_without_combination(names):
+        return round(conf * 0.5, 4), "a joker in cards that are no combination at any level (a joker misread?)"
     return round(conf, 4), None
 
 
