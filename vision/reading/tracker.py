@@ -86,7 +86,7 @@ def joker_without_combination(names: tuple[str, ...] | list[str]) -> bool:
     deal's level, so a play legal at some level is given the benefit).  The
     camera's commonest misread is a joker that is not there: an index seen
     turned, a pip or a court picture read as one (models/MODEL_CARD.md,
-    "Phantom jokers").  Such a joker mostly turns a legal play into no
+    "Phantom jokers asked about").  Such a joker mostly turns a legal play into no
     combination; a player's real joker seldom does.
 
     >>> joker_without_combination(["H7", "LJ", "C7", "S7", "HK", "CK"])   # a full house and a joker
