@@ -127,6 +127,9 @@ TEMPLATES: dict[str, tuple[str, str]] = {
     "msg_low_confidence": ("{seat} 的{type@ev_}识别置信度 {confidence}：请确认或更正（确认前不计）",
                            "{type@ev_} by {seat} seen with confidence {confidence}: confirm or correct it "
                            "(not counted until confirmed)"),
+    "msg_low_confidence_doubt": ("{seat} 的{type@ev_}识别存疑（{doubt@doubt_}），置信度 {confidence}：请看图确认或更正（确认前不计）",
+                                 "{type@ev_} by {seat} doubted ({doubt@doubt_}), confidence {confidence}: look at "
+                                 "the picture, confirm or correct it (not counted until confirmed)"),
     "msg_held_violation": ("{held_code@code_}：暂不处罚，可能基于待确认的摄像头识别 {reads}，请确认或更正",
                            "{held_code@code_}: held, no penalty yet; it may rest on the camera read "
                            "{reads} awaiting confirmation: confirm or correct it"),
@@ -265,6 +268,8 @@ def _values_of(d: Mapping[str, Any], by_id: Mapping[Any, Mapping[str, Any]]) -> 
         values.setdefault("confidence", f"{last['confidence']:.2f}")
     if last.get("who"):
         values.setdefault("who", last["who"])
+    if last.get("doubt"):
+        values.setdefault("doubt", last["doubt"])
     if last.get("type") == "referee" and last.get("reason") and not d.get("changes"):
         values.setdefault("reason", last["reason"])
     if isinstance(d.get("held"), Mapping):
@@ -307,11 +312,18 @@ def _key(d: Mapping[str, Any]) -> tuple[str, str]:
     return f"msg_{kind}", "msg_note"
 
 
+# Why the camera doubts a read however sure it is: a play event's ``doubt``
+# (vision.reading.tracker.doubt); each is worded in the catalogue as doubt_<code>
+DOUBTS = ("third_copy", "joker_no_combination")
+
+
 def message(d: Mapping[str, Any], by_id: Mapping[Any, Mapping[str, Any]]) -> dict[str, Any]:
     """``{"key": template key, "values": {...}}`` for decision ``d`` (a dict as
     ``Decision.to_dict`` makes it); ``by_id``: the table's events by id."""
     values = _values_of(d, by_id)
     key, generic = _key(d)
+    if key == "msg_low_confidence" and values.get("doubt") in DOUBTS:
+        key = "msg_low_confidence_doubt"     # the referee is told why (an unknown code: not worded)
     if key not in TEMPLATES or not _fits(key, values):
         key = generic if _fits(generic, values) else "msg_note"
     return {"key": key, "values": {k: values[k] for k in placeholders(key) if k in values}}

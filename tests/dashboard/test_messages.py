@@ -96,6 +96,29 @@ def test_values_fill_the_template():
     assert render(m, "zh") == "N：越序出牌"
 
 
+def test_a_doubted_camera_read_tells_the_referee_why():
+    # the tracker's doubt codes (a sure read asked about) are each worded in both languages
+    from vision.reading.tracker import JOKER_NO_COMBINATION, THIRD_COPY, ZoneTracker
+    from vision.reading.detector import CardRead, ZoneRead
+    from web_dashboard.messages import DOUBTS
+    assert {THIRD_COPY, JOKER_NO_COMBINATION} == set(DOUBTS)
+    table = Table("T01", Settings())
+    table.feed_dict({"t": 0.0, "type": "deal_start", "deal": 1, "level": "2", "leader": "S"})
+    tracker = ZoneTracker("S", table="T01")
+    read = ZoneRead([CardRead(n, 0.99, (0, 0, 1, 1), ()) for n in ("H7", "LJ", "C7", "S7", "HK", "CK")])
+    (play,) = [e for k in range(5) for e in tracker.update(1.0 + 0.1 * k, read)]
+    assert play.get("doubt") == JOKER_NO_COMBINATION
+    (ask,) = [d for d in table.feed(play) if d.type == "confirm_request"]
+    by_id = {e.id: e.to_dict() for e in table.log}
+    m = message(ask.to_dict(), by_id)
+    assert m["key"] == "msg_low_confidence_doubt"
+    assert "含王但不成任何牌型" in render(m, "zh") and not english_words(render(m, "zh"))
+    assert "a joker in cards that make no combination" in render(m, "en")
+    # a code the dashboard does not know (an event from elsewhere) is not worded: the plain request
+    by_id = {i: dict(e, doubt="<script>") for i, e in by_id.items()}
+    assert message(ask.to_dict(), by_id)["key"] == "msg_low_confidence"
+
+
 def test_the_match_format_reads_in_both_languages():
     m = format_message(Settings.parse_format("time_deals:40,2").to_dict())
     assert render(m, "zh") == "40 分钟或 2 副" and render(m, "en") == "40 minutes or 2 deals"

@@ -102,21 +102,42 @@ def joker_without_combination(names: tuple[str, ...] | list[str]) -> bool:
         return False
 
 
+# Why a read is doubted, as a play event's ``doubt`` names it (the dashboard
+# words each one: web_dashboard/messages.py DOUBTS)
+THIRD_COPY = "third_copy"
+JOKER_NO_COMBINATION = "joker_no_combination"
+
+
+def doubt(names: tuple[str, ...] | list[str]) -> tuple[str, str] | None:
+    """Why cards read are doubted however sure the read: (code, words), or None.
+
+    >>> doubt(["S5", "S5", "S5"])
+    ('third_copy', 'more than two of S5 (two decks)')
+    >>> doubt(["S5", "LJ"])[0], doubt(["S5", "H5"])
+    ('joker_no_combination', None)
+    """
+    over = sorted({n for n in names if list(names).count(n) > 2})
+    if over:
+        return THIRD_COPY, f"more than two of {', '.join(over)} (two decks)"
+    if joker_without_combination(names):
+        return JOKER_NO_COMBINATION, "a joker in cards that are no combination at any level (a joker misread?)"
+    return None
+
+
 def play_confidence(raw: float, names: tuple[str, ...] | list[str],
                     calibration: Calibration | None) -> tuple[float, str | None]:
     """A play event's confidence from its raw score (calibrated), halved with a
-    warning if it holds a third copy of a card (there are two decks: a misread,
-    or a foul for the referee to check), or a joker in cards that are no
-    combination at any level (:func:`joker_without_combination`: a joker
-    misread, or a foul for the referee to check).  Halved, a read the
-    calibration trusts falls below any table's threshold, so the referee is
-    asked to confirm and no penalty follows unless the read is confirmed."""
+    warning if :func:`doubt` doubts the cards: a third copy of a card (there
+    are two decks: a misread, or a foul for the referee to check), or a
+    joker in cards that are no combination at any level
+    (:func:`joker_without_combination`: a joker misread, or a foul for the
+    referee to check).  Halved, a read the calibration trusts falls below
+    any table's threshold, so the referee is asked to confirm and no
+    penalty follows unless the read is confirmed."""
     conf = calibration(raw, len(names)) if calibration else raw
-    over = sorted({n for n in names if list(names).count(n) > 2})
-    if over:
-        return round(conf * 0.5, 4), f"more than two of {', '.join(over)} (two decks)"
-    if joker_without_combination(names):
-        return round(conf * 0.5, 4), "a joker in cards that are no combination at any level (a joker misread?)"
+    why = doubt(names)
+    if why:
+        return round(conf * 0.5, 4), why[1]
     return round(conf, 4), None
 
 
@@ -191,7 +212,7 @@ class ZoneTracker:
             raw = self._cards.run.confidence
             # the run's value is one tuple, so its size is fixed and the monotone
             # mapping of the run's lowest score is the run's lowest probability
-            conf, warning = play_confidence(raw, names, self.calibration)
+            conf, _ = play_confidence(raw, names, self.calibration)
             extra = dict(base["extra"])
             if self.calibration and names:
                 extra["raw_confidence"] = round(raw, 4)
@@ -200,8 +221,9 @@ class ZoneTracker:
             elif self.kind == "reminder" and len(names) == 1:
                 events.append(Event(type="tribute", card=names[0], confidence=conf, **{**base, "extra": extra}))
             else:
-                if warning:
-                    extra["warning"] = warning
+                why = doubt(names)
+                if why:
+                    extra["doubt"], extra["warning"] = why
                 events.append(Event(type="play", cards=names, confidence=conf,
                                     **{**base, "extra": extra}))
         printed = tuple(read.printed)
