@@ -28,13 +28,14 @@ fitted for the detector in use.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import os
 from pathlib import Path
 
 import numpy as np
+
+from vision.reading.runtime import file_sha256
 
 DEFAULT_CALIBRATION = Path(__file__).resolve().parents[2] / "models" / "confidence-calibration.json"
 # every shipped curve, each fitted for one detector file (its "detector" field)
@@ -159,8 +160,7 @@ def default_calibration() -> Calibration:
 def model_id(path: str | Path) -> str:
     """A model file as a curve's ``detector`` field names it: its name and the
     first 16 hex digits of its SHA-256 (the model card lists them whole)."""
-    path = Path(path)
-    return f"{path.name} (sha256 {hashlib.sha256(path.read_bytes()).hexdigest()[:16]})"
+    return f"{Path(path).name} (sha256 {file_sha256(path)[:16]})"
 
 
 _for_model: dict[str, Calibration] = {}

@@ -35,7 +35,6 @@ The file is a numpy ``.npz`` (no pickles) holding:
 
 from __future__ import annotations
 
-import hashlib
 import json
 import zipfile
 from dataclasses import dataclass, field
@@ -45,6 +44,7 @@ import numpy as np
 
 from vision.reading.classes import CARD_NAMES
 from vision.reading.confidence import Calibration, CalibrationError
+from vision.reading.runtime import file_sha256  # noqa: F401  (the classifier a profile was made for)
 
 FORMAT = "guandan-deck-profile"
 VERSION = 1
@@ -54,15 +54,6 @@ LABELS = CARD_NAMES + ("NONE",)       # = vision.reading.index_classifier.LABELS
 
 class DeckProfileError(ValueError):
     """A deck profile that cannot be used here; the message says why and what to do."""
-
-
-def file_sha256(path: str | Path) -> str:
-    """The SHA-256 of a file (the classifier a profile was made for)."""
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 @dataclass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -15,6 +16,15 @@ def model_path(given: str | Path | None, env: str, default: Path) -> Path:
     'shipped.onnx'
     """
     return Path(given or os.environ.get(env) or default)
+
+
+def file_sha256(path: str | Path) -> str:
+    """The SHA-256 of a model file (a deck profile's classifier, a confidence curve's detector)."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
 
 
 def open_model(kind: str, path: Path, threads: int = 2):

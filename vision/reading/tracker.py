@@ -59,18 +59,20 @@ def calibration_for(detector) -> Calibration:
     the float detector each have theirs).  A profile made without a curve
     (before enrollment fitted one) still reads, with the shipped curve,
     unmeasured for its scores: a log line says so and how to mend it."""
+    def shipped() -> Calibration:
+        model = getattr(detector, "model_path", None)
+        return calibration_for_model(model) if model is not None else default_calibration()
+
     clf = getattr(detector, "classifier", None)
     deck = getattr(clf, "deck", None)
-    model = getattr(detector, "model_path", None)
-    shipped = calibration_for_model(model) if model is not None else default_calibration()
     if deck is None:
-        return shipped
+        return shipped()
     own = deck.confidence_calibration()
     if own is None:
         log.warning("deck profile %s has no confidence calibration of its own (made by an older "
                     "guandan-ref enroll-deck): its plays' confidence uses the shipped curve, not measured "
                     "for this deck; enroll the deck again to fit one", deck.name)
-        return shipped
+        return shipped()
     plays = own.doc.get("plays")
     log.info("deck profile %s: plays' confidence from its own calibration%s", deck.name,
              f" (fitted on {plays} held-back rows)" if plays else "")
@@ -98,7 +100,7 @@ def joker_without_combination(names: tuple[str, ...] | list[str]) -> bool:
         return False
     try:
         return not any(readings(" ".join(names), level) for level in LEVELS)
-    except CardError:        # a third copy: play_confidence's other rule
+    except CardError:        # a third copy: doubt's other rule
         return False
 
 
@@ -125,9 +127,10 @@ def doubt(names: tuple[str, ...] | list[str]) -> tuple[str, str] | None:
 
 
 def play_confidence(raw: float, names: tuple[str, ...] | list[str],
-                    calibration: Calibration | None) -> tuple[float, str | None]:
-    """A play event's confidence from its raw score (calibrated), halved with a
-    warning if :func:`doubt` doubts the cards: a third copy of a card (there
+                    calibration: Calibration | None) -> tuple[float, tuple[str, str] | None]:
+    """A play event's confidence from its raw score (calibrated), and why it
+    is doubted (:func:`doubt`'s code and words, or None): halved if
+    :func:`doubt` doubts the cards: a third copy of a card (there
     are two decks: a misread, or a foul for the referee to check), or a
     joker in cards that are no combination at any level
     (:func:`joker_without_combination`: a joker misread, or a foul for the
@@ -136,9 +139,7 @@ def play_confidence(raw: float, names: tuple[str, ...] | list[str],
     penalty follows unless the read is confirmed."""
     conf = calibration(raw, len(names)) if calibration else raw
     why = doubt(names)
-    if why:
-        return round(conf * 0.5, 4), why[1]
-    return round(conf, 4), None
+    return round(conf * 0.5 if why else conf, 4), why
 
 
 @dataclass
@@ -212,7 +213,7 @@ class ZoneTracker:
             raw = self._cards.run.confidence
             # the run's value is one tuple, so its size is fixed and the monotone
             # mapping of the run's lowest score is the run's lowest probability
-            conf, _ = play_confidence(raw, names, self.calibration)
+            conf, why = play_confidence(raw, names, self.calibration)
             extra = dict(base["extra"])
             if self.calibration and names:
                 extra["raw_confidence"] = round(raw, 4)
@@ -221,7 +222,6 @@ class ZoneTracker:
             elif self.kind == "reminder" and len(names) == 1:
                 events.append(Event(type="tribute", card=names[0], confidence=conf, **{**base, "extra": extra}))
             else:
-                why = doubt(names)
                 if why:
                     extra["doubt"], extra["warning"] = why
                 events.append(Event(type="play", cards=names, confidence=conf,

@@ -33,7 +33,6 @@ Synthetic pictures only: on real cameras the curve must be measured again.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import sys
 import time
@@ -44,7 +43,7 @@ import numpy as np
 from vision.reading.confidence import SIZE_GROUPS, Calibration, model_id
 from vision.reading.confidence import fit_curves as fit  # noqa: F401  (also deck enrollment's fit)
 from vision.reading.detector import DEFAULT_MODEL, CardDetector
-from vision.reading.runtime import model_path
+from vision.reading.runtime import file_sha256, model_path
 from vision.reading.tracker import play_confidence
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone
 from vision.training.card_art import HELD_OUT_DECKS
@@ -136,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     model = model_path(args.model, "GUANDAN_CARD_MODEL", DEFAULT_MODEL)
     if not model.is_file():
         ap.error(f"no detector model file {model}")
-    tag = hashlib.sha256(model.read_bytes()).hexdigest()[:8]
+    tag = file_sha256(model)[:8]
     det = None
 
     def factory():
