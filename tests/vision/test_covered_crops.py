@@ -71,6 +71,33 @@ def test_covered_crops_are_cut_upright_with_sets(gen, decks):
         assert named and (named <= faces or len(named) == 4)
 
 
+def test_sideways_crops_allow_the_card_or_nothing_never_a_joker(gen, decks):
+    """A quarter turn wrong lays each index on its side: its card or NONE."""
+    scene = gen.render(["S5", "H6", "D7"], np.random.default_rng(11), deck=decks[0], card_turns=[0.0, 30.0, 0.0])
+    upright_crops = covered_crops(scene, np.random.default_rng(4))
+    side = covered_crops(scene, np.random.default_rng(4), sideways=True)
+    assert side and all(x.shape == (CROP_H, CROP_W, 3) for x, _ in side)
+    faces = {class_id(c) for c in scene.cards}
+    jokers = {LABELS.index("BJ"), LABELS.index("LJ")}
+    for _, a in side:
+        named = set(np.flatnonzero(a[:NONE]).tolist())
+        assert a[NONE] and named and (named <= faces or len(named) == 4) and not named & jokers
+    # the same corners, cut another way round
+    assert len(side) == len(upright_crops)
+    assert all(not np.array_equal(x, y) for (x, _), (y, _) in zip(side, upright_crops))
+
+
+def test_sideways_needs_covered_scenes(tmp_path, capsys):
+    from vision.training.index_classifier import main as clf_main
+
+    assert clf_main([str(tmp_path / "d"), "--sideways", "--scenes", "2"]) == 2
+    assert "--sideways needs --covered" in capsys.readouterr().err
+    assert not (tmp_path / "d").exists()
+    assert clf_main([str(tmp_path / "d"), "--covered", "--sideways", "--scenes", "2", "--seed", "6"]) == 0
+    d = np.load(tmp_path / "d" / "sideways_6.npz")
+    assert d["allowed"][:, NONE].all()
+
+
 def test_make_covered_crops_saves_the_real_crops_shape_and_repeats(tmp_path):
     a = make_covered_crops(tmp_path / "a", 3, seed=5)
     b = make_covered_crops(tmp_path / "b", 3, seed=5)

@@ -32,7 +32,7 @@ from vision.reading.orientation import (OTHER_LINES, TURN_FROM, Turns, Upright, 
                                         turn_angles, upright)
 from vision.reading.pairing import (BOTTOM_MIN, PAIR_RATIO, SAME_INDEX, CardRead, IndexDetection, _corner_pair_error,
                                     height_bands, one_per_index, pair_indices)
-from vision.reading.runtime import cpu_session, model_path
+from vision.reading.runtime import ParallelSession, model_path
 
 # The detector as trained (32-bit floats), and the one a table runs: its
 # convolutions quantised to 8 bits (vision.training.quantize_detector): on a
@@ -169,7 +169,7 @@ class CardDetector:
                  hand_model: str | Path | bool | None = None, hand_threshold: float | None = None,
                  hand_landmarks: bool = True):
         path = model_path(model, "GUANDAN_CARD_MODEL", DEFAULT_MODEL)
-        self.session = _load("card model", path, lambda p: cpu_session(p, threads))
+        self.session = _load("card model", path, lambda p: ParallelSession(p, threads))
         inp = self.session.get_inputs()[0]
         rows = self.session.get_outputs()[0].shape[1]      # 4 box values + one score per class
         if isinstance(rows, int) and rows - 4 != len(DETECTOR_NAMES):
@@ -257,10 +257,12 @@ class CardDetector:
         for k, (img, _, _) in enumerate(boxed):
             groups.setdefault(img.shape if self.batches else (k,), []).append(k)
         preds: list = [None] * len(images)
-        for members in groups.values():
-            blob = cv2.dnn.blobFromImages([boxed[k][0] for k in members], 1 / 255.0, swapRB=True)
-            out = self.session.run(None, {self.input_name: blob})[0]
-            for k, pred in zip(members, out):
+        # the groups run side by side, each split between the cores (ParallelSession)
+        outs = self.session.run_many(None, [
+            {self.input_name: cv2.dnn.blobFromImages([boxed[k][0] for k in members], 1 / 255.0, swapRB=True)}
+            for members in groups.values()])
+        for members, out in zip(groups.values(), outs):
+            for k, pred in zip(members, out[0]):
                 preds[k] = pred.T                                   # (anchors, 4 + classes)
         return [self._boxes(pred, r, pad, im.shape[:2])
                 for pred, (_, r, pad), im in zip(preds, boxed, images)]

@@ -271,6 +271,9 @@ def covered_scene(gen, rng: np.random.Generator, margin: int = 0):
     return gen.render(cards, rng, deck=deck, margin=margin, hand=bool(rng.random() < 0.1), **kw)
 
 
+SIDEWAYS_SPREAD = 15.0   # degrees either side of a quarter turn (--sideways crops)
+
+
 def _turn_groups(angles: list[float], within: float = 3.0) -> list[tuple[float, list[int]]]:
     """Cards' angles gathered into turns (one per group of angles within
     ``within`` degrees of its first): (the turn, the cards it stands upright)."""
@@ -285,7 +288,7 @@ def _turn_groups(angles: list[float], within: float = 3.0) -> list[tuple[float, 
 
 
 def covered_crops(scene, rng: np.random.Generator, finder=None,
-                  only_covered: float = 0.0) -> list[tuple[np.ndarray, np.ndarray]]:
+                  only_covered: float = 0.0, sideways: bool = False) -> list[tuple[np.ndarray, np.ndarray]]:
     """One scene's (crop, allowed labels) pairs, cut as the reader cuts them:
     the picture turned upright by each card's angle
     (:func:`vision.reading.orientation.upright`), and in it a jittered crop
@@ -295,13 +298,23 @@ def covered_crops(scene, rng: np.random.Generator, finder=None,
     :data:`RANK_GLIMPSED`), ``NONE`` when it covers no such corner (under
     0.2), left out in between.  ``only_covered`` (e.g. 0.95): only corners
     showing less than that share of themselves, each cropped three times,
-    and the detector's boxes on them (no ``NONE`` crops)."""
+    and the detector's boxes on them (no ``NONE`` crops).
+
+    ``sideways``: the picture is turned a quarter turn wrong instead (each
+    group's angle plus or minus 90 degrees, give or take
+    :data:`SIDEWAYS_SPREAD`), as the reader turns a zone whose cards lie near
+    45 degrees both ways round: each index then lies on its side and may be
+    read as its card or ``NONE``, never as another card or a joker (a
+    sideways index was named a joker at 0.93-0.98, model card "Phantom
+    jokers asked about")."""
     from vision.reading.orientation import upright
 
     none_only = np.zeros(NONE + 1, bool)
     none_only[NONE] = True
     out = []
     for turn, ks in _turn_groups(scene.angles):
+        if sideways:
+            turn += float(rng.choice([-90.0, 90.0]) + rng.uniform(-SIDEWAYS_SPREAD, SIDEWAYS_SPREAD))
         if abs(turn) < 1.0:
             pic, to_pic = scene.image, np.array([[1.0, 0, 0], [0, 1.0, 0]])
         else:
@@ -319,6 +332,8 @@ def covered_crops(scene, rng: np.random.Generator, finder=None,
             allowed = covered_label(scene.cards[k], rank, suit, whole)
             if allowed is None or (only_covered and whole >= only_covered):
                 continue
+            if sideways:
+                allowed = allowed | none_only
             bw, bh = box[2] - box[0], box[3] - box[1]
             for _ in range(3 if only_covered else 1):
                 out.append((crop(pic, _jittered(box, 0.1 * bw, 0.1 * bh, rng)), allowed))
@@ -340,7 +355,8 @@ def covered_crops(scene, rng: np.random.Generator, finder=None,
 
 def make_covered_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
                        joker_designs: float = 0.0, ink_weight: float = 0.0, index_designs: float = 0.0,
-                       joker_scenes: float = 0.0, only_covered: float = 0.0, outline_prints: float = 0.0) -> Path:
+                       joker_scenes: float = 0.0, only_covered: float = 0.0, outline_prints: float = 0.0,
+                       sideways: bool = False) -> Path:
     """Crops of half-covered and turned indices from ``scenes`` scenes of
     :func:`covered_scene` (training decks and cloths, zones with the table
     watcher's margin), with their sets of allowed labels: saved as
@@ -348,7 +364,8 @@ def make_covered_crops(out: Path, scenes: int, seed: int, detector: Path | None 
     crop's scene), the shape :mod:`vision.training.real_crops` saves, for
     ``--train --real``.  ``joker_scenes`` is not used (the plays are
     :func:`vision.training.synth.play_for_deck`'s); ``only_covered``: see
-    :func:`covered_crops` (saved as ``out/covered_only_SEED.npz``)."""
+    :func:`covered_crops` (saved as ``out/covered_only_SEED.npz``); ``sideways``:
+    ibid. (``out/sideways_SEED.npz``)."""
     from vision.reading.table import ZONE_MARGIN_MM, Zone
     from vision.training.card_art import TRAIN_DECKS, load_decks
     from vision.training.synth import SceneGenerator
@@ -364,14 +381,15 @@ def make_covered_crops(out: Path, scenes: int, seed: int, detector: Path | None 
     xs, allowed, photo = [], [], []
     for i in range(scenes):
         rng = np.random.default_rng([seed, 79, i])
-        for x, a in covered_crops(covered_scene(gen, rng, margin), rng, finder, only_covered):
+        for x, a in covered_crops(covered_scene(gen, rng, margin), rng, finder, only_covered, sideways):
             xs.append(x)
             allowed.append(a)
             photo.append(i)
         if (i + 1) % 100 == 0:
             print(f"{i + 1}/{scenes} scenes, {len(xs)} crops", flush=True)
     out.mkdir(parents=True, exist_ok=True)
-    path = out / (f"covered_only_{seed}.npz" if only_covered else f"covered_{seed}.npz")
+    name = "sideways" if sideways else "covered_only" if only_covered else "covered"
+    path = out / f"{name}_{seed}.npz"
     np.savez_compressed(path, x=np.stack(xs), allowed=np.stack(allowed), photo=np.array(photo))
     print(f"{len(xs)} crops ({int(sum(a.sum() == 1 for a in allowed))} with one label) -> {path}")
     return path

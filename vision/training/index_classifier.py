@@ -277,6 +277,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only-covered", type=float, default=0.0,
                     help="with --covered: only corners showing less than this share of themselves (e.g. 0.95), "
                          "three crops each")
+    ap.add_argument("--sideways", action="store_true",
+                    help="with --covered: the pictures turned a quarter turn wrong, each index on its side "
+                         "(its card or NONE, never a joker), DATA/sideways_SEED.npz, for --real")
     ap.add_argument("--train", action="store_true")
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--to", type=Path, default=Path("models"))
@@ -300,7 +303,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.scenes and args.covered:
         make_covered_crops(args.data, args.scenes, args.seed, args.detector, only_covered=args.only_covered,
-                           **scene_options(args))
+                           sideways=args.sideways, **scene_options(args))
+    elif args.sideways:
+        print("--sideways needs --covered and --scenes", file=sys.stderr)
+        return 2
     elif args.scenes:
         make_crops(args.data, args.scenes, args.seed, args.detector, tight_jokers=args.tight_jokers,
                    body_negatives=args.body_negatives, **scene_options(args))

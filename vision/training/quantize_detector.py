@@ -52,6 +52,9 @@ class _Recording:
         self.feeds.append({k: v.copy() for k, v in feed.items()})
         return self.session.run(names, feed)
 
+    def run_many(self, names, feeds: list[dict[str, np.ndarray]]):
+        return [self.run(names, f) for f in feeds]
+
     def __getattr__(self, name: str):
         return getattr(self.session, name)
 

@@ -1,0 +1,69 @@
+"""A model's work shared out between the cores reads exactly as one run does."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.reading.detector import DEFAULT_MODEL, CardDetector
+from vision.reading.index_classifier import DEFAULT_MODEL as CLF_MODEL
+from vision.reading.runtime import ParallelSession, cpu_session
+from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone
+
+
+@pytest.fixture(scope="module")
+def detector_session():
+    return ParallelSession(DEFAULT_MODEL, threads=2)
+
+
+def test_a_split_batch_gives_what_one_run_gives(detector_session):
+    rng = np.random.default_rng(1)
+    four = rng.random((4, 3, 256, 352), dtype=np.float32)
+    name = detector_session.get_inputs()[0].name
+    whole = cpu_session(DEFAULT_MODEL, 2).run(None, {name: four})[0]
+    shared = detector_session.run(None, {name: four})[0]
+    assert detector_session.parts([4]) == [(0, 0, 2), (0, 2, 4)]
+    assert shared.shape == whole.shape and np.array_equal(shared, whole)
+
+
+def test_batches_of_other_sizes_run_side_by_side_in_order(detector_session):
+    rng = np.random.default_rng(2)
+    name = detector_session.get_inputs()[0].name
+    feeds = [{name: rng.random((1, 3, h, w), dtype=np.float32)} for h, w in ((448, 448), (320, 384), (256, 352))]
+    alone = [detector_session.one.run(None, f)[0] for f in feeds]
+    together = detector_session.run_many(None, feeds)
+    assert [t[0].shape for t in together] == [a.shape for a in alone]
+    assert all(np.array_equal(t[0], a) for t, a in zip(together, alone))
+
+
+def test_one_thread_shares_nothing_out():
+    s = ParallelSession(CLF_MODEL, threads=1)
+    assert s.wide is s.one and s.parts([8]) == [(0, 0, 8)]
+    x = np.zeros((3, 3, 48, 32), np.float32)
+    assert s.run(None, {s.get_inputs()[0].name: x})[0].shape[0] == 3
+    assert s._pool is None
+
+
+def test_the_detector_reads_zones_the_same_with_one_thread_or_two(gen, decks):
+    margin = Zone.margin_px(ZONE_MARGIN_MM)
+    rng = np.random.default_rng(12)
+    # a fan, a turned row, a crooked card and a plain row: turned reads as well
+    kws = [{"spread": 60.0}, {"turn": 40.0}, {"card_turns": [0.0, 35.0, 0.0]}, {}]
+    pics = [gen.render(["S5", "H6", "D7"], rng, deck=decks[k % len(decks)], margin=margin, **kw).image
+            for k, kw in enumerate(kws)]
+    reads = []
+    for threads in (1, 2):
+        det = CardDetector(threads=threads, hand_landmarks=False, hand_model=False)
+        reads.append([r.to_dict() for r in det.read_zones(pics, det.imgsz / max(ZONE_PX), margin)])
+    assert reads[0] == reads[1]
+    assert any(r["cards"] for r in reads[0])
+
+
+def test_a_model_that_takes_one_picture_a_run_keeps_one_session():
+    from vision.reading.hand_landmarks import PALM_MODEL
+
+    s = ParallelSession(PALM_MODEL, threads=2)
+    assert not s.splits and s.one is s.wide
+    x = np.zeros((1, 192, 192, 3), np.float32)
+    outs = s.run_many(None, [{s.get_inputs()[0].name: x}] * 2)
+    assert len(outs) == 2 and np.array_equal(outs[0][0], outs[1][0]) and s._pool is None
