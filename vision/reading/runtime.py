@@ -64,9 +64,9 @@ class ParallelSession:
     ONNX Runtime's own threads share out the work of one picture's layers,
     and on a 2-core node the second one was mostly idle: four zones in one
     detector run took 40 ms with two of them and 22 ms as two runs of two
-    zones at once, one thread each (the 8-bit detector; float 36 -> 24 ms;
-    four turned zones one by one 93 -> 50 ms; models/MODEL_CARD.md, "Speed
-    over many tables").  Each picture's output is the same either way: a
+    zones at once, one thread each (the 8-bit detector on a 2-core Xeon;
+    float 36 -> 24 ms; four turned zones one by one 93 -> 50 ms; a whole
+    table's frame 132 -> 96 ms; models/MODEL_CARD.md, "Speed over many tables").  Each picture's output is the same either way: a
     picture is computed alone within a batch.
 
     Work that cannot be split (one picture, or a model that takes a batch of
