@@ -144,3 +144,22 @@ def test_a_detector_no_curve_was_fitted_for_reads_with_the_default_and_says_so(t
     monkeypatch.setenv("GUANDAN_CONFIDENCE_CALIBRATION", str(own))
     monkeypatch.setattr("vision.reading.confidence._default", None)
     assert calibration_for_model(new)(0.9, 3) == 0.25
+
+
+def test_a_curve_read_with_another_classifier_says_so(tmp_path, monkeypatch, caplog):
+    # a play's raw score is the classifier's too: a curve names the classifier it was fitted with
+    from vision.reading.confidence import calibration_for_model
+    from vision.reading.detector import DEFAULT_MODEL
+    from vision.reading.index_classifier import DEFAULT_MODEL as CLF_MODEL
+    monkeypatch.delenv("GUANDAN_CONFIDENCE_CALIBRATION", raising=False)
+    shipped = calibration_for_model(DEFAULT_MODEL)
+    assert shipped.doc["classifier"].startswith("index-classifier.onnx (sha256 ")
+    with caplog.at_level("WARNING", logger="vision.reading.confidence"):
+        assert calibration_for_model(DEFAULT_MODEL, CLF_MODEL) is shipped
+    assert caplog.text == ""
+    other = tmp_path / "index-classifier-retrained.onnx"
+    other.write_bytes(b"another classifier")
+    with caplog.at_level("WARNING", logger="vision.reading.confidence"):
+        assert calibration_for_model(DEFAULT_MODEL, other) is shipped
+        calibration_for_model(DEFAULT_MODEL, other)
+    assert caplog.text.count("index-classifier-retrained.onnx") == 1 and "calibrate_confidence" in caplog.text

@@ -164,9 +164,10 @@ def model_id(path: str | Path) -> str:
 
 
 _for_model: dict[str, Calibration] = {}
+_warned_classifier: set[tuple[str, str]] = set()
 
 
-def calibration_for_model(path: str | Path) -> Calibration:
+def calibration_for_model(path: str | Path, classifier: str | Path | None = None) -> Calibration:
     """The shipped curve fitted for the detector in the file at ``path``
     (:data:`SHIPPED_CALIBRATIONS`, by their ``detector`` field), loaded once.
 
@@ -175,9 +176,28 @@ def calibration_for_model(path: str | Path) -> Calibration:
     again) gets the default curve, with a warning in the log: its plays'
     confidence is then not the error rate the threshold assumes until
     ``python -m vision.training.calibrate_confidence`` fits one for it.
+    The index classifier's scores are half of a play's raw score, so a
+    curve also names the classifier it was fitted with (its ``classifier``
+    field); read with another (``classifier``: its file), the log warns
+    the same way, once.
     """
     if os.environ.get(ENV):
         return default_calibration()
+    found = _for_detector(path)
+    fitted = found.doc.get("classifier")
+    if classifier is not None and fitted:
+        key = (fitted, str(classifier))
+        if key not in _warned_classifier and fitted != model_id(classifier):
+            _warned_classifier.add(key)
+            log.warning("the confidence curve for %s was fitted with the index classifier %s, not %s: its "
+                        "plays' confidence is not measured for it (fit one with python -m "
+                        "vision.training.calibrate_confidence, models/MODEL_CARD.md)",
+                        found.doc.get("detector"), fitted, Path(classifier).name)
+    return found
+
+
+def _for_detector(path: str | Path) -> Calibration:
+    """:func:`calibration_for_model`'s curve for a detector file, cached."""
     name = model_id(path)
     if name not in _for_model:
         # (the default as loaded once, so a table's trackers share it)

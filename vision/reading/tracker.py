@@ -59,11 +59,13 @@ def calibration_for(detector) -> Calibration:
     the float detector each have theirs).  A profile made without a curve
     (before enrollment fitted one) still reads, with the shipped curve,
     unmeasured for its scores: a log line says so and how to mend it."""
+    clf = getattr(detector, "classifier", None)
+
     def shipped() -> Calibration:
         model = getattr(detector, "model_path", None)
-        return calibration_for_model(model) if model is not None else default_calibration()
+        return (calibration_for_model(model, getattr(clf, "model_path", None)) if model is not None
+                else default_calibration())
 
-    clf = getattr(detector, "classifier", None)
     deck = getattr(clf, "deck", None)
     if deck is None:
         return shipped()
