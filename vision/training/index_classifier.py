@@ -22,6 +22,9 @@ Train (needs the ``train`` extra)::
     python -m vision.training.index_classifier data/cov --covered --scenes 1200 --seed 301 --detector models/cards-yolo11n.onnx
     python -m vision.training.index_classifier data/crops640 --train --epochs 4 --init models/index-classifier.pt \
         --max-lr 3e-4 --reshape --real data/cov/covered_301.npz data/real_train.npz --real-share 0.5 0.25 --every-epoch
+    # indices on their side (a zone turned the wrong way round): each its card or NONE, never a joker
+    # (--covered --sideways; models/MODEL_CARD.md, "Indices on their side and lone corner pips": tried, not shipped)
+    python -m vision.training.index_classifier data/sw --covered --sideways --scenes 1500 --seed 401 --detector models/cards-yolo11n.onnx
 
 The last ``crops_*.npz`` (by name) is the validation set.
 """
