@@ -45,7 +45,7 @@ def pytest_ignore_collect(collection_path: Path, config):
 # The longest test files (``--durations``), started first: pytest-xdist
 # (``--dist loadfile``, pyproject.toml) gives each file to one worker, and a
 # long file started last would run alone at the end while the others idle.
-LONGEST_FIRST = ("tests/node/test_demo.py",)
+LONGEST_FIRST = ("tests/node/test_demo.py", "tests/node/test_demo_seed5.py")
 
 
 def pytest_collection_modifyitems(session, config, items):
