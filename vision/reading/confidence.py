@@ -164,7 +164,7 @@ def model_id(path: str | Path) -> str:
 
 
 _for_model: dict[str, Calibration] = {}
-_warned_classifier: set[tuple[str, str]] = set()
+_checked_classifier: set[tuple[str, str]] = set()     # (curve's classifier, file in use): hashed once
 
 
 def calibration_for_model(path: str | Path, classifier: str | Path | None = None) -> Calibration:
@@ -187,12 +187,13 @@ def calibration_for_model(path: str | Path, classifier: str | Path | None = None
     fitted = found.doc.get("classifier")
     if classifier is not None and fitted:
         key = (fitted, str(classifier))
-        if key not in _warned_classifier and fitted != model_id(classifier):
-            _warned_classifier.add(key)
-            log.warning("the confidence curve for %s was fitted with the index classifier %s, not %s: its "
-                        "plays' confidence is not measured for it (fit one with python -m "
-                        "vision.training.calibrate_confidence, models/MODEL_CARD.md)",
-                        found.doc.get("detector"), fitted, Path(classifier).name)
+        if key not in _checked_classifier:
+            _checked_classifier.add(key)
+            if fitted != model_id(classifier):
+                log.warning("the confidence curve for %s was fitted with the index classifier %s, not %s: its "
+                            "plays' confidence is not measured for it (fit one with python -m "
+                            "vision.training.calibrate_confidence, models/MODEL_CARD.md)",
+                            found.doc.get("detector"), fitted, Path(classifier).name)
     return found
 
 

@@ -66,8 +66,9 @@ class ParallelSession:
     detector run took 40 ms with two of them and 22 ms as two runs of two
     zones at once, one thread each (the 8-bit detector on a 2-core Xeon;
     float 36 -> 24 ms; four turned zones one by one 93 -> 50 ms; a whole
-    table's frame 132 -> 96 ms; models/MODEL_CARD.md, "Speed over many tables").  Each picture's output is the same either way: a
-    picture is computed alone within a batch.
+    table's frame 132 -> 96 ms; models/MODEL_CARD.md, "Speed over many
+    tables").  Each picture's output is the same either way: a picture is
+    computed alone within a batch.
 
     Work that cannot be split (one picture, or a model that takes a batch of
     one) runs on a session of ``threads`` threads as before.  A session may be
