@@ -39,9 +39,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from referee.settings import Settings  # noqa: E402
-from vision.reading.confidence import calibration_for_model  # noqa: E402
 from vision.reading.detector import CardDetector  # noqa: E402
-from vision.reading.tracker import play_confidence  # noqa: E402
+from vision.reading.tracker import calibration_for, play_confidence  # noqa: E402
 from vision.reading.table import ZONE_PX  # noqa: E402
 from vision.training.card_faces import (JOKER, SOURCE, CardFacesError, face_pictures, white_stock,  # noqa: E402
                                         zone_picture)
@@ -68,7 +67,7 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
     face, angle, stock, cards read, play confidence and whether the referee
     would be asked), to set two readers' reads side by side."""
     faces = [f for s in splits for f in face_pictures(root, s)]
-    calibration, asked_below = calibration_for_model(det.model_path), Settings().min_confidence
+    calibration, asked_below = calibration_for(det), Settings().min_confidence
     surface_name, surface = _surface(seed)
     out: dict = {"source": f"{SOURCE[0]} {SOURCE[1]} ({SOURCE[2]}); real card faces, not made here",
                  "splits": list(splits), "pictures": len(faces), "surface": surface_name}

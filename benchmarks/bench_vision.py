@@ -556,13 +556,13 @@ def enrollment(model: str | None, classifier: str | None, threads: int, decks: l
     (as profiles made without a curve are read), and with the profile's own
     curve (fitted on ``calibration_rows`` rows the enrollment held back;
     none of these plays).  ``without_gate``: also each head without its NONE gate."""
-    from vision.reading.confidence import calibration_for_model
     from vision.reading.enroll import cards_from_photos, enroll
+    from vision.reading.tracker import calibration_for
     from vision.training.card_art import load_deck
     from vision.training.deck_photos import grid_photos, single_photos
 
     det = CardDetector(model, threads=threads, classifier=classifier)
-    shipped_cal = calibration_for_model(det.model_path)
+    shipped_cal = calibration_for(det)     # the shipped curve: det reads without a profile
     out: dict = {"photos": photos, "plays_per_deck": plays, "pictures": "generated (project renderer)",
                  "threads": threads, "calibration_rows": calibration_rows,
                  "load_average_at_start": round(__import__("os").getloadavg()[0], 2), "decks": {}}

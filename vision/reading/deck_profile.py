@@ -44,7 +44,7 @@ import numpy as np
 
 from vision.reading.classes import CARD_NAMES
 from vision.reading.confidence import Calibration, CalibrationError
-from vision.reading.runtime import file_sha256  # noqa: F401  (the classifier a profile was made for)
+from vision.reading.runtime import file_sha256
 
 FORMAT = "guandan-deck-profile"
 VERSION = 1

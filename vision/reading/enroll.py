@@ -48,8 +48,9 @@ import cv2
 import numpy as np
 
 from vision.reading.classes import CARD_NAMES
-from vision.reading.deck_profile import DeckProfile, file_sha256
+from vision.reading.deck_profile import DeckProfile
 from vision.reading.index_classifier import LABELS, NONE, crop, softmax
+from vision.reading.runtime import file_sha256
 
 GRID_ORDER: tuple[str, ...] = CARD_NAMES        # the order cards are laid in a grid
 CARD_PX = 240                                  # rectified card width (px)
@@ -548,7 +549,7 @@ def fit_calibration(detector, profile: DeckProfile, cards: dict[str, np.ndarray]
     # take the rows' lowest probability.  Below the rows' scores the shipped
     # curve (measured on 2,000 plays, weak reads among them) stands instead,
     # never above the deck curve's first value: the curve still rises.
-    shipped = calibration_for_model(detector.model_path)
+    shipped = calibration_for_model(detector.model_path, clf.model_path)
     for name, curve in curves.items():
         sx, sp = shipped.curves.get(name, next(iter(shipped.curves.values())))
         low = [(float(x), min(float(p), curve["p"][0])) for x, p in zip(sx, sp) if x < curve["x"][0]]

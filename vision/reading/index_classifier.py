@@ -26,7 +26,7 @@ import numpy as np
 
 from vision.reading.classes import CARD_NAMES
 from vision.reading.deck_profile import EMBEDDING_OUTPUT, DeckProfile, DeckProfileError
-from vision.reading.runtime import model_path, open_model
+from vision.reading.runtime import file_sha256, model_path, open_model
 
 CROP_W, CROP_H = 32, 48
 LABELS = CARD_NAMES + ("NONE",)
@@ -111,8 +111,6 @@ class IndexClassifier:
                                    f"add it with python -m vision.training.index_classifier "
                                    f"{self.model_path} --add-embedding")
         if isinstance(deck, DeckProfile):
-            from vision.reading.deck_profile import file_sha256
-
             if deck.classifier_sha256 != file_sha256(self.model_path):
                 raise DeckProfileError(f"deck profile {deck.name} was made for another index classifier "
                                        f"than {self.model_path}; enroll the deck again with it")

@@ -88,8 +88,8 @@ def joker_without_combination(names: tuple[str, ...] | list[str]) -> bool:
     """Whether ``names`` hold a joker and are no legal combination at any
     level (:func:`referee.combos.readings`; the tracker does not know the
     deal's level, so a play legal at some level is given the benefit).  The
-    camera's commonest misread is a joker that is not there: an index seen
-    turned, a pip or a court picture read as one (models/MODEL_CARD.md,
+    camera's commonest misread is a joker that is not there: a lone corner
+    pip, a court picture or an index seen turned read as one (models/MODEL_CARD.md,
     "Phantom jokers asked about").  Such a joker mostly turns a legal play into no
     combination; a player's real joker seldom does.
 

@@ -70,8 +70,8 @@ def collect(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_MA
 
 def records(det_factory, path: Path | None, plays: int, seed: int, model: str = "") -> list[dict]:
     """The records of one seed, read again only if not cached in ``path``
-    for this ``model`` (a tag of the detector file: another detector's
-    reads are not reused)."""
+    for this ``model`` (a tag of the detector and classifier files: another
+    detector's or classifier's reads are not reused)."""
     f = path / f"seed{seed}-{plays}{'-' + model if model else ''}.jsonl" if path else None
     if f is not None and f.exists():
         return [json.loads(line) for line in f.read_text().splitlines()]
