@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from vision.reading.detector import CardDetector
-from vision.reading.orientation import card_tilt, cards_region, turns, upright
+from vision.reading.orientation import card_tilt, cards_hull, cards_region, turns, upright
 from vision.reading.table import ZONE_PX, Zone
 
 MARGIN = Zone.margin_px(15)
@@ -67,6 +68,38 @@ def test_the_cards_region_holds_every_index_and_not_the_bare_cloth(gen, kw):
             assert x0 <= bx0 and y0 <= by0 and bx1 <= x1 and by1 <= y1, (cards, kw, (x0, y0, x1, y1))
         if len(cards) == 1:
             assert (x1 - x0) * (y1 - y0) < 0.6 * w * h
+
+
+@pytest.mark.parametrize("kw", [{"turn": 38.0}, {"spread": 80.0}, {"card_turns": [0.0, 40.0, 0.0]}],
+                         ids=["turned", "fan", "crooked"])
+def test_the_canvas_around_the_cards_edges_holds_every_index_turned(gen, kw):
+    """A turned read's canvas is the box around the cards' edges as turned,
+    not the turned box around them: smaller, and every index still inside
+    it, a pad's width from its border."""
+    for seed, cards in enumerate(PLAYS):
+        if "card_turns" in kw and len(cards) != 3:
+            continue
+        rng = np.random.default_rng(900 + seed)
+        s = gen.render(cards, rng, deck=gen.decks[seed % len(gen.decks)], margin=MARGIN, **kw)
+        region = cards_hull(s.image)
+        sizes = []
+        for turn in (-40.0, 25.0, 44.0):
+            cut, box = upright(s.image, turn, region), upright(s.image, turn, region.box)
+            sizes.append((cut.image.size, box.image.size))
+            to_cut = cv2.invertAffineTransform(cut.back)
+            for _, x0, y0, x1, y1 in s.labels:
+                corners = np.array([[x, y, 1.0] for x in (x0, x1) for y in (y0, y1)]) @ to_cut.T
+                assert corners.min() >= 0 and corners[:, 0].max() <= cut.image.shape[1] \
+                    and corners[:, 1].max() <= cut.image.shape[0], (cards, kw, turn)
+            # the same pixels as the turned box's, where both show the picture
+            shift = np.rint(cv2.invertAffineTransform(box.back)[:, 2] - to_cut[:, 2]).astype(int)
+            h, w = cut.image.shape[:2]
+            inner = box.image[shift[1]:shift[1] + h, shift[0]:shift[0] + w]
+            assert inner.shape == cut.image.shape
+            assert np.abs(inner.astype(int) - cut.image.astype(int)).mean() < 1.0
+        assert all(a <= b for a, b in sizes), (cards, kw, sizes)
+        if len(cards) <= 3:       # (a long play turned spans the zone: its cut is the whole)
+            assert any(a < 0.9 * b for a, b in sizes), (cards, kw, sizes)
 
 
 def test_a_featureless_picture_is_its_own_region():

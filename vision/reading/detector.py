@@ -28,7 +28,7 @@ from vision.reading.hand_landmarks import HandLandmarks
 from vision.reading.hand_model import DEFAULT_MODEL as HAND_MODEL, ENV as HAND_ENV, HandModel
 from vision.reading.index_classifier import (DEFAULT_MODEL as CLF_MODEL, ENV as CLF_ENV, LABELS as CLF_LABELS,
                                              NONE as CLF_NONE, IndexClassifier, turned_crop)
-from vision.reading.orientation import (OTHER_LINES, TURN_FROM, Turns, Upright, cards_region, lines_apart,
+from vision.reading.orientation import (OTHER_LINES, TURN_FROM, Region, Turns, Upright, cards_hull, lines_apart,
                                         turn_angles, upright)
 from vision.reading.pairing import (BOTTOM_MIN, PAIR_RATIO, SAME_INDEX, CardRead, IndexDetection, _corner_pair_error,
                                     height_bands, one_per_index, pair_indices)
@@ -228,8 +228,9 @@ class CardDetector:
         # a faint box left unnamed that the classifier names cut out turned by one
         # of the zone's angles is a doubt too (its card may lie alone, far turned)
         self.box_turns = box_turns
-        # a zone read turned is turned only where its cards lie
-        # (vision.reading.orientation.cards_region): False turns it whole, as before 2026-12-02
+        # a zone read turned is turned only where its cards lie, its canvas cut to
+        # their edges as turned (vision.reading.orientation.cards_hull): False
+        # turns it whole, as before 2026-12-02
         self.crop_turns = crop_turns
 
     def find_boxes(self, image: np.ndarray) -> list[IndexDetection]:
@@ -359,12 +360,13 @@ class CardDetector:
         found = [turn_angles(im, margin, self.turn_from, self.own_turns) if self.turn_from is not None
                  else Turns([], [], 0.0) for im in images]
         # only the part of the zone the cards lie in is turned (on 12 generated
-        # tables a quarter less of the detector's work), where crop_turns
-        regions: dict[int, tuple[int, int, int, int] | None] = {}
+        # tables a quarter less of the detector's work), where crop_turns, and
+        # the canvas is cut to the cards' edges as turned
+        regions: dict[int, Region | None] = {}
 
         def turned(z: int, t: float) -> Upright:
             if z not in regions:
-                regions[z] = cards_region(images[z]) if self.crop_turns else None
+                regions[z] = cards_hull(images[z]) if self.crop_turns else None
             return upright(images[z], t, regions[z])
 
         variants: list[list[Upright | None]] = [[None] + [turned(z, t) for t in f.whole]

@@ -261,14 +261,17 @@ def _apart(a: float, b: float) -> float:
 
 
 def upright(image: np.ndarray, tilt: float,
-            region: tuple[int, int, int, int] | None = None) -> Upright:
+            region: tuple[int, int, int, int] | Region | None = None) -> Upright:
     """``image`` turned by ``-tilt`` degrees (see :func:`card_tilt`), so that
     cards turned ``tilt`` stand upright.  The canvas grows to hold every
     corner of the original (so cards keep their size in pixels and nothing is
     cut off); what was outside the original is filled by replicating its edge.
     ``region``: only that part of ``image`` (x0, y0, x1, y1; see
-    :func:`cards_region`) is turned; :class:`Upright` still maps back to
-    ``image``'s pixels.
+    :func:`cards_region`) is turned; a :class:`Region` with a hull
+    (:func:`cards_hull`): of that part turned, only the box around the
+    cards' edges as turned, its ``pad`` wider each way (the turned part's
+    canvas is up to twice its area at 45 degrees, the corners mostly
+    cloth).  :class:`Upright` still maps back to ``image``'s pixels.
 
     >>> u = upright(np.full((200, 300, 3), 50, np.uint8), 30.0)
     >>> u.image.shape[:2], [round(v) for v in u.point(u.image.shape[1] / 2, u.image.shape[0] / 2)]
@@ -276,7 +279,15 @@ def upright(image: np.ndarray, tilt: float,
     >>> u = upright(np.full((200, 300, 3), 50, np.uint8), 30.0, (100, 50, 200, 150))
     >>> u.image.shape[:2], [round(v) for v in u.point(u.image.shape[1] / 2, u.image.shape[0] / 2)]
     ((137, 137), [150, 100])
+    >>> img = np.full((448, 640, 3), 60, np.uint8)
+    >>> _ = cv2.fillConvexPoly(img, cv2.boxPoints(((200, 220), (90, 130), 30)).astype(np.int32), (235, 235, 235))
+    >>> region = cards_hull(img)
+    >>> upright(img, 30.0, region.box).image.shape[:2], upright(img, 30.0, region).image.shape[:2]
+    ((478, 472), (335, 296))
     """
+    hull = None
+    if isinstance(region, Region):
+        region, hull = region.box, region
     x0, y0 = 0, 0
     if region is not None:
         x0, y0, x1, y1 = region
@@ -288,6 +299,14 @@ def upright(image: np.ndarray, tilt: float,
     nw, nh = int(np.ceil(h * sin + w * cos)), int(np.ceil(h * cos + w * sin))
     M[0, 2] += nw / 2 - w / 2
     M[1, 2] += nh / 2 - h / 2
+    if hull is not None and hull.hull is not None:
+        # only the box around the cards' edges as turned, ``pad`` wider: the
+        # canvas of a turned box is up to twice its area, mostly cloth
+        pts = (hull.hull - (x0, y0)) @ M[:, :2].T + M[:, 2]
+        cx0, cy0 = (max(0, int(np.floor(v)) - hull.pad) for v in pts.min(axis=0))
+        cx1, cy1 = min(nw, int(np.ceil(pts[:, 0].max())) + hull.pad), min(nh, int(np.ceil(pts[:, 1].max())) + hull.pad)
+        M[:, 2] -= (cx0, cy0)
+        nw, nh = cx1 - cx0, cy1 - cy0
     turned = cv2.warpAffine(image, M, (nw, nh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     back = cv2.invertAffineTransform(M)
     back[:, 2] += (x0, y0)
@@ -297,6 +316,23 @@ def upright(image: np.ndarray, tilt: float,
 REGION_PAD = 96        # px at the zone pictures' scale (an index is about 40 px tall; a card 185)
 REGION_EDGE = 0.3      # of the picture's strongest edges (its 99.5th percentile)
 REGION_WHOLE = 0.6     # a region this share of the picture or more: the whole picture
+
+
+@dataclass(frozen=True)
+class Region:
+    """Where a zone's cards lie (:func:`cards_region`): ``box`` (x0, y0,
+    x1, y1), and the hull of their strong edges (float (n, 2) x, y; None
+    when the box is the whole picture) with the ``pad`` a turned canvas
+    keeps around it."""
+
+    box: tuple[int, int, int, int]
+    hull: np.ndarray | None = None
+    pad: int = REGION_PAD
+
+
+def cards_hull(image: np.ndarray, pad: int = REGION_PAD) -> Region:
+    """:func:`cards_region`'s box and the hull of the strong edges in it."""
+    return _region(image, pad, hull=True)
 
 
 def cards_region(image: np.ndarray, pad: int = REGION_PAD) -> tuple[int, int, int, int]:
@@ -317,6 +353,11 @@ def cards_region(image: np.ndarray, pad: int = REGION_PAD) -> tuple[int, int, in
     >>> cards_region(np.full((448, 640, 3), 60, np.uint8))
     (0, 0, 640, 448)
     """
+    return _region(image, pad).box
+
+
+def _region(image: np.ndarray, pad: int, hull: bool = False) -> Region:
+    """:func:`cards_region` and, with ``hull``, :func:`cards_hull`."""
     h, w = image.shape[:2]
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
     # a third of the size, as for the edge histogram
@@ -327,17 +368,22 @@ def cards_region(image: np.ndarray, pad: int = REGION_PAD) -> tuple[int, int, in
     mag = cv2.magnitude(cv2.Sobel(small, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(small, cv2.CV_32F, 0, 1, ksize=3))
     top = float(np.percentile(mag, 99.5))
     if top <= 1e-3:
-        return (0, 0, w, h)
+        return Region((0, 0, w, h), None, pad)
     # (a lone strong pixel is noise, not a card: opened away)
     strong = cv2.morphologyEx((mag >= REGION_EDGE * top).astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     ys, xs = np.nonzero(strong)
     if len(xs) == 0:
-        return (0, 0, w, h)
+        return Region((0, 0, w, h), None, pad)
     sx, sy = w / small.shape[1], h / small.shape[0]
     x0, y0 = max(0, int(xs.min() * sx) - pad), max(0, int(ys.min() * sy) - pad)
     x1, y1 = min(w, int(np.ceil((xs.max() + 1) * sx)) + pad), min(h, int(np.ceil((ys.max() + 1) * sy)) + pad)
     # a region nearly the whole picture saves little, and the detector reads a
     # picture shifted by a few pixels a little differently: the whole, as before
     if (x1 - x0) * (y1 - y0) >= REGION_WHOLE * w * h:
-        return (0, 0, w, h)
-    return (x0, y0, x1, y1)
+        return Region((0, 0, w, h), None, pad)
+    if not hull:
+        return Region((x0, y0, x1, y1), None, pad)
+    pts = cv2.convexHull(np.stack([xs, ys], axis=1).astype(np.float32)).reshape(-1, 2).astype(np.float64)
+    # each small pixel's four corners, in the picture's pixels
+    corners = np.concatenate([pts + d for d in ((0, 0), (1, 0), (0, 1), (1, 1))]) * (sx, sy)
+    return Region((x0, y0, x1, y1), corners, pad)

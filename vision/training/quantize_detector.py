@@ -17,8 +17,9 @@ included.  No held-out deck, cloth or seed is used::
 
 Whether the quantised model is as accurate is for ``benchmarks/bench_vision.py
 --model`` to say (models/MODEL_CARD.md, "Speed over many tables").  The
-turned copies depend on :func:`vision.reading.orientation.cards_region`, so
-its settings are part of the calibration, and so is the CPU (which turned
+turned copies depend on :func:`vision.reading.orientation.cards_hull`
+(the cards' part of a zone and, since 2026-12-02, the canvas cut to it),
+so its settings are part of the calibration, and so is the CPU (which turned
 copies the float detector asks for, and the ranges' last bits): the
 shipped file was made with the pad at 64 px (commit 9aaebde), and today's
 command makes a slightly different one on each kind of CPU.  One made
