@@ -178,7 +178,8 @@ def far_crooked_play(gen, seed):
 
 @pytest.fixture(scope="module")
 def no_box_turns():
-    return CardDetector(threads=2, box_turns=False)
+    # (and no merge of whole-zone turns: since 2026-12-02 it reads seed 78's play too)
+    return CardDetector(threads=2, box_turns=False, merge_turns=False)
 
 
 # Both were misread before (2026-12-01, 8ef175a): the card turned 40-46
@@ -194,6 +195,28 @@ def test_a_faint_box_named_turned_its_own_way_is_a_doubt(gen, detector, no_box_t
     scale = detector.imgsz / max(ZONE_PX)
     assert detector.read_zones([s.image], scale, MARGIN)[0].names == cards
     assert no_box_turns.read_zones([s.image], scale, MARGIN)[0].names != cards
+
+
+def card_beside_one_turned_far(gen, seed, cards):
+    """``cards`` laid as a row turned up to 18 degrees, the last pushed in
+    turned 30-44 degrees the other way: its edges may outweigh the others',
+    so the zone reads as turned as a whole."""
+    rng = np.random.default_rng([20, seed])
+    turns = [float(rng.uniform(-18, 0))] * (len(cards) - 1) + [float(rng.uniform(30, 44))]
+    return gen.render(cards, rng, deck=gen.decks[seed % 2], margin=MARGIN, card_turns=turns)
+
+
+# Each was read with one card only before (2026-12-02): the read as it lies
+# found the straight card, the zone turned as a whole the turned one, and the
+# surer read alone was kept (the bench's seed-777 crooked play 75 was the same).
+@pytest.mark.parametrize("seed, cards", [(13, ["C4", "H4"]), (16, ["H9", "C9"]), (50, ["S2", "D2"])])
+def test_a_zone_read_as_it_lies_and_turned_keeps_both_reads_cards(gen, detector, seed, cards):
+    s = card_beside_one_turned_far(gen, seed, cards)
+    assert s.cards == cards and s.readable
+    scale = detector.imgsz / max(ZONE_PX)
+    assert detector.read_zones([s.image], scale, MARGIN)[0].names == cards
+    surer_alone = CardDetector(threads=2, merge_turns=False).read_zones([s.image], scale, MARGIN)[0]
+    assert len(surer_alone.cards) == 1
 
 
 def test_an_index_is_named_cut_out_turned_as_it_lies(gen, detector):

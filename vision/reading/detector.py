@@ -143,7 +143,10 @@ class CardDetector:
     "Cards turned each its own way"); ``box_turns``: a faint box the
     classifier does not name whose index it names surely cut out turned by
     one of those angles also calls for those reads (a card turned far, alone,
-    its long edges covered or at the picture's border; False: not looked for).
+    its long edges covered or at the picture's border; False: not looked for);
+    ``merge_turns``: a zone read as it lies and turned as a whole keeps the
+    other reads' sure cards where the surer read has none (a card turned far
+    beside cards that are not; False: the surer read alone).
     ``hand_landmarks`` (the default): where the detector proposes a hand
     (a box from ``hand_conf``, by default :attr:`HAND_PROPOSAL_CONF`),
     MediaPipe's palm detector and hand landmark model
@@ -165,7 +168,7 @@ class CardDetector:
                  conf: float | None = None, iou: float = 0.3, hand_conf: float | None = None, threads: int = 2,
                  classifier: str | Path | bool | None = None, index_conf: float = 0.25,
                  turn_from: float | None = TURN_FROM, deck: str | Path | None = None,
-                 own_turns: bool = True, box_turns: bool = True, crop_turns: bool = True,
+                 own_turns: bool = True, box_turns: bool = True, crop_turns: bool = True, merge_turns: bool = True,
                  hand_model: str | Path | bool | None = None, hand_threshold: float | None = None,
                  hand_landmarks: bool = True):
         path = model_path(model, "GUANDAN_CARD_MODEL", DEFAULT_MODEL)
@@ -232,6 +235,10 @@ class CardDetector:
         # their edges as turned (vision.reading.orientation.cards_hull): False
         # turns it whole, as before 2026-12-02
         self.crop_turns = crop_turns
+        # a zone read as it lies and turned as a whole, another read than the
+        # surer one finding a sure card where it has none: the reads are merged
+        # card by card (False: the surer read alone, as before 2026-12-02)
+        self.merge_turns = merge_turns
 
     def find_boxes(self, image: np.ndarray) -> list[IndexDetection]:
         """Where the corner indices (named ``INDEX``) and hands (``HAND``) are.
@@ -395,6 +402,13 @@ class CardDetector:
                                                      >= SQUARER * d.height * widths[z][0]],
                                          [t for t in owns[z] if t], widths[z]) for z in faint_z])
             again = sorted(again + [z for z, yes in zip(faint_z, named) if yes])
+        # a zone read as it lies and turned as a whole, each read finding sure
+        # cards where the other has none (a card turned far beside one that is
+        # not): the surer read alone would lose the other's; merged card by card
+        for z in range(len(images)):
+            if self.merge_turns and z not in again and len(tried[z]) > 1 \
+                    and _adds_sure(best[z], tried[z], widths[z][0]):
+                best[z] = _merged(best[z], tried[z], [0.0, *wholes[z]], widths[z])
         if again:
             more, _, more_widths, _ = self._reads([images[z] for z in again],
                                                   [[turned(z, t) for t in owns[z] if t] for z in again],
@@ -589,6 +603,18 @@ def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tup
     kept = [_lone_centre(c, turns[origin[id(c)]], half) if len(c.indices) == 1 and origin[id(c)] != first else c
             for c in kept]
     return replace(best, cards=_along_row(kept, size[1]))
+
+
+def _adds_sure(best: ZoneRead, tried: list[ZoneRead], width: float) -> bool:
+    """Whether a read of ``tried`` other than ``best`` has a sure card
+    (:data:`SURE`, jokers :data:`SURE_JOKER`) none of whose indices lies
+    where one of ``best``'s does (:func:`_same_place`; ``width``: an index's
+    width as read upright)."""
+    have = [e for c in best.cards for e in c.indices]
+    return width > 0 and any(
+        c.confidence >= (SURE_JOKER if c.name in ("BJ", "LJ") else SURE)
+        and not any(_same_place(d, e, width) for d in c.indices for e in have)
+        for r in tried if r is not best for c in _parted(r.cards) if c.name != "NONE")
 
 
 def _parted(cards: list[CardRead]) -> list[CardRead]:
