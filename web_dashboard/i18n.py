@@ -196,6 +196,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {  # key: (zh, en)
     "dv_code_low_confidence": ("识别置信度低", "low-confidence read"),
     "doubt_third_copy": ("同一张牌超过两张", "a third copy of a card"),
     "doubt_joker_no_combination": ("含王但不成任何牌型", "a joker in cards that make no combination"),
+    "doubt_no_combination": ("不成任何牌型", "cards that make no combination"),
     "dv_code_held_violation": ("暂缓判罚", "held until confirmed"),
     "dv_code_signed": ("已签字", "signed"),
     "dv_seat_E": ("东", "E"),

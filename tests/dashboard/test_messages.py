@@ -98,10 +98,10 @@ def test_values_fill_the_template():
 
 def test_a_doubted_camera_read_tells_the_referee_why():
     # the tracker's doubt codes (a sure read asked about) are each worded in both languages
-    from vision.reading.tracker import JOKER_NO_COMBINATION, THIRD_COPY, ZoneTracker
+    from vision.reading.tracker import JOKER_NO_COMBINATION, NO_COMBINATION, THIRD_COPY, ZoneTracker
     from vision.reading.detector import CardRead, ZoneRead
     from web_dashboard.messages import DOUBTS
-    assert {THIRD_COPY, JOKER_NO_COMBINATION} == set(DOUBTS)
+    assert {THIRD_COPY, JOKER_NO_COMBINATION, NO_COMBINATION} == set(DOUBTS)
     table = Table("T01", Settings())
     table.feed_dict({"t": 0.0, "type": "deal_start", "deal": 1, "level": "2", "leader": "S"})
     tracker = ZoneTracker("S", table="T01")
@@ -114,6 +114,9 @@ def test_a_doubted_camera_read_tells_the_referee_why():
     assert m["key"] == "msg_low_confidence_doubt"
     assert "含王但不成任何牌型" in render(m, "zh") and not english_words(render(m, "zh"))
     assert "a joker in cards that make no combination" in render(m, "en")
+    # cards with one missing (no combination, no joker): worded too
+    worded = message(ask.to_dict(), {i: dict(e, doubt=NO_COMBINATION) for i, e in by_id.items()})
+    assert "不成任何牌型" in render(worded, "zh") and "cards that make no combination" in render(worded, "en")
     # a code the dashboard does not know (an event from elsewhere) is not worded: the plain request
     by_id = {i: dict(e, doubt="<script>") for i, e in by_id.items()}
     assert message(ask.to_dict(), by_id)["key"] == "msg_low_confidence"

@@ -109,6 +109,28 @@ def test_a_sure_read_with_a_joker_that_makes_no_combination_asks_the_referee():
     assert [d.code for d in table.decisions if d.type == "violation"] == ["illegal_play"]
 
 
+def test_a_sure_read_with_a_card_missing_that_makes_no_combination_asks_the_referee():
+    """On fans and crooked cards the camera's commonest sure misread is a play
+    with a card missing (models/MODEL_CARD.md, "Plays that are no combination
+    asked about"): S leads a straight read without its 6, surely.  Four
+    cards in a row are no combination at any level, so the referee is asked,
+    and no illegal-play penalty follows unless confirmed."""
+    table = Table("T01", Settings())
+    table.feed_dict({"t": 0.0, "type": "deal_start", "deal": 1, "level": "2", "leader": "S"})
+    (lead,) = settle(ZoneTracker("S", table="T01"), read("S3", "H4", "D5", "S7", conf=0.99), t0=1.0)
+    assert lead.confidence < THRESHOLD and lead.get("doubt") == "no_combination"
+    ds = table.feed(lead)
+    (ask,) = [d for d in ds if d.type == "confirm_request"]
+    assert ask.code == "low_confidence" and not [d for d in ds if d.type in ("violation", "penalty")]
+    # the whole straight, a pair and a single are trusted as read
+    for cards in (("S3", "H4", "D5", "C6", "S7"), ("S9", "D9"), ("CK",)):
+        (e,) = settle(ZoneTracker("N", table="T01"), read(*cards, conf=0.99), t0=1.0)
+        assert e.confidence >= THRESHOLD and e.get("doubt") is None, cards
+    # a real foul still reaches the referee: asked, and a penalty once confirmed
+    table.feed_dict({"t": 2.0, "type": "referee", "action": "confirm", "ref": ask.events[0]})
+    assert [d.code for d in table.decisions if d.type == "violation"] == ["illegal_play"]
+
+
 def test_each_shipped_detector_reads_with_the_curve_fitted_for_it(monkeypatch):
     # a technician may fall back to the float detector (docs/technician.md): its
     # plays' confidence must come from its own curve, not the 8-bit one's

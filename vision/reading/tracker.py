@@ -22,9 +22,9 @@ deck profile that has its own, through the profile's
 (:func:`calibration_for`), so the referee's threshold
 (``min_confidence``) is an error rate; below it the referee asks for
 confirmation.  A play with a third copy of a card (there are two decks), or
-with a joker in cards that are no combination at any level
-(:func:`joker_without_combination`), has its confidence halved and says
-so in ``extra["warning"]``.  Every event
+whose cards are no combination at any level (:func:`no_combination`; with
+a joker, :func:`joker_without_combination`), has its confidence halved and
+says so in ``extra["warning"]``.  Every event
 names its zone (``extra["zone"]``).
 
 >>> from vision.reading.detector import CardRead, ZoneRead
@@ -106,10 +106,32 @@ def joker_without_combination(names: tuple[str, ...] | list[str]) -> bool:
         return False
 
 
+def no_combination(names: tuple[str, ...] | list[str]) -> bool:
+    """Whether ``names`` (two cards or more) are no legal combination at any
+    level (:func:`referee.combos.readings`; the level is the deal's, which
+    the tracker does not know).  On generated fans and crooked cards the
+    camera's commonest sure misread is a play with a card missing, and most
+    such reads are no combination (models/MODEL_CARD.md, "Plays that are no
+    combination asked about"); a player in a sanctioned match seldom lays one.
+
+    >>> no_combination(["S3", "H4", "D5", "C6"]), no_combination(["S3", "H4", "D5", "C6", "S7"])
+    (True, False)
+    >>> no_combination(["S9"]), no_combination(["S9", "H9"]), no_combination([])
+    (False, False, False)
+    """
+    if len(names) < 2:
+        return False
+    try:
+        return not any(readings(" ".join(names), level) for level in LEVELS)
+    except CardError:        # a third copy: doubt's other rule
+        return False
+
+
 # Why a read is doubted, as a play event's ``doubt`` names it (the dashboard
 # words each one: web_dashboard/messages.py DOUBTS)
 THIRD_COPY = "third_copy"
 JOKER_NO_COMBINATION = "joker_no_combination"
+NO_COMBINATION = "no_combination"
 
 
 def doubt(names: tuple[str, ...] | list[str]) -> tuple[str, str] | None:
@@ -117,14 +139,16 @@ def doubt(names: tuple[str, ...] | list[str]) -> tuple[str, str] | None:
 
     >>> doubt(["S5", "S5", "S5"])
     ('third_copy', 'more than two of S5 (two decks)')
-    >>> doubt(["S5", "LJ"])[0], doubt(["S5", "H5"])
-    ('joker_no_combination', None)
+    >>> doubt(["S5", "LJ"])[0], doubt(["S5", "H5"]), doubt(["S5", "D7"])[0]
+    ('joker_no_combination', None, 'no_combination')
     """
     over = sorted({n for n in names if list(names).count(n) > 2})
     if over:
         return THIRD_COPY, f"more than two of {', '.join(over)} (two decks)"
     if joker_without_combination(names):
         return JOKER_NO_COMBINATION, "a joker in cards that are no combination at any level (a joker misread?)"
+    if no_combination(names):
+        return NO_COMBINATION, "cards that are no combination at any level (a card missed or misread?)"
     return None
 
 
@@ -133,10 +157,10 @@ def play_confidence(raw: float, names: tuple[str, ...] | list[str],
     """A play event's confidence from its raw score (calibrated), and why it
     is doubted (:func:`doubt`'s code and words, or None): halved if
     :func:`doubt` doubts the cards: a third copy of a card (there
-    are two decks: a misread, or a foul for the referee to check), or a
-    joker in cards that are no combination at any level
-    (:func:`joker_without_combination`: a joker misread, or a foul for the
-    referee to check).  Halved, a read the calibration trusts falls below
+    are two decks: a misread, or a foul for the referee to check), or
+    cards that are no combination at any level (:func:`no_combination`,
+    :func:`joker_without_combination`: a card missed or misread, or a foul
+    for the referee to check).  Halved, a read the calibration trusts falls below
     any table's threshold, so the referee is asked to confirm and no
     penalty follows unless the read is confirmed."""
     conf = calibration(raw, len(names)) if calibration else raw
