@@ -19,7 +19,7 @@ from vision.reading.enroll import (GRID_ORDER, EnrollError, cards_from_photos, f
                                    parse_grid, shipped_head)
 from vision.reading.index_classifier import DEFAULT_MODEL, IndexClassifier
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone, calibrate
-from vision.reading.tracker import calibration_for
+from vision.reading.tracker import calibration_for, play_confidence
 from vision.reading.watch import TableWatcher
 from vision.training.card_art import TRAIN_DECKS, load_deck
 from vision.training.deck_photos import grid_photos, write_grid_photos
@@ -112,7 +112,10 @@ def test_the_table_applies_the_profiles_calibration(enrolled, unseen):
     events = [e for k in range(5) for e in watcher.process(k * 0.1, laid)]
     (play,) = [e for e in events if e.type == "play"]
     raw, n = play.get("raw_confidence"), len(play.cards)      # the raw score as the event rounds it
-    assert play.confidence == pytest.approx(own(raw, n), abs=1e-3)
+    # (SK HQ DJ are no combination: the referee is asked, the curve's value halved)
+    assert play.get("doubt") == "no_combination"
+    assert play.confidence == pytest.approx(play_confidence(raw, play.cards, own)[0], abs=1e-3)
+    assert play.confidence == pytest.approx(own(raw, n) / 2, abs=1e-3)
     assert abs(own(raw, n) - shipped(raw, n)) > 0.01, "the two curves agree here: the test shows nothing"
 
 
