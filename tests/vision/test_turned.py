@@ -102,6 +102,20 @@ def test_the_canvas_around_the_cards_edges_holds_every_index_turned(gen, kw):
             assert any(a < 0.9 * b for a, b in sizes), (cards, kw, sizes)
 
 
+def test_a_whole_zone_is_cut_only_where_that_saves_much():
+    # a long row laid corner to corner: its box is the whole picture, but
+    # turned upright it is a narrow band, and only the band is kept
+    img = np.full((512, 704, 3), 60, np.uint8)
+    _ = cv2.fillConvexPoly(img, cv2.boxPoints(((352, 256), (640, 110), 35)).astype(np.int32), (235, 235, 235))
+    region = cards_hull(img)
+    assert region.box == (0, 0, 704, 512) and region.whole
+    ratios = [upright(img, t, region).image.size / upright(img, t).image.size for t in (35.0, -35.0)]
+    assert min(ratios) < 0.6 and max(ratios) <= 1.0
+    # strong edges everywhere (a patterned cloth, wood): turned whole, as before
+    noisy = np.random.default_rng(3).integers(0, 255, (512, 704, 3), dtype=np.uint8)
+    assert upright(noisy, 35.0, cards_hull(noisy)).image.shape == upright(noisy, 35.0).image.shape
+
+
 def test_a_featureless_picture_is_its_own_region():
     assert cards_region(np.full((448, 640, 3), 90, np.uint8)) == (0, 0, 640, 448)
 

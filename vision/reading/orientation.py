@@ -305,8 +305,9 @@ def upright(image: np.ndarray, tilt: float,
         pts = (hull.hull - (x0, y0)) @ M[:, :2].T + M[:, 2]
         cx0, cy0 = (max(0, int(np.floor(v)) - hull.pad) for v in pts.min(axis=0))
         cx1, cy1 = min(nw, int(np.ceil(pts[:, 0].max())) + hull.pad), min(nh, int(np.ceil(pts[:, 1].max())) + hull.pad)
-        M[:, 2] -= (cx0, cy0)
-        nw, nh = cx1 - cx0, cy1 - cy0
+        if not hull.whole or (cx1 - cx0) * (cy1 - cy0) < WHOLE_CUT * nw * nh:
+            M[:, 2] -= (cx0, cy0)
+            nw, nh = cx1 - cx0, cy1 - cy0
     turned = cv2.warpAffine(image, M, (nw, nh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     back = cv2.invertAffineTransform(M)
     back[:, 2] += (x0, y0)
@@ -316,18 +317,26 @@ def upright(image: np.ndarray, tilt: float,
 REGION_PAD = 96        # px at the zone pictures' scale (an index is about 40 px tall; a card 185)
 REGION_EDGE = 0.3      # of the picture's strongest edges (its 99.5th percentile)
 REGION_WHOLE = 0.6     # a region this share of the picture or more: the whole picture
+WHOLE_CUT: float | None = 0.6   # and its turned canvas is cut only to less than this share of it
 
 
 @dataclass(frozen=True)
 class Region:
     """Where a zone's cards lie (:func:`cards_region`): ``box`` (x0, y0,
     x1, y1), and the hull of their strong edges (float (n, 2) x, y; None
-    when the box is the whole picture) with the ``pad`` a turned canvas
-    keeps around it."""
+    where there are none) with the ``pad`` a turned canvas keeps around it.
+    ``whole``: the box is the whole picture (:data:`REGION_WHOLE`); its
+    turned canvas is then cut only where the cut is less than
+    :data:`WHOLE_CUT` of the whole picture turned (a long row or a fan on a
+    plain cloth, not the strong edges everywhere of wood, a patterned cloth
+    or a real photograph)."""
 
     box: tuple[int, int, int, int]
     hull: np.ndarray | None = None
     pad: int = REGION_PAD
+    # the box is the whole picture (REGION_WHOLE): its canvas is cut only
+    # where that saves WHOLE_CUT of the whole picture turned
+    whole: bool = False
 
 
 def cards_hull(image: np.ndarray, pad: int = REGION_PAD) -> Region:
@@ -379,11 +388,10 @@ def _region(image: np.ndarray, pad: int, hull: bool = False) -> Region:
     x1, y1 = min(w, int(np.ceil((xs.max() + 1) * sx)) + pad), min(h, int(np.ceil((ys.max() + 1) * sy)) + pad)
     # a region nearly the whole picture saves little, and the detector reads a
     # picture shifted by a few pixels a little differently: the whole, as before
-    if (x1 - x0) * (y1 - y0) >= REGION_WHOLE * w * h:
-        return Region((0, 0, w, h), None, pad)
-    if not hull:
-        return Region((x0, y0, x1, y1), None, pad)
+    whole = (x1 - x0) * (y1 - y0) >= REGION_WHOLE * w * h
+    if not hull or whole and WHOLE_CUT is None:
+        return Region((0, 0, w, h) if whole else (x0, y0, x1, y1), None, pad)
     pts = cv2.convexHull(np.stack([xs, ys], axis=1).astype(np.float32)).reshape(-1, 2).astype(np.float64)
     # each small pixel's four corners, in the picture's pixels
     corners = np.concatenate([pts + d for d in ((0, 0), (1, 0), (0, 1), (1, 1))]) * (sx, sy)
-    return Region((x0, y0, x1, y1), corners, pad)
+    return Region((0, 0, w, h) if whole else (x0, y0, x1, y1), corners, pad, whole)
