@@ -334,8 +334,6 @@ class Region:
     box: tuple[int, int, int, int]
     hull: np.ndarray | None = None
     pad: int = REGION_PAD
-    # the box is the whole picture (REGION_WHOLE): its canvas is cut only
-    # where that saves WHOLE_CUT of the whole picture turned
     whole: bool = False
 
 
@@ -388,8 +386,9 @@ def _region(image: np.ndarray, pad: int, hull: bool = False) -> Region:
     x1, y1 = min(w, int(np.ceil((xs.max() + 1) * sx)) + pad), min(h, int(np.ceil((ys.max() + 1) * sy)) + pad)
     # a region nearly the whole picture saves little, and the detector reads a
     # picture shifted by a few pixels a little differently: the whole, as before
+    # (whose turned canvas is cut only where that saves much: WHOLE_CUT)
     whole = (x1 - x0) * (y1 - y0) >= REGION_WHOLE * w * h
-    if not hull or whole and WHOLE_CUT is None:
+    if not hull or (whole and WHOLE_CUT is None):
         return Region((0, 0, w, h) if whole else (x0, y0, x1, y1), None, pad)
     pts = cv2.convexHull(np.stack([xs, ys], axis=1).astype(np.float32)).reshape(-1, 2).astype(np.float64)
     # each small pixel's four corners, in the picture's pixels

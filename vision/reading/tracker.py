@@ -98,12 +98,7 @@ def joker_without_combination(names: tuple[str, ...] | list[str]) -> bool:
     >>> joker_without_combination(["LJ", "LJ", "BJ", "BJ"]), joker_without_combination(["H7", "C7", "S7"])
     (False, False)
     """
-    if not any(n in JOKERS for n in names):
-        return False
-    try:
-        return not any(readings(" ".join(names), level) for level in LEVELS)
-    except CardError:        # a third copy: doubt's other rule
-        return False
+    return any(n in JOKERS for n in names) and no_combination(names)
 
 
 def no_combination(names: tuple[str, ...] | list[str]) -> bool:
