@@ -14,7 +14,7 @@ a pair of ``S5`` counts as two.  Cards come out left to right.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TypeVar
@@ -566,8 +566,7 @@ def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tup
     kept = [c for c in best.cards if c.confidence >= SURE]
     origin: dict[int, int] = {id(c): first for c in kept}      # each kept card's read
     order = lambda ck: (-min(len(ck[0].indices), 2), -ck[0].confidence)     # noqa: E731
-    rest = sorted(((c, k) for k, r in enumerate(tried) if r is not best for c in _parted(r.cards)
-                   if c.name != "NONE" and c.confidence >= (SURE_JOKER if c.name in ("BJ", "LJ") else SURE)), key=order)
+    rest = sorted(_sure_elsewhere(best, tried), key=order)
     later: list[tuple[CardRead, int]] = []
 
     def free_of(card: CardRead) -> tuple[IndexDetection, ...]:
@@ -605,16 +604,25 @@ def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tup
     return replace(best, cards=_along_row(kept, size[1]))
 
 
+def _sure_elsewhere(best: ZoneRead, tried: list[ZoneRead]) -> Iterator[tuple[CardRead, int]]:
+    """The sure cards (:data:`SURE`, jokers :data:`SURE_JOKER`) of the reads
+    of ``tried`` other than ``best``, pairs of two surely different faces
+    parted (:func:`_parted`), each with its read's place in ``tried``."""
+    for k, r in enumerate(tried):
+        if r is not best:
+            for c in _parted(r.cards):
+                if c.name != "NONE" and c.confidence >= (SURE_JOKER if c.name in ("BJ", "LJ") else SURE):
+                    yield c, k
+
+
 def _adds_sure(best: ZoneRead, tried: list[ZoneRead], width: float) -> bool:
     """Whether a read of ``tried`` other than ``best`` has a sure card
-    (:data:`SURE`, jokers :data:`SURE_JOKER`) none of whose indices lies
-    where one of ``best``'s does (:func:`_same_place`; ``width``: an index's
-    width as read upright)."""
+    (:func:`_sure_elsewhere`) none of whose indices lies where one of
+    ``best``'s does (:func:`_same_place`; ``width``: an index's width as
+    read upright)."""
     have = [e for c in best.cards for e in c.indices]
-    return width > 0 and any(
-        c.confidence >= (SURE_JOKER if c.name in ("BJ", "LJ") else SURE)
-        and not any(_same_place(d, e, width) for d in c.indices for e in have)
-        for r in tried if r is not best for c in _parted(r.cards) if c.name != "NONE")
+    return width > 0 and any(not any(_same_place(d, e, width) for d in c.indices for e in have)
+                             for c, _ in _sure_elsewhere(best, tried))
 
 
 def _parted(cards: list[CardRead]) -> list[CardRead]:

@@ -285,9 +285,9 @@ def upright(image: np.ndarray, tilt: float,
     >>> upright(img, 30.0, region.box).image.shape[:2], upright(img, 30.0, region).image.shape[:2]
     ((478, 472), (335, 296))
     """
-    hull = None
+    cut = None
     if isinstance(region, Region):
-        region, hull = region.box, region
+        region, cut = region.box, region
     x0, y0 = 0, 0
     if region is not None:
         x0, y0, x1, y1 = region
@@ -299,13 +299,13 @@ def upright(image: np.ndarray, tilt: float,
     nw, nh = int(np.ceil(h * sin + w * cos)), int(np.ceil(h * cos + w * sin))
     M[0, 2] += nw / 2 - w / 2
     M[1, 2] += nh / 2 - h / 2
-    if hull is not None and hull.hull is not None:
+    if cut is not None and cut.hull is not None:
         # only the box around the cards' edges as turned, ``pad`` wider: the
         # canvas of a turned box is up to twice its area, mostly cloth
-        pts = (hull.hull - (x0, y0)) @ M[:, :2].T + M[:, 2]
-        cx0, cy0 = (max(0, int(np.floor(v)) - hull.pad) for v in pts.min(axis=0))
-        cx1, cy1 = min(nw, int(np.ceil(pts[:, 0].max())) + hull.pad), min(nh, int(np.ceil(pts[:, 1].max())) + hull.pad)
-        if not hull.whole or (cx1 - cx0) * (cy1 - cy0) < WHOLE_CUT * nw * nh:
+        pts = (cut.hull - (x0, y0)) @ M[:, :2].T + M[:, 2]
+        cx0, cy0 = (max(0, int(np.floor(v)) - cut.pad) for v in pts.min(axis=0))
+        cx1, cy1 = min(nw, int(np.ceil(pts[:, 0].max())) + cut.pad), min(nh, int(np.ceil(pts[:, 1].max())) + cut.pad)
+        if not cut.whole or (cx1 - cx0) * (cy1 - cy0) < WHOLE_CUT * nw * nh:
             M[:, 2] -= (cx0, cy0)
             nw, nh = cx1 - cx0, cy1 - cy0
     turned = cv2.warpAffine(image, M, (nw, nh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
@@ -317,7 +317,7 @@ def upright(image: np.ndarray, tilt: float,
 REGION_PAD = 96        # px at the zone pictures' scale (an index is about 40 px tall; a card 185)
 REGION_EDGE = 0.3      # of the picture's strongest edges (its 99.5th percentile)
 REGION_WHOLE = 0.6     # a region this share of the picture or more: the whole picture
-WHOLE_CUT: float | None = 0.6   # and its turned canvas is cut only to less than this share of it
+WHOLE_CUT = 0.6        # and its turned canvas is cut only to less than this share of it
 
 
 @dataclass(frozen=True)
@@ -388,7 +388,7 @@ def _region(image: np.ndarray, pad: int, hull: bool = False) -> Region:
     # picture shifted by a few pixels a little differently: the whole, as before
     # (whose turned canvas is cut only where that saves much: WHOLE_CUT)
     whole = (x1 - x0) * (y1 - y0) >= REGION_WHOLE * w * h
-    if not hull or (whole and WHOLE_CUT is None):
+    if not hull:
         return Region((0, 0, w, h) if whole else (x0, y0, x1, y1), None, pad)
     pts = cv2.convexHull(np.stack([xs, ys], axis=1).astype(np.float32)).reshape(-1, 2).astype(np.float64)
     # each small pixel's four corners, in the picture's pixels

@@ -140,11 +140,11 @@ def doubt(names: tuple[str, ...] | list[str]) -> tuple[str, str] | None:
     over = sorted({n for n in names if list(names).count(n) > 2})
     if over:
         return THIRD_COPY, f"more than two of {', '.join(over)} (two decks)"
-    if joker_without_combination(names):
+    if not no_combination(names):        # (the readings, once: the joker rule is this one with a joker)
+        return None
+    if any(n in JOKERS for n in names):
         return JOKER_NO_COMBINATION, "a joker in cards that are no combination at any level (a joker misread?)"
-    if no_combination(names):
-        return NO_COMBINATION, "cards that are no combination at any level (a card missed or misread?)"
-    return None
+    return NO_COMBINATION, "cards that are no combination at any level (a card missed or misread?)"
 
 
 def play_confidence(raw: float, names: tuple[str, ...] | list[str],
