@@ -93,11 +93,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from vision.reading.confidence import read_right  # noqa: E402
 from vision.reading.detector import CardDetector  # noqa: E402
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone, calibrate  # noqa: E402
 from vision.reading.watch import TableWatcher  # noqa: E402
 from vision.training.card_art import HELD_OUT_DECKS, TRAIN_DECKS, load_decks  # noqa: E402
-from vision.training.synth import CLOTH_HELD_OUT, SceneGenerator, held_out_scenes, play_for_deck, random_play  # noqa: E402
+from vision.training.synth import (CLOTH_HELD_OUT, TURNED_KINDS, SceneGenerator, held_out_scenes,  # noqa: E402
+                                   play_for_deck, random_play, turned_scenes)
 from vision.training.synth_table import TablePainter  # noqa: E402
 
 
@@ -142,7 +144,7 @@ def accuracy(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_M
         ok = tally.add(scene.cards, read.names)
         if records is not None:
             records.append({"i": i, "deck": deck.name, "true": list(scene.cards), "read": read.names,
-                            "raw": round(read.confidence, 5), "exact": ok})
+                            "raw": round(read.confidence, 5), "exact": read_right(read.names, scene.cards)})
         if scene.readable:
             readable += 1
             exact_readable += ok
@@ -238,9 +240,6 @@ def _near(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
         abs((a[1] + a[3]) / 2 - (b[1] + b[3]) / 2) < 0.6 * size
 
 
-MULTI_CARD_KINDS = ("pair", "triple", "full_house", "straight", "tube", "plate", "bomb", "random")
-
-
 def card_angles(dets: dict[str, CardDetector], plays: int, seed: int, margin_mm: float = ZONE_MARGIN_MM) -> dict:
     """Plays whose cards are turned each its own way, read by each of
     ``dets``: fans laid as a held hand (``SceneGenerator.render(spread=)``,
@@ -250,30 +249,11 @@ def card_angles(dets: dict[str, CardDetector], plays: int, seed: int, margin_mm:
     the zone's axis, plays exact, phantom jokers; only plays where every card
     shows an index (a scene that hides one is drawn again).  Held-out decks
     and cloths, generated pictures."""
-    gen = SceneGenerator(load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT, hand_rate=0.0)
     margin = Zone.margin_px(margin_mm)
     scale = next(iter(dets.values())).imgsz / max(ZONE_PX)
     out: dict = {}
-    for case, name in enumerate(("fans", "crooked_cards")):
-        scenes = []
-        for i in range(plays):
-            rng = np.random.default_rng([seed, 11, case, i])
-            deck = gen.decks[i % len(gen.decks)]
-            for _ in range(20):
-                cards = play_for_deck(rng, deck, str(rng.choice(MULTI_CARD_KINDS)))
-                if len(cards) < 2:
-                    continue
-                if case == 0:
-                    kw = {"spread": float(rng.uniform(30, 90))}
-                else:
-                    turns = [0.0] * len(cards)
-                    for k in rng.choice(len(cards), size=min(len(cards), int(rng.integers(1, 3))), replace=False):
-                        turns[int(k)] = float(rng.uniform(15, 45) * rng.choice([-1, 1]))
-                    kw = {"card_turns": turns}
-                scene = gen.render(cards, rng, deck=deck, margin=margin, **kw)
-                if scene.readable:
-                    break
-            scenes.append(scene)
+    for name in TURNED_KINDS:
+        scenes = [scene for _, _, scene in turned_scenes(plays, seed, name, margin)]
         row: dict = {"plays": plays}
         for label, det in dets.items():
             tally = Tally()

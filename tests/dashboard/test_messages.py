@@ -98,10 +98,10 @@ def test_values_fill_the_template():
 
 def test_a_doubted_camera_read_tells_the_referee_why():
     # the tracker's doubt codes (a sure read asked about) are each worded in both languages
-    from vision.reading.tracker import JOKER_NO_COMBINATION, NO_COMBINATION, THIRD_COPY, ZoneTracker
+    from vision.reading.tracker import JOKER_NO_COMBINATION, LEFT_OUT, NO_COMBINATION, THIRD_COPY, ZoneTracker
     from vision.reading.detector import CardRead, ZoneRead
     from web_dashboard.messages import DOUBTS
-    assert {THIRD_COPY, JOKER_NO_COMBINATION, NO_COMBINATION} == set(DOUBTS)
+    assert {THIRD_COPY, JOKER_NO_COMBINATION, NO_COMBINATION, LEFT_OUT} == set(DOUBTS)
     table = Table("T01", Settings())
     table.feed_dict({"t": 0.0, "type": "deal_start", "deal": 1, "level": "2", "leader": "S"})
     tracker = ZoneTracker("S", table="T01")
@@ -117,6 +117,10 @@ def test_a_doubted_camera_read_tells_the_referee_why():
     # cards with one missing (no combination, no joker): worded too
     worded = message(ask.to_dict(), {i: dict(e, doubt=NO_COMBINATION) for i, e in by_id.items()})
     assert "不成任何牌型" in render(worded, "zh") and "cards that make no combination" in render(worded, "en")
+    # a card another turn of the zone saw, left out of the read: worded too
+    worded = message(ask.to_dict(), {i: dict(e, doubt=LEFT_OUT) for i, e in by_id.items()})
+    assert "未计入的牌" in render(worded, "zh") and not english_words(render(worded, "zh"))
+    assert "another view of the cards saw one more card" in render(worded, "en")
     # a code the dashboard does not know (an event from elsewhere) is not worded: the plain request
     by_id = {i: dict(e, doubt="<script>") for i, e in by_id.items()}
     assert message(ask.to_dict(), by_id)["key"] == "msg_low_confidence"

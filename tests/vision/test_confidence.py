@@ -131,6 +131,36 @@ def test_a_sure_read_with_a_card_missing_that_makes_no_combination_asks_the_refe
     assert [d.code for d in table.decisions if d.type == "violation"] == ["illegal_play"]
 
 
+def test_a_sure_read_that_leaves_out_a_card_another_turn_saw_asks_the_referee_which():
+    """A pair read as a single, surely: a card missed lowers no card's score.
+    But another turn of the zone read the second S9 (ZoneRead.left_out), so
+    the read's score is one less that card's confidence: the referee is asked
+    and told which card to look for, and nothing is judged until confirmed.
+    A left-out card read faintly does not set the score, nor say anything."""
+    table = Table("T01", Settings())
+    table.feed_dict({"t": 0.0, "type": "deal_start", "deal": 1, "level": "2", "leader": "S"})
+    single = read("S9", conf=0.99)
+    missed = ZoneRead(single.cards, left_out=("S9", 0.93))
+    assert missed.confidence == pytest.approx(0.07)
+    (lead,) = settle(ZoneTracker("S", table="T01"), missed, t0=1.0)
+    assert lead.confidence < THRESHOLD and lead.get("raw_confidence") == 0.07
+    assert lead.get("doubt") == "left_out" and "S9 (0.93)" in lead.get("warning")
+    ds = table.feed(lead)
+    (ask,) = [d for d in ds if d.type == "confirm_request"]
+    assert ask.code == "low_confidence" and not [d for d in ds if d.type in ("violation", "penalty")]
+    # one frame of the run is enough to set its score (the run's lowest)
+    frames = [single, single, missed, single, single]
+    tr = ZoneTracker("N")
+    (e,) = [e for k, r in enumerate(frames) for e in tr.update(0.1 * k, r)]
+    assert e.confidence < THRESHOLD and e.get("doubt") == "left_out"
+    # faint evidence elsewhere: the weakest card sets the score, and no doubt is said
+    (e,) = settle(ZoneTracker("N"), ZoneRead(single.cards, left_out=("H2", 0.005)))
+    assert e.confidence >= THRESHOLD and e.get("doubt") is None and e.get("raw_confidence") == 0.99
+    # an unsure card sets the score below the left-out card's: not the left-out card's doing
+    (e,) = settle(ZoneTracker("N"), ZoneRead(read("S9", conf=0.3).cards, left_out=("H2", 0.4)))
+    assert e.get("doubt") is None and e.get("raw_confidence") == 0.3
+
+
 def test_each_shipped_detector_reads_with_the_curve_fitted_for_it(monkeypatch):
     # a technician may fall back to the float detector (docs/technician.md): its
     # plays' confidence must come from its own curve, not the 8-bit one's

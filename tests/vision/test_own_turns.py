@@ -4,14 +4,18 @@ and the reads merged card by card (``CardDetector(own_turns=True)``)."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import pytest
 
+from referee.settings import Settings
 from vision.reading.detector import CardDetector, _parted
 from vision.reading.orientation import tilt_peaks, turn_angles
 from vision.reading.pairing import CardRead, IndexDetection
 from vision.reading.table import ZONE_PX, Zone
-from vision.training.synth import play_for_deck
+from vision.reading.tracker import ZoneTracker, no_combination
+from vision.training.synth import play_for_deck, turned_scenes
 
 MARGIN = Zone.margin_px(15)
 PLAYS = (["H3", "H4", "H5", "H6", "H7"], ["SK", "SK", "D9", "C9"], ["DQ", "CQ", "SQ"],
@@ -244,3 +248,35 @@ def test_ordinary_rows_cut_nothing_out_turned(gen, detector, no_box_turns, monke
         assert detector.read_zones([s.image], scale, MARGIN)[0].names == \
             no_box_turns.read_zones([s.image], scale, MARGIN)[0].names == s.cards
     assert cut == []
+
+
+# A card missed lowers no card's confidence, and where the rest is still a
+# combination no rule on the names asks either.  But another turn of the
+# zone saw the card: the read's score is one less that card's confidence
+# (ZoneRead.left_out), so the referee is asked and told which card.  Fan
+# 246: S4 C4 S4 read S4 S4; rows 216 and 219, a card pushed in crooked:
+# a pair of queens read as one, HJ SJ read SJ.  (Seed 31, the test decks.)
+@pytest.mark.parametrize("kind, i, missed", [("fans", 246, "C4"), ("crooked_cards", 216, "SQ"),
+                                             ("crooked_cards", 219, "HJ")])
+def test_a_card_another_turn_saw_and_the_read_left_out_asks_the_referee(decks, detector, kind, i, missed):
+    ((_, _, s),) = turned_scenes(1, 31, kind, MARGIN, decks=decks, first=i)
+    read = detector.read_zones([s.image], detector.imgsz / max(ZONE_PX), MARGIN)[0]
+    assert list((Counter(s.cards) - Counter(read.names)).elements()) == [missed]
+    assert not no_combination(read.names) and read.left_out is not None and read.left_out[0] == missed
+    assert min(c.confidence for c in read.cards) > 0.8 and read.confidence == pytest.approx(1 - read.left_out[1])
+    tracker = ZoneTracker("S")
+    (play,) = [e for k in range(5) for e in tracker.update(0.1 * k, read)]
+    assert play.confidence < Settings().min_confidence and play.get("doubt") == "left_out"
+    assert missed in play.get("warning")
+
+
+def test_a_card_read_in_every_turn_is_not_left_out(decks, detector):
+    # the same fans read right: no turn saw a card the read leaves out
+    scale = detector.imgsz / max(ZONE_PX)
+    right = 0
+    for _, _, s in turned_scenes(8, 31, "fans", MARGIN, decks=decks):
+        read = detector.read_zones([s.image], scale, MARGIN)[0]
+        if sorted(read.names) == sorted(s.cards):
+            right += 1
+            assert read.left_out is None or read.left_out[1] < 0.5, (s.cards, read.left_out)
+    assert right >= 6

@@ -3,8 +3,8 @@
 The raw score of a read is its weakest card's confidence.  The calibration
 (``models/confidence-calibration.json``, made by
 :mod:`vision.training.calibrate_confidence` on held-out synthetic plays) maps
-it, per group of play sizes, to the share of such plays that were read
-exactly: the threshold in a table's settings (``min_confidence``) is then an
+it, per group of play sizes, to the share of such plays whose cards were
+read right (:func:`read_right`, order aside): the threshold in a table's settings (``min_confidence``) is then an
 error rate, not an arbitrary score.  Applied with ``numpy.interp`` (flat
 beyond the end knots), so a table node needs nothing more than numpy.  A
 deck profile (``guandan-ref enroll-deck``) scores crops with its own head
@@ -49,6 +49,19 @@ log = logging.getLogger(__name__)
 # per size had no wrong play at all in some groups (flat at 1.0, whatever
 # the score), which is no evidence (vision.training.calibrate_confidence).
 SIZE_GROUPS = (("all", 1, 99),)
+
+
+def read_right(read: list[str], true: list[str]) -> bool:
+    """Whether a play's cards are read right: the same cards, in any order.
+    What the calibration counts as a play read exactly (since 2026-12-02;
+    before, in order too): the referee judges a play by its cards, and in a
+    fan the order along the row is often not the order laid, which changes
+    no ruling.
+
+    >>> read_right(["S5", "H5"], ["H5", "S5"]), read_right(["S5"], ["S5", "S5"])
+    (True, False)
+    """
+    return sorted(read) == sorted(true)
 
 
 def size_group(n: int, groups=SIZE_GROUPS) -> str:

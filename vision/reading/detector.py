@@ -59,6 +59,9 @@ class ZoneRead:
     hand_presence: float | None = None      # MediaPipe's, the surest hand over the zone (None: not loaded)
     hand_boxes: tuple[tuple[float, float, float, float], ...] = ()   # the detector's hand boxes over the zone
     printed: tuple[str, ...] = ()     # printed PASS / COUNTn cards (vision.reading.printed_cards)
+    # the surest card another read of the zone (another turn) found where none
+    # of these cards has an index: (name, confidence), or None (_left_out)
+    left_out: tuple[str, float] | None = None
 
     @property
     def names(self) -> list[str]:
@@ -66,14 +69,28 @@ class ZoneRead:
 
     @property
     def confidence(self) -> float:
-        """The weakest card's confidence (1.0 for an empty zone)."""
-        return min((c.confidence for c in self.cards), default=1.0)
+        """The read's raw score: the weakest card's confidence (1.0 for an
+        empty zone), or less where another read of the zone found a card this
+        one leaves out (:attr:`left_out`): one less that card's confidence.
+        A card missed lowers no card's confidence, but a turn that read it
+        says it may be there (models/MODEL_CARD.md, "A card another turn saw").
+
+        >>> card = lambda n, p: CardRead(n, p, (0, 0, 9, 9), ())
+        >>> ZoneRead([card("S5", 0.97), card("H5", 0.9)]).confidence
+        0.9
+        >>> round(ZoneRead([card("S5", 0.97)], left_out=("H5", 0.7)).confidence, 2)
+        0.3
+        """
+        weakest = min((c.confidence for c in self.cards), default=1.0)
+        return min(weakest, 1.0 - self.left_out[1]) if self.left_out else weakest
 
     def to_dict(self) -> dict:
         out = {"cards": [c.to_dict() for c in self.cards], "hand": self.hand,
                "confidence": round(self.confidence, 4)}
         if self.printed:
             out["printed"] = list(self.printed)
+        if self.left_out:
+            out["left_out"] = {"card": self.left_out[0], "confidence": round(self.left_out[1], 4)}
         return out
 
 
@@ -381,6 +398,7 @@ class CardDetector:
         owns = [f.own for f in found]
         wholes = [f.whole for f in found]
         tried, doubts, widths, faint = self._reads(images, variants, scale, margin)
+        every = [list(t) for t in tried]      # each zone's reads, the later turns' too
         picked = [surest(t) for t in tried]
         best = [t[k] for t, k in zip(tried, picked)]
         # cards turned each its own way (the edges cluster at other angles too,
@@ -414,13 +432,15 @@ class CardDetector:
                                                   [[turned(z, t) for t in owns[z] if t] for z in again],
                                                   scale, margin, either_corner=True)
             for z, extra, size in zip(again, more, more_widths):
+                every[z] += extra
                 # an index's size from the first reads, else (they found none) from these
                 # (of size 0, one card read in two turns was counted twice)
                 best[z] = _merged(best[z], tried[z] + extra, [0.0, *wholes[z], *(t for t in owns[z] if t)],
                                   widths[z] if widths[z][0] > 0 else size)
         # whether a hand is there: the read as it lies alone
-        reads = [replace(b, hand=t[0].hand, hand_confidence=t[0].hand_confidence, hand_boxes=t[0].hand_boxes)
-                 for b, t in zip(best, tried)]
+        reads = [replace(b, hand=t[0].hand, hand_confidence=t[0].hand_confidence, hand_boxes=t[0].hand_boxes,
+                         left_out=_left_out(b, e, w))
+                 for b, t, e, w in zip(best, tried, every, widths)]
         if self.hand_landmarks is not None:
             reads = [replace(r, **self._landmark_hand(im, r, margin)) for im, r in zip(images, reads)]
         elif self.hand_model is not None:
@@ -623,6 +643,38 @@ def _adds_sure(best: ZoneRead, tried: list[ZoneRead], width: float) -> bool:
     have = [e for c in best.cards for e in c.indices]
     return width > 0 and any(not any(_same_place(d, e, width) for d in c.indices for e in have)
                              for c, _ in _sure_elsewhere(best, tried))
+
+
+def _left_out(best: ZoneRead, tried: list[ZoneRead], size: tuple[float, float]) -> tuple[str, float] | None:
+    """The surest card of ``tried`` (one zone's reads, every turn) none of
+    whose indices lies where one of ``best``'s does, as (name, confidence),
+    or None.  On generated fans and crooked cards most plays read sure but
+    wrong lack a card, and a third of those had been read by another turn
+    (models/MODEL_CARD.md, "A card another turn saw").
+
+    Where one lies: closer than :data:`vision.reading.pairing.SAME_INDEX` of
+    an index's width across and of its height up and down (``size``: an
+    index's width and height as read upright).  A turn may box the rank
+    alone or the rank and suit, so one index's centre may lie half a height
+    off: the demo's video has a C6 whose index one turn read as an S9 there.
+
+    >>> card = lambda n, p, x, y=0: CardRead(n, p, (x, y, x + 20, y + 30), (IndexDetection(n, p, (x, y, x + 20, y + 30)),))
+    >>> best = ZoneRead([card("S5", 0.98, 0)])
+    >>> _left_out(best, [best, ZoneRead([card("S5", 0.9, 2), card("H5", 0.6, 60)])], (20.0, 30.0))
+    ('H5', 0.6)
+    >>> _left_out(best, [best, ZoneRead([card("S9", 0.6, 3, -15)])], (20.0, 30.0)) is None
+    True
+    """
+    width, height = size
+    have = [e.center for c in best.cards for e in c.indices]
+
+    def explained(d: IndexDetection) -> bool:
+        x, y = d.center
+        return any(abs(x - ex) < SAME_INDEX * width and abs(y - ey) < SAME_INDEX * height for ex, ey in have)
+
+    seen = [(c.name, c.confidence) for r in tried for c in r.cards
+            if c.name != "NONE" and not any(explained(d) for d in c.indices)]
+    return max(seen, key=lambda nc: nc[1]) if seen and width > 0 else None
 
 
 def _parted(cards: list[CardRead]) -> list[CardRead]:

@@ -517,7 +517,7 @@ def fit_calibration(detector, profile: DeckProfile, cards: dict[str, np.ndarray]
     with this profile, and the same isotonic + Laplace curve as the
     shipped one (:func:`vision.reading.confidence.fit_curves`) fitted to
     "read exactly" on the raw score.  ``log`` hears the progress."""
-    from vision.reading.confidence import SIZE_GROUPS, calibration_for_model, fit_curves
+    from vision.reading.confidence import SIZE_GROUPS, calibration_for_model, fit_curves, read_right
 
     say = log or (lambda msg: None)
     clf = detector.classifier
@@ -535,7 +535,7 @@ def fit_calibration(detector, profile: DeckProfile, cards: dict[str, np.ndarray]
             seen = [i for i, t in enumerate(truths)
                     if all(max(a[2], b[2]) >= 0.7 for a, b in zip(t[::2], t[1::2]))][:rows - len(recs)]
             reads = detector.read_zones([pictures[i] for i in seen], detector.imgsz / 640, 0)
-            recs += [{"raw": round(r.confidence, 5), "read": r.names, "exact": r.names == plays[i]}
+            recs += [{"raw": round(r.confidence, 5), "read": r.names, "exact": read_right(r.names, plays[i])}
                      for r, i in zip(reads, seen)]
             say(f"confidence calibration: {len(recs)} of {rows} held-back rows read with the profile "
                 f"({sum(r['exact'] for r in recs)} exactly)")

@@ -14,8 +14,11 @@ what the zone shows has held for :attr:`stable_s` seconds *and* at least
 
 A frame with a hand in the zone breaks the run: nothing is reported while a
 player is still laying cards.  The event's confidence is the probability
-that the whole play is read right: the raw score (the lowest card
-confidence seen over the stable run, kept in ``extra["raw_confidence"]``)
+that the whole play is read right: the raw score (the lowest
+:attr:`ZoneRead.confidence <vision.reading.detector.ZoneRead.confidence>`
+seen over the stable run: its weakest card, or one less the surest card
+another turn of the zone found and the read leaves out; kept in
+``extra["raw_confidence"]``)
 mapped through the shipped calibration (:mod:`vision.reading.confidence`,
 measured on held-out synthetic plays), or, when the classifier reads with a
 deck profile that has its own, through the profile's
@@ -24,7 +27,8 @@ deck profile that has its own, through the profile's
 confirmation.  A play with a third copy of a card (there are two decks), or
 whose cards are no combination at any level (:func:`no_combination`; with
 a joker, :func:`joker_without_combination`), has its confidence halved and
-says so in ``extra["warning"]``.  Every event
+says so in ``extra["warning"]``, with its code in ``extra["doubt"]``; a
+play whose score a card left out set says which (:func:`left_out`).  Every event
 names its zone (``extra["zone"]``).
 
 >>> from vision.reading.detector import CardRead, ZoneRead
@@ -127,6 +131,27 @@ def no_combination(names: tuple[str, ...] | list[str]) -> bool:
 THIRD_COPY = "third_copy"
 JOKER_NO_COMBINATION = "joker_no_combination"
 NO_COMBINATION = "no_combination"
+LEFT_OUT = "left_out"
+
+
+def left_out(read: ZoneRead) -> tuple[str, str] | None:
+    """Why a read's score is low, where another read of the zone (another
+    turn) found a card this one leaves out and that, not a card read
+    unsure, set the score (:attr:`vision.reading.detector.ZoneRead.left_out`):
+    (code, words), or None.  Not halved: the calibration is fitted on such
+    scores already; the words tell the referee which card to look for.
+
+    >>> from vision.reading.detector import CardRead
+    >>> card = CardRead("S5", 0.97, (0, 0, 9, 9), ())
+    >>> left_out(ZoneRead([card], left_out=("H5", 0.7)))
+    ('left_out', 'another view of the zone saw H5 (0.70), which the read leaves out')
+    >>> left_out(ZoneRead([card], left_out=("H5", 0.01))), left_out(ZoneRead([card]))
+    (None, None)
+    """
+    if read.left_out is None or 1.0 - read.left_out[1] > min((c.confidence for c in read.cards), default=1.0):
+        return None
+    name, p = read.left_out
+    return LEFT_OUT, f"another view of the zone saw {name} ({p:.2f}), which the read leaves out"
 
 
 def doubt(names: tuple[str, ...] | list[str]) -> tuple[str, str] | None:
@@ -169,6 +194,7 @@ class _Run:
     since: float
     frames: int
     confidence: float
+    why: tuple[str, str] | None = None     # what set the lowest confidence, if not a card (left_out)
 
 
 class _Stable:
@@ -182,14 +208,18 @@ class _Stable:
     def reset(self) -> None:
         self.run = None
 
-    def update(self, t: float, value: tuple[str, ...], confidence: float) -> tuple[str, ...] | None:
-        """The value, the first time it has held long enough and differs from the last report."""
+    def update(self, t: float, value: tuple[str, ...], confidence: float,
+               why: tuple[str, str] | None = None) -> tuple[str, ...] | None:
+        """The value reported before, the first time ``value`` has held long
+        enough and differs from it; else None.  The run's lowest
+        ``confidence``, and the ``why`` that came with it, stay in :attr:`run`."""
         run = self.run
         if run is None or run.value != value:
-            self.run = _Run(value, t, 1, confidence)
+            self.run = _Run(value, t, 1, confidence, why)
             return None
         run.frames += 1
-        run.confidence = min(run.confidence, confidence)
+        if confidence < run.confidence:
+            run.confidence, run.why = confidence, why
         if run.frames < self.stable_frames or t - run.since < self.stable_s - 1e-9:
             return None
         if value == self.reported:
@@ -230,11 +260,12 @@ class ZoneTracker:
                     extra={"zone": self.zone})
         events = []
         names = tuple(read.names)
-        if self._cards.update(t, names, read.confidence) is not None:
+        if self._cards.update(t, names, read.confidence, left_out(read)) is not None:
             raw = self._cards.run.confidence
             # the run's value is one tuple, so its size is fixed and the monotone
             # mapping of the run's lowest score is the run's lowest probability
             conf, why = play_confidence(raw, names, self.calibration)
+            why = why or self._cards.run.why
             extra = dict(base["extra"])
             if self.calibration and names:
                 extra["raw_confidence"] = round(raw, 4)

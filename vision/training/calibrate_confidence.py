@@ -1,14 +1,18 @@
-"""Calibrate a play's confidence: the raw score -> P(the whole play is read exactly).
+"""Calibrate a play's confidence: the raw score -> P(the play's cards are read right).
 
 The raw score of one read is its weakest card's confidence (a card's is the
-classifier's probability for its best corner; :attr:`ZoneRead.confidence`),
-the number the zone tracker used to report.  It is not a probability that
-the play is right: a detector that misses a card leaves the others' scores
-high, and a long play has more cards to get wrong.  Here held-out synthetic
-plays (the benchmark's decks and cloths, :mod:`benchmarks.bench_vision`, on
-seeds never used to train or choose the models) are read as the table
-watcher reads them, and an isotonic regression (``scipy.optimize``, PAV)
-maps the raw score to the observed share of plays read exactly (one curve
+classifier's probability for its best corner), or one less the surest card
+another turn of the zone found and the read leaves out
+(:attr:`ZoneRead.confidence`).  It is not a probability that the play is
+right: a long play has more cards to get wrong, and a card no turn saw
+lowers nothing.  Here held-out synthetic plays (the benchmark's decks and
+cloths, :mod:`benchmarks.bench_vision`, on seeds never used to train or
+choose the models; the benchmark's mix of plays, mostly rows, and as many
+fans and rows with cards pushed in crooked as ``--fit-turned`` says,
+:func:`vision.training.synth.turned_scenes`) are read as the table watcher
+reads them, and an isotonic regression (``scipy.optimize``, PAV) maps the
+raw score to the observed share of plays whose cards were read right
+(:func:`vision.reading.confidence.read_right`, order aside; one curve
 for all play sizes: see :data:`vision.reading.confidence.SIZE_GROUPS`).  Each
 block of the fit is then given the Laplace estimate (exact + 1) / (plays + 2)
 and made monotone again: 340 plays all read right say "about 0.997", not "1".  The curve is shipped as a small
@@ -19,8 +23,9 @@ A second seed's plays, not used in the fit, give the reliability table and
 what a threshold means (of plays accepted, how many are wrong; of wrong
 plays, how many are caught).
 
-    python -m vision.training.calibrate_confidence --fit-seed 2611 --fit-plays 1200 \\
-        --eval-seed 2612 --eval-plays 800 --records runs/calibration --out models/confidence-calibration.json
+    python -m vision.training.calibrate_confidence --fit-seed 2611 --fit-plays 1200 --fit-turned 300 \\
+        --eval-seed 2612 --eval-plays 800 --eval-turned 200 --records runs/calibration \\
+        --out models/confidence-calibration.json
 
 Each detector gets its own curve (``--model``; the curve names the file it
 was fitted for, and a table picks the one for its detector,
@@ -40,7 +45,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.reading.confidence import SIZE_GROUPS, Calibration, model_id
+from vision.reading.confidence import SIZE_GROUPS, Calibration, model_id, read_right
 from vision.reading.confidence import fit_curves as fit  # noqa: F401  (also deck enrollment's fit)
 from vision.reading.detector import DEFAULT_MODEL, CardDetector
 from vision.reading.index_classifier import DEFAULT_MODEL as CLF_MODEL, ENV as CLF_ENV
@@ -48,34 +53,49 @@ from vision.reading.runtime import file_sha256, model_path
 from vision.reading.tracker import play_confidence
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone
 from vision.training.card_art import HELD_OUT_DECKS
-from vision.training.synth import held_out_scenes
+from vision.training.synth import TURNED_KINDS, held_out_scenes, turned_scenes
 
 # seeds the models were trained, validated or chosen on (models/MODEL_CARD.md): never calibrate on them
 USED_SEEDS = {1, 3, 5, 6, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31, 41, 51, 61, 63,
               101, 105, 109, 301, 311, 401, 555, 777, 888, 999, 424242}
 
 
-def collect(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_MARGIN_MM) -> list[dict]:
-    """Read ``plays`` held-out plays drawn as the benchmark draws them; one record each."""
+# the kinds of held-out plays read: the benchmark's mix (mostly rows), and
+# plays whose cards are turned each their own way (vision.training.synth.turned_scenes)
+KINDS = ("mix", *TURNED_KINDS)
+
+
+def collect(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_MARGIN_MM,
+            kind: str = "mix") -> list[dict]:
+    """Read ``plays`` held-out plays of ``kind`` (:data:`KINDS`) drawn as the
+    benchmark draws them; one record each."""
     margin = Zone.margin_px(margin_mm)
     out = []
-    for i, deck, scene in held_out_scenes(plays, seed, margin):
+    scenes = held_out_scenes(plays, seed, margin) if kind == "mix" else turned_scenes(plays, seed, kind, margin)
+    for i, deck, scene in scenes:
         read = det.read_zones([scene.image], det.imgsz / max(ZONE_PX), margin)[0]
         confs = [c.confidence for c in read.cards]
-        out.append({"i": i, "deck": deck.name, "true": list(scene.cards), "read": read.names,
+        out.append({"i": i, "kind": kind, "deck": deck.name, "true": list(scene.cards), "read": read.names,
                     "raw": round(read.confidence, 5), "product": round(float(np.prod(confs)) if confs else 1.0, 5),
-                    "exact": read.names == list(scene.cards)})
+                    "exact": read_right(read.names, list(scene.cards))})
     return out
 
 
-def records(det_factory, path: Path | None, plays: int, seed: int, model: str = "") -> list[dict]:
-    """The records of one seed, read again only if not cached in ``path``
-    for this ``model`` (a tag of the detector and classifier files: another
-    detector's or classifier's reads are not reused)."""
-    f = path / f"seed{seed}-{plays}{'-' + model if model else ''}.jsonl" if path else None
+def records(det_factory, path: Path | None, plays: int, seed: int, model: str = "",
+            kind: str = "mix") -> list[dict]:
+    """The records of one seed and kind of play, read again only if not
+    cached in ``path`` for this ``model`` (a tag of the detector and
+    classifier files: another detector's or classifier's reads are not
+    reused; a change to the reading code needs a fresh folder)."""
+    if plays <= 0:
+        return []
+    name = f"seed{seed}-{plays}{'' if kind == 'mix' else '-' + kind}{'-' + model if model else ''}.jsonl"
+    f = path / name if path else None
     if f is not None and f.exists():
-        return [json.loads(line) for line in f.read_text().splitlines()]
-    recs = collect(det_factory(), plays, seed)
+        # (records read before 2026-12-02 counted the order too)
+        return [r | {"exact": read_right(r["read"], r["true"])}
+                for r in map(json.loads, f.read_text().splitlines())]
+    recs = collect(det_factory(), plays, seed, kind=kind)
     if f is not None:
         f.parent.mkdir(parents=True, exist_ok=True)
         f.write_text("".join(json.dumps(r) + "\n" for r in recs))
@@ -93,6 +113,12 @@ def reliability(cal: Calibration, recs: list[dict], edges=(0, 0.5, 0.8, 0.9, 0.9
             rows.append({"bin": f"{lo:g}-{min(hi, 1):g}", "plays": int(m.sum()),
                          "predicted": round(float(p[m].mean()), 4), "observed": round(float(y[m].mean()), 4)})
     return rows
+
+
+def by_kind(cal: Calibration, recs: list[dict], threshold: float) -> dict:
+    """:func:`at_threshold` for each kind of play in ``recs``."""
+    return {k: at_threshold(cal, [r for r in recs if r.get("kind", "mix") == k], threshold)
+            for k in KINDS if any(r.get("kind", "mix") == k for r in recs)}
 
 
 def at_threshold(cal: Calibration | None, recs: list[dict], threshold: float) -> dict:
@@ -121,6 +147,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fit-plays", type=int, default=1200, help="plays per fitting seed")
     ap.add_argument("--eval-seed", type=int, default=2612)
     ap.add_argument("--eval-plays", type=int, default=500)
+    ap.add_argument("--fit-turned", type=int, default=300,
+                    help="plays of each kind turned its own way (fans, crooked cards) per fitting seed")
+    ap.add_argument("--eval-turned", type=int, default=200,
+                    help="plays of each kind turned its own way on the evaluation seed")
     ap.add_argument("--model", type=Path, default=None,
                     help="the detector to fit the curve for (default: the one a table runs, models/cards-yolo11n-int8.onnx)")
     ap.add_argument("--threads", type=int, default=1)
@@ -147,21 +177,27 @@ def main(argv: list[str] | None = None) -> int:
         return det
 
     t0 = time.time()
-    fit_recs = [r for s in args.fit_seed for r in records(factory, args.records, args.fit_plays, s, tag)]
-    eval_recs = records(factory, args.records, args.eval_plays, args.eval_seed, tag)
+    fit_recs = [r for s in args.fit_seed for r in records(factory, args.records, args.fit_plays, s, tag)
+                + [r for k in TURNED_KINDS for r in records(factory, args.records, args.fit_turned, s, tag, k)]]
+    eval_recs = records(factory, args.records, args.eval_plays, args.eval_seed, tag) + [
+        r for k in TURNED_KINDS for r in records(factory, args.records, args.eval_turned, args.eval_seed, tag, k)]
     doc = {
-        "what": "P(a play is read exactly, every card in order) from its raw score "
-                "(the weakest card's confidence), by the number of cards read; "
+        "what": "P(a play's cards are read right, order aside) from its raw score "
+                "(the weakest card's confidence, or one less a card another turn saw and the read "
+                "leaves out), by the number of cards read; "
                 "numpy.interp over the knots, flat beyond the ends",
         "method": "isotonic regression (scipy.optimize.isotonic_regression), one knot per block",
         "data": f"synthetic held-out plays: decks {', '.join(HELD_OUT_DECKS)}, held-out cloths, camera "
-                f"effects, no hands, read with the {ZONE_MARGIN_MM:g} mm margin; fitted on seeds "
+                f"effects, no hands, read with the {ZONE_MARGIN_MM:g} mm margin; the benchmark's mix of plays "
+                f"and, of each seed, as many fans and as many rows with cards pushed in crooked as "
+                f"--fit-turned / --eval-turned say; fitted on seeds "
                 f"{', '.join(map(str, args.fit_seed))} ({len(fit_recs)} plays), checked on seed {args.eval_seed} "
                 f"({len(eval_recs)} plays)",
         "made_by": "python -m vision.training.calibrate_confidence " + " ".join(
             f"--{k} {v}" for k, v in ((("model", args.model),) if args.model else ())
             + (("fit-seed", " ".join(map(str, args.fit_seed))), ("fit-plays", args.fit_plays),
-               ("eval-seed", args.eval_seed), ("eval-plays", args.eval_plays))),
+               ("fit-turned", args.fit_turned), ("eval-seed", args.eval_seed), ("eval-plays", args.eval_plays),
+               ("eval-turned", args.eval_turned))),
         # the curve is the detector's: another model file (the float one, a new
         # export) reads with other scores and needs its own fit
         "detector": model_id(model),
@@ -176,17 +212,18 @@ def main(argv: list[str] | None = None) -> int:
         "eval": {"plays": len(eval_recs), "exact": sum(r["exact"] for r in eval_recs)},
         "reliability_eval": reliability(cal, eval_recs),
         "threshold_eval_calibrated": at_threshold(cal, eval_recs, args.threshold),
+        "threshold_eval_by_kind": by_kind(cal, eval_recs, args.threshold),
         "threshold_eval_raw": at_threshold(None, eval_recs, args.threshold),
         "thresholds_eval_calibrated": [at_threshold(cal, eval_recs, t) for t in (0.5, 0.8, 0.9, 0.95, 0.99, 0.995)],
         "brier_eval": {"calibrated": brier(cal, eval_recs), "raw": brier(None, eval_recs)},
-        "wrong_eval": [{k: r[k] for k in ("i", "deck", "true", "read", "raw")}
+        "wrong_eval": [{k: r.get(k, "mix") for k in ("i", "kind", "deck", "true", "read", "raw")}
                        | {"calibrated": round(cal(r["raw"], len(r["read"])), 4),
                           "event_confidence": play_confidence(r["raw"], r["read"], cal)[0]}
                        for r in eval_recs if not r["exact"]],
         "seconds": round(time.time() - t0, 1),
     }
     doc["check"] = {k: report[k] for k in ("eval", "reliability_eval", "threshold_eval_calibrated",
-                                           "threshold_eval_raw", "thresholds_eval_calibrated", "brier_eval")}
+                                           "threshold_eval_by_kind", "threshold_eval_raw", "thresholds_eval_calibrated", "brier_eval")}
     if args.out:
         args.out.write_text(json.dumps(doc, indent=1) + "\n")
     print(json.dumps(report, indent=1))

@@ -166,6 +166,50 @@ def held_out_scenes(plays: int, seed: int, margin: int = 0,
         yield i, deck, gen.render(play_for_deck(rng, deck), rng, deck=deck, margin=margin)
 
 
+MULTI_CARD_KINDS = ("pair", "triple", "full_house", "straight", "tube", "plate", "bomb", "random")
+# plays whose cards are turned each its own way (turned_scenes), in the order of their streams
+TURNED_KINDS = ("fans", "crooked_cards")
+
+
+def turned_scenes(plays: int, seed: int, kind: str, margin: int = 0,
+                  decks: list[Deck] | None = None, first: int = 0) -> Iterator[tuple[int, Deck, Scene]]:
+    """Held-out plays of two cards or more whose cards are turned each its
+    own way (:data:`TURNED_KINDS`), as the benchmark and the confidence
+    calibration read them: ``fans`` laid as a held hand (``spread`` drawn
+    from 30 to 90 degrees, so the outer cards turn up to 45), or
+    ``crooked_cards``, rows with one or two cards pushed in crooked (15-45
+    degrees either way).  Play ``i`` from a stream of its own (``[seed, 11,
+    kind's place, i]``; ``i`` from ``first``), the held-out decks (``decks``:
+    these instead) in turn on the held-out cloths, no hand; a scene that
+    hides a card's every index is drawn again (no reader could name it).
+
+    >>> [(i, len(s.cards) > 1, max(map(abs, s.angles)) > 10) for i, _, s in turned_scenes(2, 7, "crooked_cards")]
+    [(0, True, True), (1, True, True)]
+    """
+    from vision.training.card_art import HELD_OUT_DECKS, load_decks
+
+    case = TURNED_KINDS.index(kind)
+    gen = SceneGenerator(decks or load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT, hand_rate=0.0)
+    for i in range(first, first + plays):
+        rng = np.random.default_rng([seed, 11, case, i])
+        deck = gen.decks[i % len(gen.decks)]
+        for _ in range(20):
+            cards = play_for_deck(rng, deck, str(rng.choice(MULTI_CARD_KINDS)))
+            if len(cards) < 2:
+                continue
+            if case == 0:
+                kw: dict = {"spread": float(rng.uniform(30, 90))}
+            else:
+                turns = [0.0] * len(cards)
+                for k in rng.choice(len(cards), size=min(len(cards), int(rng.integers(1, 3))), replace=False):
+                    turns[int(k)] = float(rng.uniform(15, 45) * rng.choice([-1, 1]))
+                kw = {"card_turns": turns}
+            scene = gen.render(cards, rng, deck=deck, margin=margin, **kw)
+            if scene.readable:
+                break
+        yield i, deck, scene
+
+
 def joker_play(rng: np.random.Generator) -> list[str]:
     """A play with jokers in it: a joker bomb, or a random row with one to three jokers.
 
