@@ -215,3 +215,28 @@ def test_a_curve_read_with_another_classifier_says_so(tmp_path, monkeypatch, cap
         assert calibration_for_model(DEFAULT_MODEL, other) is shipped
         calibration_for_model(DEFAULT_MODEL, other)
     assert caplog.text.count("index-classifier-retrained.onnx") == 1 and "calibrate_confidence" in caplog.text
+
+
+def test_the_calibration_is_fitted_on_fans_and_crooked_cards_and_counts_cards_not_order(tmp_path, capsys):
+    """`calibrate_confidence` end to end on a few plays: the mix and, per
+    seed, fans and rows with a card pushed in crooked, each kind checked at
+    the threshold; a play is right by its cards, in any order (cached reads
+    from before, which counted the order, are counted again)."""
+    from vision.training.calibrate_confidence import main, records
+    out = tmp_path / "curve.json"
+    assert main(["--fit-seed", "2621", "--fit-plays", "3", "--fit-turned", "2", "--eval-seed", "2622",
+                 "--eval-plays", "2", "--eval-turned", "1", "--records", str(tmp_path / "reads"),
+                 "--out", str(out)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["fit"]["plays"] == 3 + 2 * 2 and report["eval"]["plays"] == 2 + 2 * 1
+    assert set(report["threshold_eval_by_kind"]) == {"mix", "fans", "crooked_cards"}
+    doc = json.loads(out.read_text())
+    assert "--fit-turned 2" in doc["made_by"] and "crooked" in doc["data"]
+    Calibration(doc)       # a curve the tracker can apply
+    cached = sorted((tmp_path / "reads").glob("seed2621-2-fans-*.jsonl"))
+    assert len(cached) == 1
+    rec = {"i": 0, "kind": "fans", "true": ["S5", "H5"], "read": ["H5", "S5"], "raw": 0.9, "exact": False}
+    cached[0].write_text(json.dumps(rec) + "\n")
+    tag = cached[0].name.split("-fans-")[1].removesuffix(".jsonl")
+    (got,) = records(None, tmp_path / "reads", 2, 2621, tag, "fans")
+    assert got["exact"] is True

@@ -127,7 +127,7 @@ class CalibrationError(ValueError):
 
 
 class Calibration:
-    """Raw score and cards read -> calibrated P(the play is read exactly)."""
+    """Raw score and cards read -> calibrated P(the play's cards are read right, in any order)."""
 
     def __init__(self, doc: dict):
         try:

@@ -664,6 +664,8 @@ def _left_out(best: ZoneRead, tried: list[ZoneRead], size: tuple[float, float]) 
     ('H5', 0.6)
     >>> _left_out(best, [best, ZoneRead([card("S9", 0.6, 3, -15)])], (20.0, 30.0)) is None
     True
+    >>> _left_out(best, [best, ZoneRead([card("LJ", 0.9, 60), card("BJ", 0.98, 90)])], (20.0, 30.0))
+    ('BJ', 0.98)
     """
     width, height = size
     have = [e.center for c in best.cards for e in c.indices]
@@ -672,8 +674,12 @@ def _left_out(best: ZoneRead, tried: list[ZoneRead], size: tuple[float, float]) 
         x, y = d.center
         return any(abs(x - ex) < SAME_INDEX * width and abs(y - ey) < SAME_INDEX * height for ex, ey in have)
 
+    # (a joker from :data:`SURE_JOKER` only, as the merge takes one: a pip or
+    # a sideways index read in another turn is often taken for one; on real
+    # single cards those were most of the cards left out of reads read right)
     seen = [(c.name, c.confidence) for r in tried for c in r.cards
-            if c.name != "NONE" and not any(explained(d) for d in c.indices)]
+            if c.name != "NONE" and (c.name not in ("BJ", "LJ") or c.confidence >= SURE_JOKER)
+            and not any(explained(d) for d in c.indices)]
     return max(seen, key=lambda nc: nc[1]) if seen and width > 0 else None
 
 

@@ -234,7 +234,7 @@ class ZoneTracker:
     def __init__(self, seat: str, kind: str = "play", table: str = "T01",
                  stable_s: float = 0.4, stable_frames: int = 3,
                  calibration: Calibration | bool | None = True):
-        """``calibration``: the raw score -> P(read exactly) mapping; ``True``
+        """``calibration``: the raw score -> P(cards read right) mapping; ``True``
         the shipped one, ``None`` or ``False`` reports the raw score."""
         self.seat, self.kind, self.table = seat, kind, table
         self.calibration = default_calibration() if calibration is True else (calibration or None)
