@@ -1,10 +1,13 @@
 """A play's confidence as a probability: the raw score mapped through a calibration.
 
-The raw score of a read is its weakest card's confidence.  The calibration
+The raw score of a read is its weakest card's confidence, or one less a
+card another turn of the zone saw and the read leaves out
+(:attr:`vision.reading.detector.ZoneRead.confidence`).  The calibration
 (``models/confidence-calibration.json``, made by
-:mod:`vision.training.calibrate_confidence` on held-out synthetic plays) maps
-it, per group of play sizes, to the share of such plays whose cards were
-read right (:func:`read_right`, order aside): the threshold in a table's settings (``min_confidence``) is then an
+:mod:`vision.training.calibrate_confidence` on held-out synthetic plays,
+fans and crooked cards among them) maps it, per group of play sizes, to the
+share of such plays whose cards were read right (:func:`read_right`, order
+aside): the threshold in a table's settings (``min_confidence``) is then an
 error rate, not an arbitrary score.  Applied with ``numpy.interp`` (flat
 beyond the end knots), so a table node needs nothing more than numpy.  A
 deck profile (``guandan-ref enroll-deck``) scores crops with its own head
