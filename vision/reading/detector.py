@@ -68,10 +68,15 @@ class ZoneRead:
         return [c.name for c in self.cards]
 
     @property
+    def weakest(self) -> float:
+        """The weakest card's confidence (1.0 for an empty zone)."""
+        return min((c.confidence for c in self.cards), default=1.0)
+
+    @property
     def confidence(self) -> float:
-        """The read's raw score: the weakest card's confidence (1.0 for an
-        empty zone), or less where another read of the zone found a card this
-        one leaves out (:attr:`left_out`): one less that card's confidence.
+        """The read's raw score: the :attr:`weakest` card's confidence, or
+        less where another read of the zone found a card this one leaves out
+        (:attr:`left_out`): one less that card's confidence.
         A card missed lowers no card's confidence, but a turn that read it
         says it may be there (models/MODEL_CARD.md, "A card another turn saw").
 
@@ -81,8 +86,7 @@ class ZoneRead:
         >>> round(ZoneRead([card("S5", 0.97)], left_out=("H5", 0.7)).confidence, 2)
         0.3
         """
-        weakest = min((c.confidence for c in self.cards), default=1.0)
-        return min(weakest, 1.0 - self.left_out[1]) if self.left_out else weakest
+        return min(self.weakest, 1.0 - self.left_out[1]) if self.left_out else self.weakest
 
     def to_dict(self) -> dict:
         out = {"cards": [c.to_dict() for c in self.cards], "hand": self.hand,

@@ -148,7 +148,7 @@ def left_out(read: ZoneRead) -> tuple[str, str] | None:
     >>> left_out(ZoneRead([card], left_out=("H5", 0.01))), left_out(ZoneRead([card]))
     (None, None)
     """
-    if read.left_out is None or 1.0 - read.left_out[1] > min((c.confidence for c in read.cards), default=1.0):
+    if read.left_out is None or 1.0 - read.left_out[1] > read.weakest:
         return None
     name, p = read.left_out
     return LEFT_OUT, f"another view of the zone saw {name} ({p:.2f}), which the read leaves out"
