@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from referee.settings import Settings
+import vision.reading.detector as detector_module
 from vision.reading.detector import CardDetector, _parted
 from vision.reading.orientation import tilt_peaks, turn_angles
 from vision.reading.pairing import CardRead, IndexDetection
@@ -256,18 +257,37 @@ def test_ordinary_rows_cut_nothing_out_turned(gen, detector, no_box_turns, monke
 # (ZoneRead.left_out), so the referee is asked and told which card.  Fan
 # 246: S4 C4 S4 read S4 S4; rows 216 and 219, a card pushed in crooked:
 # a pair of queens read as one, HJ SJ read SJ.  (Seed 31, the test decks.)
+# The card left out is checked by where it lies, not by its name: the
+# 8-bit detector's last bits depend on the CPU, and on one (an AMD EPYC)
+# the turn that sees fan 246's C4 names it S4 at 0.45.
 @pytest.mark.parametrize("kind, i, missed", [("fans", 246, "C4"), ("crooked_cards", 216, "SQ"),
                                              ("crooked_cards", 219, "HJ")])
-def test_a_card_another_turn_saw_and_the_read_left_out_asks_the_referee(decks, detector, kind, i, missed):
+def test_a_card_another_turn_saw_and_the_read_left_out_asks_the_referee(decks, detector, kind, i, missed,
+                                                                        monkeypatch):
     ((_, _, s),) = turned_scenes(1, 31, kind, MARGIN, decks=decks, first=i)
+    every: list = []
+    left_out = detector_module._left_out
+    monkeypatch.setattr(detector_module, "_left_out",
+                        lambda best, tried, size: every.extend(tried) or left_out(best, tried, size))
     read = detector.read_zones([s.image], detector.imgsz / max(ZONE_PX), MARGIN)[0]
     assert list((Counter(s.cards) - Counter(read.names)).elements()) == [missed]
-    assert not no_combination(read.names) and read.left_out is not None and read.left_out[0] == missed
-    assert min(c.confidence for c in read.cards) > 0.8 and read.confidence == pytest.approx(1 - read.left_out[1])
+    assert not no_combination(read.names) and read.left_out is not None
+    name, p = read.left_out
+    # a turn's card, of that name and confidence, with an index where the missed card's lies
+    spots = [lab[1:] for lab, o in zip(s.labels, s.owners) if o >= 0 and s.cards[o] == missed]
+    assert any(c.name == name and c.confidence == p and any(_on(d.box, b) for d in c.indices for b in spots)
+               for r in every for c in r.cards)
+    assert min(c.confidence for c in read.cards) > 0.8 and read.confidence == pytest.approx(1 - p)
     tracker = ZoneTracker("S")
     (play,) = [e for k in range(5) for e in tracker.update(0.1 * k, read)]
     assert play.confidence < Settings().min_confidence and play.get("doubt") == "left_out"
-    assert missed in play.get("warning")
+    assert name in play.get("warning")
+
+
+def _on(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    """Whether box ``a`` sits on the index labelled ``b`` (centres within 0.6 of its size)."""
+    size = max(b[2] - b[0], b[3] - b[1], 1.0)
+    return abs(a[0] + a[2] - b[0] - b[2]) / 2 < 0.6 * size and abs(a[1] + a[3] - b[1] - b[3]) / 2 < 0.6 * size
 
 
 def test_a_card_read_in_every_turn_is_not_left_out(decks, detector):
