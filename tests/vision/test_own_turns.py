@@ -11,7 +11,7 @@ import pytest
 
 from referee.settings import Settings
 import vision.reading.detector as detector_module
-from vision.reading.detector import CardDetector, _parted
+from vision.reading.detector import CardDetector, ZoneRead, _merged, _parted
 from vision.reading.orientation import tilt_peaks, turn_angles
 from vision.reading.pairing import CardRead, IndexDetection
 from vision.reading.table import ZONE_PX, Zone
@@ -300,3 +300,58 @@ def test_a_card_read_in_every_turn_is_not_left_out(decks, detector):
             right += 1
             assert read.left_out is None or read.left_out[1] < 0.5, (s.cards, read.left_out)
     assert right >= 6
+
+
+def _index(name: str, p: float, x: float, y: float) -> IndexDetection:
+    return IndexDetection(name, p, (x - 10, y - 21, x + 10, y + 21))
+
+
+def _card(name: str, *corners: tuple[float, float], p: float = 0.96) -> CardRead:
+    dets = tuple(_index(name, p, x, y) for x, y in corners)
+    xs, ys = zip(*corners)
+    return CardRead(name, p, (min(xs) - 10, min(ys) - 21, max(xs) + 10, max(ys) + 21), dets,
+                    (sum(xs) / len(xs), sum(ys) / len(ys)))
+
+
+# A row with a D8 pushed in crooked beside its twin (generated play 18 of
+# seed 777, the held-out decks, as the zone's reads found it): as it lies,
+# the upright D8's two corners are read and the crooked one's index is not;
+# turned by the crooked card's angle, its index is paired with the upright
+# twin's bottom corner.  Its own index is another card: both corners of the
+# twin are kept, and a card has no third place for its name.
+def test_a_turn_that_paired_a_card_with_its_twin_keeps_both():
+    size = (20.0, 41.6)
+    best = ZoneRead([_card("S8", (316, 233), (411, 353), p=0.98), _card("D8", (540, 228), (639, 346), p=0.98)])
+    turned = ZoneRead([_card("S8", (314, 235), (410, 350)), _card("D8", (545, 320), (638, 347)),
+                       _card("D8", (541, 228), p=0.88)])
+    merged = _merged(best, [best, turned], [0.0, -28.7], size)
+    assert merged.names == ["S8", "D8", "D8"]
+    assert {d.center for c in merged.cards for d in c.indices} >= {(545.0, 320.0), (540.0, 228.0), (639.0, 346.0)}
+    # where the kept D8 shows one corner alone, the turn's pair may be that
+    # card's two corners: the other corner is not another card
+    lone = ZoneRead([best.cards[0], _card("D8", (639, 346), p=0.98)])
+    assert _merged(lone, [lone, turned], [0.0, -28.7], size).names == ["S8", "D8"]
+    # nor an index where a deck printing four corners has the card's top-right one
+    corner = ZoneRead([_card("S8", (316, 233), (411, 353)), _card("D8", (639, 228), (638, 347))])
+    assert _merged(best, [best, corner], [0.0, -28.7], size).names == ["S8", "D8"]
+
+
+# A D3 pushed in crooked (45 degrees) whose index lies where its neighbour
+# C3's far corner would (generated play 281 of seed 777): as it lies, the
+# pairing joins the C3's index and the D3's, which alone reads as a joker,
+# under the name both find likeliest (C3).  The D3's own turn reads it
+# surely: the pair is undone and both cards are read.
+def test_a_pair_joined_on_a_corner_another_turn_names_surely_is_undone():
+    size = (13.6, 27.2)
+    c3 = CardRead("C3", 0.96, (213, 79, 300, 215), (_index("C3", 0.96, 220, 93), _index("BJ", 0.3, 293, 201)),
+                  (256.5, 147.0))
+    best = ZoneRead([c3, _card("S3", (308, 87)), _card("H3", (395, 96))])
+    own_turn = ZoneRead([_card("D3", (293, 201), p=0.97)])
+    merged = _merged(best, [best, own_turn], [0.0, 52.1], size)
+    assert sorted(merged.names) == ["C3", "D3", "H3", "S3"]
+    assert [len(c.indices) for c in merged.cards if c.name == "C3"] == [1]
+    # a turn reading the joined corner as the pair's own name leaves it paired;
+    # so does an unsure read of another face there
+    for other in (_card("C3", (293, 201), p=0.97), _card("D3", (293, 201), p=0.6)):
+        again = ZoneRead([other])
+        assert sorted(_merged(best, [best, again], [0.0, 52.1], size).names) == ["C3", "H3", "S3"]

@@ -30,8 +30,8 @@ from vision.reading.index_classifier import (DEFAULT_MODEL as CLF_MODEL, ENV as 
                                              NONE as CLF_NONE, IndexClassifier, turned_crop)
 from vision.reading.orientation import (OTHER_LINES, TURN_FROM, Region, Turns, Upright, cards_hull, lines_apart,
                                         turn_angles, upright)
-from vision.reading.pairing import (BOTTOM_MIN, PAIR_RATIO, SAME_INDEX, CardRead, IndexDetection, _corner_pair_error,
-                                    height_bands, one_per_index, pair_indices)
+from vision.reading.pairing import (BOTTOM_MIN, PAIR_RATIO, SAME_INDEX, CardRead, IndexDetection, _corner_of,
+                                    _corner_pair_error, height_bands, one_per_index, pair_indices)
 from vision.reading.runtime import ParallelSession, model_path
 
 # The detector as trained (32-bit floats), and the one a table runs: its
@@ -587,10 +587,12 @@ def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tup
     if not any(r.cards for r in tried):
         return best
     first = next(k for k, r in enumerate(tried) if r is best)      # (reads compare equal by value)
-    kept = [c for c in best.cards if c.confidence >= SURE]
-    origin: dict[int, int] = {id(c): first for c in kept}      # each kept card's read
     order = lambda ck: (-min(len(ck[0].indices), 2), -ck[0].confidence)     # noqa: E731
     rest = sorted(_sure_elsewhere(best, tried), key=order)
+    half = _half_card(best, turns[first], size[1])
+    kept = [_unjoined(c, [o for o, _ in rest], size[0], turns[first], half)
+            for c in best.cards if c.confidence >= SURE]
+    origin: dict[int, int] = {id(c): first for c in kept}      # each kept card's read
     later: list[tuple[CardRead, int]] = []
 
     def free_of(card: CardRead) -> tuple[IndexDetection, ...]:
@@ -608,11 +610,13 @@ def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tup
             kept.append(card)
             origin[id(card)] = k
         elif free and free[0].probability(card.name) >= SURE and not any(
-                c.name == card.name for c in kept for e in c.indices for d in card.indices if d not in free
-                and _same_place(d, e, size[0])):
-            # a pair one of whose corners is a kept card of another name (a turn
-            # that paired two cards' corners): the other corner alone, if it shows
-            # the name surely and no other read of it is kept by then
+                c.name == card.name and _may_be_corner_of(c, free[0]) for c in kept for e in c.indices
+                for d in card.indices if d not in free and _same_place(d, e, size[0])):
+            # a pair one of whose corners is a kept card of another name, or of
+            # its name with both its corners kept elsewhere (a turn that paired
+            # two cards' corners: a card's twin beside it, pushed in crooked):
+            # the other corner alone, if it shows the name surely and no other
+            # read of it is kept by then
             d = free[0]
             later.append((CardRead(card.name, d.probability(card.name), d.box, free, card.centre), k))
     # then those lone corners, then what the surer read was unsure of
@@ -622,10 +626,61 @@ def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tup
             origin[id(card)] = k
     # a lone corner from another turn: its centre as that turn shows it (that
     # read's guess leans as its other cards do, and guessed which corner it is among them)
-    half = _half_card(best, turns[first], size[1])
     kept = [_lone_centre(c, turns[origin[id(c)]], half) if len(c.indices) == 1 and origin[id(c)] != first else c
             for c in kept]
     return replace(best, cards=_along_row(kept, size[1]))
+
+
+def _unjoined(card: CardRead, others: list[CardRead], width: float, turn: float, half: np.ndarray) -> CardRead:
+    """``card`` (a sure card of the read kept, turned ``turn`` degrees) as its
+    other corner alone, where the pairing named one of its two corners as
+    both find likeliest together though that corner alone reads another
+    face (:func:`vision.reading.pairing._rescue_pairs`), and one of
+    ``others`` (the other turns' sure cards), of another face, has an index
+    there that reads that face surely (:data:`SURE`): a card pushed in
+    crooked whose index lies where its neighbour's far corner would, seen
+    upright by its own turn.  Kept paired, that card was lost (its index
+    taken for the kept card's).  ``width``: see :func:`_same_place`; ``half``:
+    see :func:`_lone_centre`.
+
+    >>> at = lambda n, p, x, y: IndexDetection(n, p, (x - 7, y - 14, x + 7, y + 14))
+    >>> c3 = CardRead("C3", 0.96, (213, 79, 300, 215), (at("C3", 0.96, 220, 93), at("BJ", 0.3, 293, 201)))
+    >>> d3 = CardRead("D3", 0.97, (286, 187, 300, 215), (at("D3", 0.97, 293, 201),))
+    >>> lone = _unjoined(c3, [d3], 13.6, 0.0, np.array([45.0, 60.0]))
+    >>> lone.name, [d.center for d in lone.indices], lone.centre
+    ('C3', [(220.0, 93.0)], (265.0, 153.0))
+    >>> _unjoined(c3, [replace(d3, name="C3")], 13.6, 0.0, np.array([45.0, 60.0])) is c3     # its own name there
+    True
+    """
+    if len(card.indices) != 2:
+        return card
+    for k, d in enumerate(card.indices):
+        if d.name != card.name and any(o.name != card.name and any(
+                _same_place(d, e, width) and e.probability(o.name) >= SURE for e in o.indices) for o in others):
+            other = card.indices[1 - k]
+            return _lone_centre(CardRead(card.name, other.probability(card.name), other.box, (other,)), turn, half)
+    return card
+
+
+def _may_be_corner_of(card: CardRead, d: IndexDetection) -> bool:
+    """Whether index ``d`` (zone pixels) may be one of ``card``'s own: the
+    card shows one corner only (``d`` may be its other), or ``d`` sits as its
+    top-right or bottom-left index (a deck printing all four corners,
+    :func:`vision.reading.pairing._corner_of`).  A card whose two corners
+    are both read has no other place for a third of its name, so an index
+    elsewhere is another card: the second copy of a face beside its twin.
+
+    >>> at = lambda x, y: IndexDetection("D8", 0.95, (x - 8, y - 16, x + 8, y + 16))
+    >>> two = CardRead("D8", 0.98, (0, 0, 1, 1), (at(540, 228), at(639, 346)))
+    >>> _may_be_corner_of(two, at(545, 320)), _may_be_corner_of(replace(two, indices=two.indices[:1]), at(545, 320))
+    (False, True)
+    >>> _may_be_corner_of(two, at(639, 228)), _may_be_corner_of(two, at(540, 346))    # its other two corners
+    (True, True)
+    """
+    if len(card.indices) < 2:
+        return True
+    centres = np.array([card.indices[0].center, card.indices[1].center, d.center], float)
+    return _corner_of(centres, (0, 1), 2) is not None
 
 
 def _sure_elsewhere(best: ZoneRead, tried: list[ZoneRead]) -> Iterator[tuple[CardRead, int]]:
