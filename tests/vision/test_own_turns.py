@@ -334,6 +334,10 @@ def test_a_turn_that_paired_a_card_with_its_twin_keeps_both():
     # nor an index where a deck printing four corners has the card's top-right one
     corner = ZoneRead([_card("S8", (316, 233), (411, 353)), _card("D8", (639, 228), (638, 347))])
     assert _merged(best, [best, corner], [0.0, -28.7], size).names == ["S8", "D8"]
+    # nor the card's own top-left index boxed a little off in another turn
+    # (generated crooked cards, play 85 of seed 2612: CK DK read CK DK DK)
+    off = ZoneRead([_card("D8", (532, 219), (638, 347))])
+    assert _merged(best, [best, off], [0.0, -28.7], size).names == ["S8", "D8"]
 
 
 # A D3 pushed in crooked (45 degrees) whose index lies where its neighbour

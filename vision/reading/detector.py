@@ -610,7 +610,7 @@ def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tup
             kept.append(card)
             origin[id(card)] = k
         elif free and free[0].probability(card.name) >= SURE and not any(
-                c.name == card.name and _may_be_corner_of(c, free[0]) for c in kept for e in c.indices
+                c.name == card.name and _may_be_corner_of(c, free[0], size) for c in kept for e in c.indices
                 for d in card.indices if d not in free and _same_place(d, e, size[0])):
             # a pair one of whose corners is a kept card of another name, or of
             # its name with both its corners kept elsewhere (a turn that paired
@@ -662,22 +662,29 @@ def _unjoined(card: CardRead, others: list[CardRead], width: float, turn: float,
     return card
 
 
-def _may_be_corner_of(card: CardRead, d: IndexDetection) -> bool:
+def _may_be_corner_of(card: CardRead, d: IndexDetection, size: tuple[float, float]) -> bool:
     """Whether index ``d`` (zone pixels) may be one of ``card``'s own: the
-    card shows one corner only (``d`` may be its other), or ``d`` sits as its
-    top-right or bottom-left index (a deck printing all four corners,
-    :func:`vision.reading.pairing._corner_of`).  A card whose two corners
-    are both read has no other place for a third of its name, so an index
-    elsewhere is another card: the second copy of a face beside its twin.
+    card shows one corner only (``d`` may be its other), ``d`` lies where one
+    of its indices does (:func:`_where`: a turn boxes an index a little
+    off), or ``d`` sits as its top-right or bottom-left index (a deck
+    printing all four corners, :func:`vision.reading.pairing._corner_of`).
+    A card whose two corners are both read has no other place for a third
+    of its name, so an index elsewhere is another card: the second copy of
+    a face beside its twin.  ``size``: an index's width and height as read
+    upright.
 
     >>> at = lambda x, y: IndexDetection("D8", 0.95, (x - 8, y - 16, x + 8, y + 16))
     >>> two = CardRead("D8", 0.98, (0, 0, 1, 1), (at(540, 228), at(639, 346)))
-    >>> _may_be_corner_of(two, at(545, 320)), _may_be_corner_of(replace(two, indices=two.indices[:1]), at(545, 320))
-    (False, True)
-    >>> _may_be_corner_of(two, at(639, 228)), _may_be_corner_of(two, at(540, 346))    # its other two corners
+    >>> _may_be_corner_of(two, at(545, 320), (20.0, 41.6))
+    False
+    >>> _may_be_corner_of(replace(two, indices=two.indices[:1]), at(545, 320), (20.0, 41.6))
+    True
+    >>> _may_be_corner_of(two, at(533, 237), (20.0, 41.6))      # its top-left index, boxed 11 px off
+    True
+    >>> _may_be_corner_of(two, at(639, 228), (20.0, 41.6)), _may_be_corner_of(two, at(540, 346), (20.0, 41.6))
     (True, True)
     """
-    if len(card.indices) < 2:
+    if len(card.indices) < 2 or any(_where(d, e, size) for e in card.indices):
         return True
     centres = np.array([card.indices[0].center, card.indices[1].center, d.center], float)
     return _corner_of(centres, (0, 1), 2) is not None
@@ -711,11 +718,9 @@ def _left_out(best: ZoneRead, tried: list[ZoneRead], size: tuple[float, float]) 
     wrong lack a card, and a third of those had been read by another turn
     (models/MODEL_CARD.md, "A card another turn saw").
 
-    Where one lies: closer than :data:`vision.reading.pairing.SAME_INDEX` of
-    an index's width across and of its height up and down (``size``: an
-    index's width and height as read upright).  A turn may box the rank
-    alone or the rank and suit, so one index's centre may lie half a height
-    off: the demo's video has a C6 whose index one turn read as an S9 there.
+    Where one lies: :func:`_where` (``size``: an index's width and height as
+    read upright); the demo's video has a C6 whose index one turn read as an
+    S9 half a height off.
 
     >>> card = lambda n, p, x, y=0: CardRead(n, p, (x, y, x + 20, y + 30), (IndexDetection(n, p, (x, y, x + 20, y + 30)),))
     >>> best = ZoneRead([card("S5", 0.98, 0)])
@@ -726,12 +731,10 @@ def _left_out(best: ZoneRead, tried: list[ZoneRead], size: tuple[float, float]) 
     >>> _left_out(best, [best, ZoneRead([card("LJ", 0.9, 60), card("BJ", 0.98, 90)])], (20.0, 30.0))
     ('BJ', 0.98)
     """
-    width, height = size
-    have = [e.center for c in best.cards for e in c.indices]
+    have = [e for c in best.cards for e in c.indices]
 
     def explained(d: IndexDetection) -> bool:
-        x, y = d.center
-        return any(abs(x - ex) < SAME_INDEX * width and abs(y - ey) < SAME_INDEX * height for ex, ey in have)
+        return any(_where(d, e, size) for e in have)
 
     # (a joker from :data:`SURE_JOKER` only, as the merge takes one: a pip or
     # a sideways index read in another turn is often taken for one; on real
@@ -739,7 +742,17 @@ def _left_out(best: ZoneRead, tried: list[ZoneRead], size: tuple[float, float]) 
     seen = [(c.name, c.confidence) for r in tried for c in r.cards
             if c.name != "NONE" and (c.name not in ("BJ", "LJ") or c.confidence >= SURE_JOKER)
             and not any(explained(d) for d in c.indices)]
-    return max(seen, key=lambda nc: nc[1]) if seen and width > 0 else None
+    return max(seen, key=lambda nc: nc[1]) if seen and size[0] > 0 else None
+
+
+def _where(d: IndexDetection, e: IndexDetection, size: tuple[float, float]) -> bool:
+    """Whether index ``d`` lies where index ``e`` does, as two turns of a zone
+    may box one index: closer than :data:`vision.reading.pairing.SAME_INDEX`
+    of an index's width across and of its height up and down (``size``: an
+    index's width and height as read upright; a turn may box the rank alone
+    or the rank and suit, so one index's centre may lie half a height off)."""
+    return abs(d.center[0] - e.center[0]) < SAME_INDEX * size[0] and \
+        abs(d.center[1] - e.center[1]) < SAME_INDEX * size[1]
 
 
 def _parted(cards: list[CardRead]) -> list[CardRead]:
