@@ -573,17 +573,19 @@ def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tup
     """One read of a zone whose cards are turned each its own way, from its
     reads turned several ways (``turns``: each read's angle; cards in the
     zone picture's pixels; ``size``: an index's width and height as read
-    upright).  The sure cards of ``best`` (:data:`SURE`) stay.  Then the sure
-    cards of the other turns (jokers from :data:`SURE_JOKER`: a sideways
-    index is often read as one; a pair of two surely different faces parted,
-    :func:`_parted`), paired corners first, then the surer, where
-    no kept card has an index at one of theirs (:func:`_same_place`: one card
-    read in two turns counts once), a lone corner not where a kept lone
-    corner of its name is that card's other corner (in either one's turn);
-    then the other corner of a pair from another turn that joined a kept
-    card of another name; then ``best``'s unsure cards, where still free.
-    Cards come out along the row: the line through their centres, left to
-    right."""
+    upright).  The sure cards of ``best`` (:data:`SURE`) stay, a pair joined
+    on a corner another turn reads surely as another face undone
+    (:func:`_unjoined`).  Then the sure cards of the other turns (jokers from
+    :data:`SURE_JOKER`: a sideways index is often read as one; a pair of two
+    surely different faces parted, :func:`_parted`), paired corners first,
+    then the surer, where no kept card has an index at one of theirs
+    (:func:`_same_place`: one card read in two turns counts once), a lone
+    corner not where a kept lone corner of its name is that card's other
+    corner (in either one's turn); then the other corner of a pair from
+    another turn that joined a kept card of another name, or of its name
+    where that corner cannot be the kept card's own (:func:`_may_be_corner_of`:
+    a twin); then ``best``'s unsure cards, where still free.  Cards come out
+    along the row: the line through their centres, left to right."""
     if not any(r.cards for r in tried):
         return best
     first = next(k for k, r in enumerate(tried) if r is best)      # (reads compare equal by value)
