@@ -9,6 +9,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from benchmarks.bench_vision import _near
 from referee.settings import Settings
 import vision.reading.detector as detector_module
 from vision.reading.detector import CardDetector, ZoneRead, _merged, _parted
@@ -275,19 +276,13 @@ def test_a_card_another_turn_saw_and_the_read_left_out_asks_the_referee(decks, d
     name, p = read.left_out
     # a turn's card, of that name and confidence, with an index where the missed card's lies
     spots = [lab[1:] for lab, o in zip(s.labels, s.owners) if o >= 0 and s.cards[o] == missed]
-    assert any(c.name == name and c.confidence == p and any(_on(d.box, b) for d in c.indices for b in spots)
+    assert any(c.name == name and c.confidence == p and any(_near(d.box, b) for d in c.indices for b in spots)
                for r in every for c in r.cards)
     assert min(c.confidence for c in read.cards) > 0.8 and read.confidence == pytest.approx(1 - p)
     tracker = ZoneTracker("S")
     (play,) = [e for k in range(5) for e in tracker.update(0.1 * k, read)]
     assert play.confidence < Settings().min_confidence and play.get("doubt") == "left_out"
     assert name in play.get("warning")
-
-
-def _on(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
-    """Whether box ``a`` sits on the index labelled ``b`` (centres within 0.6 of its size)."""
-    size = max(b[2] - b[0], b[3] - b[1], 1.0)
-    return abs(a[0] + a[2] - b[0] - b[2]) / 2 < 0.6 * size and abs(a[1] + a[3] - b[1] - b[3]) / 2 < 0.6 * size
 
 
 def test_a_card_read_in_every_turn_is_not_left_out(decks, detector):

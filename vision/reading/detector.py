@@ -592,8 +592,8 @@ def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tup
     order = lambda ck: (-min(len(ck[0].indices), 2), -ck[0].confidence)     # noqa: E731
     rest = sorted(_sure_elsewhere(best, tried), key=order)
     half = _half_card(best, turns[first], size[1])
-    kept = [_unjoined(c, [o for o, _ in rest], size[0], turns[first], half)
-            for c in best.cards if c.confidence >= SURE]
+    others = [o for o, _ in rest]
+    kept = [_unjoined(c, others, size[0], turns[first], half) for c in best.cards if c.confidence >= SURE]
     origin: dict[int, int] = {id(c): first for c in kept}      # each kept card's read
     later: list[tuple[CardRead, int]] = []
 
