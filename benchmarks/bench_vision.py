@@ -53,6 +53,12 @@ NONE gate.
 the other (a tube, plate or bomb in a narrow zone; generated pictures of the
 held-out decks): card precision and recall, plays exact, phantom jokers.
 
+``--jokers N`` adds N plays with jokers in them (a joker bomb, or a row
+with one to three jokers) laid as fans and N with cards pushed in crooked,
+read with each card's own turn, on the held-out decks and on them printed
+with four corners (generated pictures): plays exact, jokers read, phantom
+jokers, card recall by angle.  ``--only-jokers`` runs that section alone.
+
 ``--four-corners N`` adds the first N held-out plays again, their decks
 printed with an index in all four corners, as many real decks are
 (:func:`vision.training.card_art.four_corner_deck`; generated pictures).
@@ -108,6 +114,7 @@ class Tally:
 
     def __init__(self) -> None:
         self.plays = self.tp = self.n_pred = self.n_true = self.exact = self.phantom = 0
+        self.jokers = self.jokers_read = 0
 
     def add(self, true: list[str], got: list[str]) -> bool:
         """Count one play; whether it was read exactly (every card, in order)."""
@@ -115,6 +122,8 @@ class Tally:
         self.plays += 1
         self.tp += sum((t & p).values())
         self.phantom += _phantom_jokers(t, p)
+        self.jokers += t["BJ"] + t["LJ"]
+        self.jokers_read += min(t["BJ"], p["BJ"]) + min(t["LJ"], p["LJ"])
         self.n_pred += len(got)
         self.n_true += len(true)
         self.exact += got == true
@@ -123,7 +132,9 @@ class Tally:
     def figures(self) -> dict:
         return {"card_precision": round(self.tp / max(1, self.n_pred), 4),
                 "card_recall": round(self.tp / max(1, self.n_true), 4),
-                "plays_exact": round(self.exact / max(1, self.plays), 4), "phantom_jokers": self.phantom}
+                "plays_exact": round(self.exact / max(1, self.plays), 4), "phantom_jokers": self.phantom,
+                # jokers laid that were read (each name counted up to as many as were laid)
+                **({"jokers_read": f"{self.jokers_read}/{self.jokers}"} if self.jokers else {})}
 
 
 def accuracy(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_MARGIN_MM,
@@ -240,7 +251,8 @@ def _near(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
         abs((a[1] + a[3]) / 2 - (b[1] + b[3]) / 2) < 0.6 * size
 
 
-def card_angles(dets: dict[str, CardDetector], plays: int, seed: int, margin_mm: float = ZONE_MARGIN_MM) -> dict:
+def card_angles(dets: dict[str, CardDetector], plays: int, seed: int, margin_mm: float = ZONE_MARGIN_MM,
+                decks: list | None = None, jokers: bool = False) -> dict:
     """Plays whose cards are turned each its own way, read by each of
     ``dets``: fans laid as a held hand (``SceneGenerator.render(spread=)``,
     the spread drawn from 30 to 90 degrees, so the outer cards turn up to
@@ -248,12 +260,13 @@ def card_angles(dets: dict[str, CardDetector], plays: int, seed: int, margin_mm:
     either way, ``card_turns=``).  Card recall by each card's own angle to
     the zone's axis, plays exact, phantom jokers; only plays where every card
     shows an index (a scene that hides one is drawn again).  Held-out decks
-    and cloths, generated pictures."""
+    (``decks``: these) and cloths, generated pictures; ``jokers``: plays
+    with jokers in them (:func:`vision.training.synth.turned_scenes`)."""
     margin = Zone.margin_px(margin_mm)
     scale = next(iter(dets.values())).imgsz / max(ZONE_PX)
     out: dict = {}
     for name in TURNED_KINDS:
-        scenes = [scene for _, _, scene in turned_scenes(plays, seed, name, margin)]
+        scenes = [scene for _, _, scene in turned_scenes(plays, seed, name, margin, decks=decks, jokers=jokers)]
         row: dict = {"plays": plays}
         for label, det in dets.items():
             tally = Tally()
@@ -745,6 +758,18 @@ def turned_sections(det: CardDetector, args: argparse.Namespace, plays: int) -> 
                 {"one_turn_per_zone": one_turn, "each_cards_own_turn": det}, plays, args.seed, args.margin_mm)}
 
 
+def joker_sections(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_MARGIN_MM) -> dict:
+    """``--jokers``: plays with jokers in them (a joker bomb, or a row with
+    one to three jokers) laid as fans and with cards pushed in crooked, read
+    with each card's own turn, on the held-out decks and on the same decks
+    printed with an index in all four corners (generated pictures)."""
+    from vision.training.card_art import four_corner_deck
+    plain = load_decks(HELD_OUT_DECKS)
+    return {"held_out_decks": card_angles({"each_cards_own_turn": det}, plays, seed, margin_mm, jokers=True),
+            "four_corner_decks": card_angles({"each_cards_own_turn": det}, plays, seed, margin_mm,
+                                             decks=[four_corner_deck(d) for d in plain], jokers=True)}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--model", default=None)
@@ -774,6 +799,11 @@ def main() -> int:
                          "N fans and N rows with crooked cards")
     ap.add_argument("--only-turned", action="store_true",
                     help="the --turned sections alone (N from --turned, else 100)")
+    ap.add_argument("--jokers", type=int, default=0, metavar="N",
+                    help="also N plays with jokers laid as fans and N with cards pushed in crooked, "
+                         "on the held-out decks and on them printed with four corners")
+    ap.add_argument("--only-jokers", action="store_true",
+                    help="the --jokers sections alone (N from --jokers, else 100)")
     ap.add_argument("--two-rows", type=int, default=0, metavar="N",
                     help="also N plays of 6-10 cards laid in two rows (generated pictures)")
     ap.add_argument("--four-corners", type=int, default=0, metavar="N",
@@ -824,12 +854,18 @@ def main() -> int:
     if args.only_turned:
         print(json.dumps(turned_sections(det, args, args.turned or 100), indent=1))
         return 0
+    if args.only_jokers:
+        print(json.dumps({"jokers_turned": joker_sections(det, args.jokers or 100, args.seed, args.margin_mm)},
+                         indent=1))
+        return 0
     out = {"model": str(det.model_path),
            "index_classifier": str(det.classifier.model_path),
            "detector_conf": det.conf, "held_out_decks": list(HELD_OUT_DECKS),
            **accuracy(det, args.plays, args.seed, args.margin_mm), **speed(det, args.frames, args.seed, args.speed_tables)}
     if args.turned:
         out.update(turned_sections(det, args, args.turned))
+    if args.jokers:
+        out["jokers_turned"] = joker_sections(det, args.jokers, args.seed, args.margin_mm)
     if args.two_rows:
         out["two_rows"] = two_rows(det, args.two_rows, args.seed, args.margin_mm)
     if args.four_corners:

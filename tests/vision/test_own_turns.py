@@ -354,3 +354,49 @@ def test_a_pair_joined_on_a_corner_another_turn_names_surely_is_undone():
     for other in (_card("C3", (293, 201), p=0.97), _card("D3", (293, 201), p=0.6)):
         again = ZoneRead([other])
         assert sorted(_merged(best, [best, again], [0.0, 52.1], size).names) == ["C3", "H3", "S3"]
+
+
+# A joker bomb laid as a fan (generated, held-out decks): each joker's own
+# turn reads its mark at 0.85-0.96, short of the 0.97 a joker from another
+# turn needed, and the fan read as two jokers.  Jokers from a read turned
+# less than JOKER_TURN count from SURE; further turned, a card on the zone's
+# other side lies nearly on its side, and an index on its side reads as a
+# joker: there the 0.97 stays, as it does where a read names a face.
+def test_a_joker_another_turn_reads_fairly_surely_counts_where_that_turn_is_small():
+    size = (20.0, 41.6)
+    best = ZoneRead([_card("BJ", (316, 233), (411, 353), p=0.98)])
+    joker = ZoneRead([_card("LJ", (380, 180), p=0.9)])
+    assert _merged(best, [best, joker], [0.0, 20.0], size).names == ["BJ", "LJ"]
+    assert _merged(best, [best, joker], [0.0, -20.0], size).names == ["BJ", "LJ"]
+    for far in (detector_module.JOKER_TURN, -40.0):
+        assert _merged(best, [best, joker], [0.0, far], size).names == ["BJ"]
+    # a read naming a face there surely: the joker was that card's index on its side
+    face = ZoneRead([_card("H7", (383, 178), p=0.95)])
+    assert _merged(best, [best, joker, face], [0.0, 20.0, -35.0], size).names == ["BJ", "H7"]
+    # an unsure face there is no evidence; a surer joker counts from any turn
+    unsure = ZoneRead([_card("H7", (383, 178), p=0.6)])
+    assert _merged(best, [best, joker, unsure], [0.0, 20.0, -35.0], size).names == ["BJ", "LJ"]
+    sure = ZoneRead([_card("LJ", (380, 180), p=0.98)])
+    assert _merged(best, [best, sure], [0.0, 44.0], size).names == ["BJ", "LJ"]
+
+
+# On a deck printing an index in all four corners, a card's top-right index
+# seen on its side reads as a joker (generated fans of such decks, seed 777):
+# a joker short of SURE_JOKER where a kept card whose two corners are read
+# has its top-right or bottom-left index is that card's index, whichever
+# read found it.
+def test_a_joker_on_a_kept_cards_four_corner_spot_is_that_cards_index():
+    size = (20.0, 41.6)
+    sa = _card("SA", (316, 233), (411, 353), p=0.98)
+    for spot in ((411, 233), (316, 353)):             # top-right, bottom-left
+        other = ZoneRead([_card("LJ", spot, p=0.93)])
+        best = ZoneRead([sa])
+        assert _merged(best, [best, other], [0.0, 20.0], size).names == ["SA"]
+        kept = ZoneRead([sa, _card("LJ", spot, p=0.93)])
+        assert _merged(kept, [kept, ZoneRead()], [0.0, 20.0], size).names == ["SA"]
+    # elsewhere, or read surely, it is a joker
+    away = ZoneRead([_card("LJ", (480, 233), p=0.93)])
+    best = ZoneRead([sa])
+    assert _merged(best, [best, away], [0.0, 20.0], size).names == ["SA", "LJ"]
+    sure = ZoneRead([sa, _card("LJ", (411, 233), p=0.98)])
+    assert sorted(_merged(sure, [sure, ZoneRead()], [0.0, 20.0], size).names) == ["LJ", "SA"]

@@ -139,7 +139,8 @@ def _trained_size(session) -> int:
 
 
 SURE = 0.8   # a card read with this confidence adds nothing when two turns of a zone are weighed
-SURE_JOKER = 0.97  # a joker read in another turn than the surer read's must be this sure
+SURE_JOKER = 0.97  # a joker read in another turn than the surer read's must be this sure,
+JOKER_TURN = 30.0  # or SURE in a turn of less than this many degrees (models/MODEL_CARD.md, "Jokers in fans")
 DOUBT_BOX = 0.3   # a box the detector is this sure of, left unnamed, may be a card turned its own way
 ROW_STEP = 2.5    # index heights: cards whose centres step down this much lie in another row
 BOX_SURE = 0.9    # a faint box's index cut out turned its own way and named this surely is a doubt
@@ -429,7 +430,7 @@ class CardDetector:
         # not): the surer read alone would lose the other's; merged card by card
         for z in range(len(images)):
             if self.merge_turns and z not in again and len(tried[z]) > 1 \
-                    and _adds_sure(best[z], tried[z], widths[z][0]):
+                    and _adds_sure(best[z], tried[z], [0.0, *wholes[z]], widths[z]):
                 best[z] = _merged(best[z], tried[z], [0.0, *wholes[z]], widths[z])
         if again:
             more, _, more_widths, _ = self._reads([images[z] for z in again],
@@ -576,21 +577,25 @@ def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tup
     upright).  The sure cards of ``best`` (:data:`SURE`) stay, a pair joined
     on a corner another turn reads surely as another face undone
     (:func:`_unjoined`).  Then the sure cards of the other turns (jokers from
-    :data:`SURE_JOKER`: a sideways index is often read as one; a pair of two
-    surely different faces parted, :func:`_parted`), paired corners first,
+    :data:`SURE_JOKER`, or :data:`SURE` in a read turned less than
+    :data:`JOKER_TURN` where no read names a face: a sideways index is often
+    read as one, :func:`_sure_elsewhere`; a pair of two surely different
+    faces parted, :func:`_parted`), paired corners first,
     then the surer, where no kept card has an index at one of theirs
     (:func:`_same_place`: one card read in two turns counts once), a lone
     corner not where a kept lone corner of its name is that card's other
     corner (in either one's turn); then the other corner of a pair from
     another turn that joined a kept card of another name, or of its name
     where that corner cannot be the kept card's own (:func:`_may_be_corner_of`:
-    a twin); then ``best``'s unsure cards, where still free.  Cards come out
-    along the row: the line through their centres, left to right."""
+    a twin); then ``best``'s unsure cards, where still free.  A joker short
+    of :data:`SURE_JOKER` where a kept card has its top-right or bottom-left
+    index is dropped (:func:`_on_four_corner`).  Cards come out along the
+    row: the line through their centres, left to right."""
     if not any(r.cards for r in tried):
         return best
     first = next(k for k, r in enumerate(tried) if r is best)      # (reads compare equal by value)
     order = lambda ck: (-min(len(ck[0].indices), 2), -ck[0].confidence)     # noqa: E731
-    rest = sorted(_sure_elsewhere(best, tried), key=order)
+    rest = sorted(_sure_elsewhere(best, tried, turns, size), key=order)
     half = _half_card(best, turns[first], size[1])
     others = [o for o, _ in rest]
     kept = [_unjoined(c, others, size[0], turns[first], half) for c in best.cards if c.confidence >= SURE]
@@ -626,6 +631,9 @@ def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tup
         if len(free_of(card)) == len(card.indices):
             kept.append(card)
             origin[id(card)] = k
+    # a joker short of SURE_JOKER where a kept card printing all four corners
+    # has its top-right or bottom-left index: that index, on its side
+    kept = [c for c in kept if not _on_four_corner(c, kept)]
     # a lone corner from another turn: its centre as that turn shows it (that
     # read's guess leans as its other cards do, and guessed which corner it is among them)
     kept = [_lone_centre(c, turns[origin[id(c)]], half) if len(c.indices) == 1 and origin[id(c)] != first else c
@@ -692,25 +700,71 @@ def _may_be_corner_of(card: CardRead, d: IndexDetection, size: tuple[float, floa
     return _corner_of(centres, (0, 1), 2) is not None
 
 
-def _sure_elsewhere(best: ZoneRead, tried: list[ZoneRead]) -> Iterator[tuple[CardRead, int]]:
-    """The sure cards (:data:`SURE`, jokers :data:`SURE_JOKER`) of the reads
-    of ``tried`` other than ``best``, pairs of two surely different faces
-    parted (:func:`_parted`), each with its read's place in ``tried``."""
+def _on_four_corner(card: CardRead, cards: list[CardRead]) -> bool:
+    """Whether ``card`` is a joker read short of :data:`SURE_JOKER` one of
+    whose indices sits as another of ``cards``' top-right or bottom-left
+    index (:func:`vision.reading.pairing._corner_of`, that card's two
+    corners read): on a deck printing all four corners, that index seen on
+    its side, in a turn that stands another card upright, reads as a joker.
+
+    >>> at = lambda n, x, y: IndexDetection(n, 0.9, (x - 8, y - 16, x + 8, y + 16))
+    >>> d8 = CardRead("D8", 0.98, (0, 0, 1, 1), (at("D8", 540, 228), at("D8", 639, 346)))
+    >>> joker = lambda x, y, p=0.9: CardRead("LJ", p, (0, 0, 1, 1), (at("LJ", x, y),))
+    >>> _on_four_corner(joker(639, 228), [d8]), _on_four_corner(joker(700, 228), [d8])
+    (True, False)
+    >>> _on_four_corner(joker(639, 228, p=0.98), [d8])
+    False
+    """
+    if card.name not in ("BJ", "LJ") or card.confidence >= SURE_JOKER:
+        return False
+    return any(_corner_of(np.array([c.indices[0].center, c.indices[1].center, d.center], float), (0, 1), 2)
+               is not None for c in cards if c is not card and len(c.indices) == 2 for d in card.indices)
+
+
+def _sure_elsewhere(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tuple[float, float]
+                   ) -> Iterator[tuple[CardRead, int]]:
+    """The sure cards (:data:`SURE`) of the reads of ``tried`` (turned
+    ``turns`` degrees) other than ``best``, pairs of two surely different
+    faces parted (:func:`_parted`), each with its read's place in ``tried``.
+
+    A joker from :data:`SURE_JOKER`; from :data:`SURE` only in a read turned
+    less than :data:`JOKER_TURN` and where no read names another face
+    surely where one of its indices lies (:func:`_where`; ``size``: an
+    index's width and height as read upright).  In a read turned further a
+    card on the zone's other side lies nearly on its side, and an index on
+    its side is often read as a joker; the turn that stands it upright reads
+    its own face.
+
+    >>> card = lambda n, p, x: CardRead(n, p, (x, 0, x + 20, 30), (IndexDetection(n, p, (x, 0, x + 20, 30)),))
+    >>> best = ZoneRead([card("S5", 0.98, 0)])
+    >>> joker = ZoneRead([card("BJ", 0.9, 60)])
+    >>> [[c.name for c, _ in _sure_elsewhere(best, [best, joker], [0.0, t], (20.0, 30.0))] for t in (20.0, 40.0)]
+    [['BJ'], []]
+    >>> face = ZoneRead([card("H7", 0.95, 62)])
+    >>> [c.name for c, _ in _sure_elsewhere(best, [best, joker, face], [0.0, 20.0, -20.0], (20.0, 30.0))]
+    ['H7']
+    """
+    faces = [e for r in tried for c in r.cards if c.name not in ("BJ", "LJ", "NONE") and c.confidence >= SURE
+             for e in c.indices]
     for k, r in enumerate(tried):
         if r is not best:
             for c in _parted(r.cards):
-                if c.name != "NONE" and c.confidence >= (SURE_JOKER if c.name in ("BJ", "LJ") else SURE):
-                    yield c, k
+                if c.name == "NONE" or c.confidence < SURE:
+                    continue
+                if c.name in ("BJ", "LJ") and c.confidence < SURE_JOKER and (abs(turns[k]) >= JOKER_TURN or any(
+                        _where(d, e, size) for d in c.indices for e in faces)):
+                    continue
+                yield c, k
 
 
-def _adds_sure(best: ZoneRead, tried: list[ZoneRead], width: float) -> bool:
+def _adds_sure(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tuple[float, float]) -> bool:
     """Whether a read of ``tried`` other than ``best`` has a sure card
     (:func:`_sure_elsewhere`) none of whose indices lies where one of
-    ``best``'s does (:func:`_same_place`; ``width``: an index's width as
-    read upright)."""
+    ``best``'s does (:func:`_same_place`; ``turns``: each read's angle;
+    ``size``: an index's width and height as read upright)."""
     have = [e for c in best.cards for e in c.indices]
-    return width > 0 and any(not any(_same_place(d, e, width) for d in c.indices for e in have)
-                             for c, _ in _sure_elsewhere(best, tried))
+    return size[0] > 0 and any(not any(_same_place(d, e, size[0]) for d in c.indices for e in have)
+                             for c, _ in _sure_elsewhere(best, tried, turns, size))
 
 
 def _left_out(best: ZoneRead, tried: list[ZoneRead], size: tuple[float, float]) -> tuple[str, float] | None:

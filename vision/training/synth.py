@@ -172,7 +172,8 @@ TURNED_KINDS = ("fans", "crooked_cards")
 
 
 def turned_scenes(plays: int, seed: int, kind: str, margin: int = 0,
-                  decks: list[Deck] | None = None, first: int = 0) -> Iterator[tuple[int, Deck, Scene]]:
+                  decks: list[Deck] | None = None, first: int = 0,
+                  jokers: bool = False) -> Iterator[tuple[int, Deck, Scene]]:
     """Held-out plays of two cards or more whose cards are turned each its
     own way (:data:`TURNED_KINDS`), as the benchmark and the confidence
     calibration read them: ``fans`` laid as a held hand (``spread`` drawn
@@ -182,19 +183,27 @@ def turned_scenes(plays: int, seed: int, kind: str, margin: int = 0,
     kind's place, i]``; ``i`` from ``first``), the held-out decks (``decks``:
     these instead) in turn on the held-out cloths, no hand; a scene that
     hides a card's every index is drawn again (no reader could name it).
+    ``jokers``: plays with jokers in them (:func:`joker_play`: a joker bomb,
+    or a row with one to three jokers), from streams of their own (``[seed,
+    13, kind's place, i]``), the decks that have jokers.
 
     >>> [(i, len(s.cards) > 1, max(map(abs, s.angles)) > 10) for i, _, s in turned_scenes(2, 7, "crooked_cards")]
     [(0, True, True), (1, True, True)]
+    >>> all({"BJ", "LJ"} & set(s.cards) for _, _, s in turned_scenes(3, 7, "fans", jokers=True))
+    True
     """
     from vision.training.card_art import HELD_OUT_DECKS, load_decks
 
     case = TURNED_KINDS.index(kind)
-    gen = SceneGenerator(decks or load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT, hand_rate=0.0)
+    decks = decks or load_decks(HELD_OUT_DECKS)
+    if jokers:
+        decks = [d for d in decks if "BJ" in d.cards]
+    gen = SceneGenerator(decks, cloth=CLOTH_HELD_OUT, hand_rate=0.0)
     for i in range(first, first + plays):
-        rng = np.random.default_rng([seed, 11, case, i])
+        rng = np.random.default_rng([seed, 13 if jokers else 11, case, i])
         deck = gen.decks[i % len(gen.decks)]
         for _ in range(20):
-            cards = play_for_deck(rng, deck, str(rng.choice(MULTI_CARD_KINDS)))
+            cards = joker_play(rng) if jokers else play_for_deck(rng, deck, str(rng.choice(MULTI_CARD_KINDS)))
             if len(cards) < 2:
                 continue
             if case == 0:
