@@ -94,6 +94,7 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -770,12 +771,26 @@ def joker_sections(det: CardDetector, plays: int, seed: int, margin_mm: float = 
                                              decks=[four_corner_deck(d) for d in plain], jokers=True)}
 
 
+def _count(least: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``least`` (a clear error otherwise)."""
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if n < least:
+            raise argparse.ArgumentTypeError(f"must be {least} or more, got {n}")
+        return n
+    return parse
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--model", default=None)
-    ap.add_argument("--plays", type=int, default=300)
-    ap.add_argument("--frames", type=int, default=36, help="timed whole-table reads, spread over the tables")
-    ap.add_argument("--speed-tables", type=int, default=SPEED_TABLES,
+    ap.add_argument("--plays", type=_count(0), default=300)
+    ap.add_argument("--frames", type=_count(0), default=36,
+                    help="timed whole-table reads, spread over the tables (0: no speed section)")
+    ap.add_argument("--speed-tables", type=_count(1), default=SPEED_TABLES,
                     help="different generated tables the frame rate is measured over")
     ap.add_argument("--only-speed", action="store_true", help="the frame rate alone")
     ap.add_argument("--seed", type=int, default=424242)
@@ -861,7 +876,8 @@ def main() -> int:
     out = {"model": str(det.model_path),
            "index_classifier": str(det.classifier.model_path),
            "detector_conf": det.conf, "held_out_decks": list(HELD_OUT_DECKS),
-           **accuracy(det, args.plays, args.seed, args.margin_mm), **speed(det, args.frames, args.seed, args.speed_tables)}
+           **accuracy(det, args.plays, args.seed, args.margin_mm),
+           **(speed(det, args.frames, args.seed, args.speed_tables) if args.frames else {})}
     if args.turned:
         out.update(turned_sections(det, args, args.turned))
     if args.jokers:
