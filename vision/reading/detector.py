@@ -786,17 +786,27 @@ def _left_out(best: ZoneRead, tried: list[ZoneRead], size: tuple[float, float]) 
     True
     >>> _left_out(best, [best, ZoneRead([card("LJ", 0.9, 60), card("BJ", 0.98, 90)])], (20.0, 30.0))
     ('BJ', 0.98)
+
+    A joker counts from :data:`SURE_JOKER`, or from :data:`SURE` where
+    ``best`` holds a joker (a joker bomb read with a joker fewer):
+
+    >>> jokers = ZoneRead([card("LJ", 0.97, 0)])
+    >>> _left_out(jokers, [jokers, ZoneRead([card("LJ", 0.9, 60)])], (20.0, 30.0))
+    ('LJ', 0.9)
     """
     have = [e for c in best.cards for e in c.indices]
 
     def explained(d: IndexDetection) -> bool:
         return any(_where(d, e, size) for e in have)
 
-    # (a joker from :data:`SURE_JOKER` only, as the merge takes one: a pip or
-    # a sideways index read in another turn is often taken for one; on real
-    # single cards those were most of the cards left out of reads read right)
+    # (a joker from SURE_JOKER only, as the merge takes one: a pip or a
+    # sideways index read in another turn is often taken for one; on real
+    # single cards those were most of the cards left out of reads read right.
+    # But where the read holds a joker, another read's joker from SURE: a
+    # joker bomb laid as a fan, read a joker fewer, is often a legal pair)
+    floor = SURE if any(c.name in ("BJ", "LJ") for c in best.cards) else SURE_JOKER
     seen = [(c.name, c.confidence) for r in tried for c in r.cards
-            if c.name != "NONE" and (c.name not in ("BJ", "LJ") or c.confidence >= SURE_JOKER)
+            if c.name != "NONE" and (c.name not in ("BJ", "LJ") or c.confidence >= floor)
             and not any(explained(d) for d in c.indices)]
     return max(seen, key=lambda nc: nc[1]) if seen and size[0] > 0 else None
 
