@@ -814,7 +814,7 @@ def main() -> int:
                          "N fans and N rows with crooked cards")
     ap.add_argument("--only-turned", action="store_true",
                     help="the --turned sections alone (N from --turned, else 100)")
-    ap.add_argument("--jokers", type=int, default=0, metavar="N",
+    ap.add_argument("--jokers", type=_count(0), default=0, metavar="N",
                     help="also N plays with jokers laid as fans and N with cards pushed in crooked, "
                          "on the held-out decks and on them printed with four corners")
     ap.add_argument("--only-jokers", action="store_true",
