@@ -22,6 +22,7 @@ from typing import TypeVar
 import cv2
 import numpy as np
 
+from referee.cards import BIG_JOKER, LITTLE_JOKER
 from vision.reading.classes import DETECTOR_NAMES
 from vision.reading.deck_profile import DeckProfileError
 from vision.reading.hand_landmarks import HandLandmarks
@@ -138,6 +139,7 @@ def _trained_size(session) -> int:
     return max(sizes) if sizes else 320
 
 
+JOKERS = (BIG_JOKER.code, LITTLE_JOKER.code)
 SURE = 0.8   # a card read with this confidence adds nothing when two turns of a zone are weighed
 SURE_JOKER = 0.97  # a joker read in another turn than the surer read's must be this sure,
 JOKER_TURN = 30.0  # or SURE in a turn of less than this many degrees (models/MODEL_CARD.md, "Jokers in fans")
@@ -519,7 +521,7 @@ class CardDetector:
             p = self.classifier.probabilities(crops)
             p[:, CLF_NONE] = 0.0          # the likeliest name, NONE aside
             for j, k, c in zip(owner, p.argmax(axis=1), p.max(axis=1)):
-                out[j] |= bool(c >= (SURE_JOKER if CLF_LABELS[int(k)] in ("BJ", "LJ") else BOX_SURE))
+                out[j] |= bool(c >= (SURE_JOKER if CLF_LABELS[int(k)] in JOKERS else BOX_SURE))
         return out
 
     @staticmethod
@@ -696,6 +698,12 @@ def _may_be_corner_of(card: CardRead, d: IndexDetection, size: tuple[float, floa
     """
     if len(card.indices) < 2 or any(_where(d, e, size) for e in card.indices):
         return True
+    return _at_other_corner(card, d)
+
+
+def _at_other_corner(card: CardRead, d: IndexDetection) -> bool:
+    """Whether index ``d`` sits as ``card``'s top-right or bottom-left index
+    (a card whose two corners are read; :func:`vision.reading.pairing._corner_of`)."""
     centres = np.array([card.indices[0].center, card.indices[1].center, d.center], float)
     return _corner_of(centres, (0, 1), 2) is not None
 
@@ -715,10 +723,9 @@ def _on_four_corner(card: CardRead, cards: list[CardRead]) -> bool:
     >>> _on_four_corner(joker(639, 228, p=0.98), [d8])
     False
     """
-    if card.name not in ("BJ", "LJ") or card.confidence >= SURE_JOKER:
+    if card.name not in JOKERS or card.confidence >= SURE_JOKER:
         return False
-    return any(_corner_of(np.array([c.indices[0].center, c.indices[1].center, d.center], float), (0, 1), 2)
-               is not None for c in cards if c is not card and len(c.indices) == 2 for d in card.indices)
+    return any(_at_other_corner(c, d) for c in cards if c is not card and len(c.indices) == 2 for d in card.indices)
 
 
 def _sure_elsewhere(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tuple[float, float]
@@ -744,14 +751,14 @@ def _sure_elsewhere(best: ZoneRead, tried: list[ZoneRead], turns: list[float], s
     >>> [c.name for c, _ in _sure_elsewhere(best, [best, joker, face], [0.0, 20.0, -20.0], (20.0, 30.0))]
     ['H7']
     """
-    faces = [e for r in tried for c in r.cards if c.name not in ("BJ", "LJ", "NONE") and c.confidence >= SURE
+    faces = [e for r in tried for c in r.cards if c.name not in (*JOKERS, "NONE") and c.confidence >= SURE
              for e in c.indices]
     for k, r in enumerate(tried):
         if r is not best:
             for c in _parted(r.cards):
                 if c.name == "NONE" or c.confidence < SURE:
                     continue
-                if c.name in ("BJ", "LJ") and c.confidence < SURE_JOKER and (abs(turns[k]) >= JOKER_TURN or any(
+                if c.name in JOKERS and c.confidence < SURE_JOKER and (abs(turns[k]) >= JOKER_TURN or any(
                         _where(d, e, size) for d in c.indices for e in faces)):
                     continue
                 yield c, k
@@ -804,9 +811,9 @@ def _left_out(best: ZoneRead, tried: list[ZoneRead], size: tuple[float, float]) 
     # single cards those were most of the cards left out of reads read right.
     # But where the read holds a joker, another read's joker from SURE: a
     # joker bomb laid as a fan, read a joker fewer, is often a legal pair)
-    floor = SURE if any(c.name in ("BJ", "LJ") for c in best.cards) else SURE_JOKER
+    floor = SURE if any(c.name in JOKERS for c in best.cards) else SURE_JOKER
     seen = [(c.name, c.confidence) for r in tried for c in r.cards
-            if c.name != "NONE" and (c.name not in ("BJ", "LJ") or c.confidence >= floor)
+            if c.name != "NONE" and (c.name not in JOKERS or c.confidence >= floor)
             and not any(explained(d) for d in c.indices)]
     return max(seen, key=lambda nc: nc[1]) if seen and size[0] > 0 else None
 

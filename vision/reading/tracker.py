@@ -45,11 +45,11 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from referee.cards import BIG_JOKER, LEVELS, LITTLE_JOKER, CardError
+from referee.cards import LEVELS, CardError
 from referee.combos import readings
 from referee.events import Event
 from vision.reading.confidence import Calibration, calibration_for_model, default_calibration
-from vision.reading.detector import ZoneRead
+from vision.reading.detector import JOKERS, ZoneRead
 from vision.reading.printed_cards import count_of
 
 log = logging.getLogger(__name__)
@@ -83,9 +83,6 @@ def calibration_for(detector) -> Calibration:
     log.info("deck profile %s: plays' confidence from its own calibration%s", deck.name,
              f" (fitted on {plays} held-back rows)" if plays else "")
     return own
-
-
-JOKERS = (BIG_JOKER.code, LITTLE_JOKER.code)
 
 
 def joker_without_combination(names: tuple[str, ...] | list[str]) -> bool:
