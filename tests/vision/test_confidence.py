@@ -204,8 +204,12 @@ def test_a_curve_read_with_another_classifier_says_so(tmp_path, monkeypatch, cap
     from vision.reading.detector import DEFAULT_MODEL
     from vision.reading.index_classifier import DEFAULT_MODEL as CLF_MODEL
     monkeypatch.delenv("GUANDAN_CONFIDENCE_CALIBRATION", raising=False)
+    from vision.reading.confidence import SHIPPED_CALIBRATIONS, Calibration, model_id
     shipped = calibration_for_model(DEFAULT_MODEL)
-    assert shipped.doc["classifier"].startswith("index-classifier.onnx (sha256 ")
+    # every shipped curve was fitted with the classifier a table runs (the 8-bit one)
+    assert shipped.doc["classifier"] == model_id(CLF_MODEL)
+    assert shipped.doc["classifier"].startswith("index-classifier-int8.onnx (sha256 ")
+    assert {Calibration.load(f).doc["classifier"] for f in SHIPPED_CALIBRATIONS} == {model_id(CLF_MODEL)}
     with caplog.at_level("WARNING", logger="vision.reading.confidence"):
         assert calibration_for_model(DEFAULT_MODEL, CLF_MODEL) is shipped
     assert caplog.text == ""

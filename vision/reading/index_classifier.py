@@ -7,7 +7,9 @@ index, resized to :data:`CROP_W` x :data:`CROP_H`, and names its card face
 
 Crops come from zone pictures at :data:`vision.reading.table.ZONE_PX` (640 px
 wide), where an index is ~35 px tall.  :class:`IndexClassifier` runs the
-exported ONNX on ONNX Runtime; making its data and training it is
+exported ONNX on ONNX Runtime (a table, its convolutions in 8 bits:
+:data:`DEFAULT_MODEL`, made from :data:`FLOAT_MODEL` by
+:mod:`vision.training.quantize_classifier`); making its data and training it is
 :mod:`vision.training.index_classifier`.  With a deck profile
 (:mod:`vision.reading.deck_profile`, from ``guandan-ref enroll-deck``) the
 same run also gives the crops' features, and the deck's own head names them.
@@ -31,7 +33,10 @@ from vision.reading.runtime import file_sha256, model_path, open_model
 CROP_W, CROP_H = 32, 48
 LABELS = CARD_NAMES + ("NONE",)
 NONE = len(CARD_NAMES)
-DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "index-classifier.onnx"
+# what a table runs: the float model's convolutions in 8 bits, half the time
+# on two cores (vision.training.quantize_classifier; models/MODEL_CARD.md)
+DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "index-classifier-int8.onnx"
+FLOAT_MODEL = DEFAULT_MODEL.with_name("index-classifier.onnx")  # its source, and what training continues from
 ENV = "GUANDAN_INDEX_MODEL"  # the environment variable naming another model file
 MARGIN = 0.15          # crops take this share of the box's size around it
 

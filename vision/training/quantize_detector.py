@@ -89,10 +89,17 @@ def calibration_inputs(model: Path, zones: int, seed: int) -> list[dict[str, np.
 
 def quantize(model: Path, out: Path, zones: int = 160, seed: int = 20261202) -> int:
     """Write the quantised detector to ``out``; returns the number of input blobs calibrated on."""
+    feeds = calibration_inputs(model, zones, seed)
+    quantize_convolutions(model, out, feeds)
+    return len(feeds)
+
+
+def quantize_convolutions(model: Path, out: Path, feeds: list[dict[str, np.ndarray]]) -> None:
+    """Write ``model`` with its convolutions in 8 bits to ``out``, the
+    activations' ranges (min-max) calibrated on ``feeds`` (each run's input):
+    ONNX Runtime's static quantisation, QDQ, weights per channel."""
     from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
     from onnxruntime.quantization.shape_inference import quant_pre_process
-
-    feeds = calibration_inputs(model, zones, seed)
 
     class Reader(CalibrationDataReader):
         def __init__(self) -> None:
@@ -110,7 +117,6 @@ def quantize(model: Path, out: Path, zones: int = 160, seed: int = 20261202) -> 
         quantize_static(str(pre), str(out), Reader(), quant_format=QuantFormat.QDQ, per_channel=True,
                         activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
                         op_types_to_quantize=["Conv"])
-    return len(feeds)
 
 
 def main(argv: list[str] | None = None) -> int:
