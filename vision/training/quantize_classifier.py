@@ -28,7 +28,6 @@ before it replaces it.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -37,7 +36,7 @@ import numpy as np
 from vision.reading.detector import CardDetector
 from vision.reading.index_classifier import FLOAT_MODEL
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone
-from vision.training.quantize_detector import _Recording, quantize_convolutions
+from vision.training.quantize_detector import _Recording, arguments, quantize_convolutions
 
 SEED = 20261203
 
@@ -96,17 +95,8 @@ def quantize(out: Path, zones: int = 160, seed: int = SEED, model: Path = FLOAT_
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m vision.training.quantize_classifier",
-                                 description=__doc__.split("\n")[0])
-    ap.add_argument("--model", type=Path, default=FLOAT_MODEL, help="the float classifier (default: the shipped one)")
-    ap.add_argument("--out", type=Path, required=True)
-    ap.add_argument("--zones", type=int, default=160, help="generated zone pictures to calibrate on (1-2000)")
-    ap.add_argument("--seed", type=int, default=SEED)
-    args = ap.parse_args(argv)
-    if not 1 <= args.zones <= 2000:
-        ap.error("--zones must be 1-2000")
-    if not args.model.is_file():
-        ap.error(f"no model at {args.model}")
+    args = arguments(argv, "python -m vision.training.quantize_classifier", __doc__.split("\n")[0], "classifier",
+                     FLOAT_MODEL, SEED)
     n = quantize(args.out, args.zones, args.seed, args.model)
     print(f"{args.out}: calibrated on {n} crops from {args.zones} zone pictures", file=sys.stderr)
     return 0

@@ -119,17 +119,26 @@ def quantize_convolutions(model: Path, out: Path, feeds: list[dict[str, np.ndarr
                         op_types_to_quantize=["Conv"])
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--model", type=Path, default=FLOAT_MODEL, help="the float detector (default: the shipped one)")
+def arguments(argv: list[str] | None, prog: str, description: str, what: str, model: Path,
+              seed: int) -> argparse.Namespace:
+    """The command line both quantisers take (``what``: the model's kind),
+    checked: 1-2000 zones, a model file that exists."""
+    ap = argparse.ArgumentParser(prog=prog, description=description)
+    ap.add_argument("--model", type=Path, default=model, help=f"the float {what} (default: the shipped one)")
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--zones", type=int, default=160, help="generated zone pictures to calibrate on (1-2000)")
-    ap.add_argument("--seed", type=int, default=20261202)
+    ap.add_argument("--seed", type=int, default=seed)
     args = ap.parse_args(argv)
     if not 1 <= args.zones <= 2000:
         ap.error("--zones must be 1-2000")
     if not args.model.is_file():
         ap.error(f"no model at {args.model}")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = arguments(argv, "python -m vision.training.quantize_detector", __doc__.split("\n")[0], "detector",
+                     FLOAT_MODEL, 20261202)
     n = quantize(args.model, args.out, args.zones, args.seed)
     print(f"{args.out}: calibrated on {n} input blobs from {args.zones} zone pictures", file=sys.stderr)
     return 0
