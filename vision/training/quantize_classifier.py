@@ -43,9 +43,9 @@ SEED = 20261203
 
 def zone_pictures(rng: np.random.Generator, count: int, margin: int) -> list[np.ndarray]:
     """``count`` generated zone pictures of the training decks and cloths:
-    a quarter with a hand; 25 % rows turned as a whole, 15 % tight fans,
-    15 % fans and 15 % rows with cards pushed in crooked (each card its own
-    turn), the rest rows as laid."""
+    25 % rows turned as a whole, 15 % tight fans, 15 % fans and 15 % rows
+    with cards pushed in crooked (each card its own turn), the rest rows as
+    laid; a quarter of the pictures not fanned or crooked with a hand."""
     from vision.training.card_art import TRAIN_DECKS, load_decks
     from vision.training.synth import MULTI_CARD_KINDS, SceneGenerator, play_for_deck
 
