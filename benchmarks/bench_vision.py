@@ -94,12 +94,12 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from commands.args import integer  # noqa: E402
 from vision.reading.confidence import read_right  # noqa: E402
 from vision.reading.detector import CardDetector  # noqa: E402
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone, calibrate  # noqa: E402
@@ -771,26 +771,16 @@ def joker_sections(det: CardDetector, plays: int, seed: int, margin_mm: float = 
                                              decks=[four_corner_deck(d) for d in plain], jokers=True)}
 
 
-def _count(least: int) -> Callable[[str], int]:
-    """An argparse type: a whole number from ``least`` (a clear error otherwise)."""
-    def parse(text: str) -> int:
-        try:
-            n = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-        if n < least:
-            raise argparse.ArgumentTypeError(f"must be {least} or more, got {n}")
-        return n
-    return parse
+MOST = 1_000_000   # plays, frames or tables a run may ask for (more would run for days)
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--model", default=None)
-    ap.add_argument("--plays", type=_count(0), default=300)
-    ap.add_argument("--frames", type=_count(0), default=36,
+    ap.add_argument("--plays", type=integer(0, MOST, "a count"), default=300)
+    ap.add_argument("--frames", type=integer(0, MOST, "a count"), default=36,
                     help="timed whole-table reads, spread over the tables (0: no speed section)")
-    ap.add_argument("--speed-tables", type=_count(1), default=SPEED_TABLES,
+    ap.add_argument("--speed-tables", type=integer(1, MOST, "a count"), default=SPEED_TABLES,
                     help="different generated tables the frame rate is measured over")
     ap.add_argument("--only-speed", action="store_true", help="the frame rate alone")
     ap.add_argument("--seed", type=int, default=424242)
@@ -814,7 +804,7 @@ def main() -> int:
                          "N fans and N rows with crooked cards")
     ap.add_argument("--only-turned", action="store_true",
                     help="the --turned sections alone (N from --turned, else 100)")
-    ap.add_argument("--jokers", type=_count(0), default=0, metavar="N",
+    ap.add_argument("--jokers", type=integer(0, MOST, "a count"), default=0, metavar="N",
                     help="also N plays with jokers laid as fans and N with cards pushed in crooked, "
                          "on the held-out decks and on them printed with four corners")
     ap.add_argument("--only-jokers", action="store_true",
