@@ -24,7 +24,7 @@ def test_calibration_sees_the_crops_the_classifier_is_handed():
 
 
 def test_the_calibration_zones_are_the_training_decks_many_ways_laid():
-    pictures = quantize_classifier.zone_pictures(np.random.default_rng(5), 6, MARGIN)
+    pictures = quantize_classifier.zone_pictures(quantize_classifier.training_scenes(), np.random.default_rng(5), 6, MARGIN)
     assert len(pictures) == 6
     assert all(p.shape == (ZONE_PX[1] + 2 * MARGIN, ZONE_PX[0] + 2 * MARGIN, 3) for p in pictures)
 

@@ -37,19 +37,23 @@ from vision.reading.detector import CardDetector
 from vision.reading.index_classifier import FLOAT_MODEL
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone
 from vision.training.quantize_detector import _Recording, arguments, quantize_convolutions
+from vision.training.synth import MULTI_CARD_KINDS, SceneGenerator, play_for_deck
 
 SEED = 20261203
 
 
-def zone_pictures(rng: np.random.Generator, count: int, margin: int) -> list[np.ndarray]:
-    """``count`` generated zone pictures of the training decks and cloths:
+def training_scenes() -> SceneGenerator:
+    """The scene generator of the training decks and cloths."""
+    from vision.training.card_art import TRAIN_DECKS, load_decks
+
+    return SceneGenerator(load_decks(TRAIN_DECKS))
+
+
+def zone_pictures(gen: SceneGenerator, rng: np.random.Generator, count: int, margin: int) -> list[np.ndarray]:
+    """``count`` generated zone pictures from ``gen`` (:func:`training_scenes`):
     25 % rows turned as a whole, 15 % tight fans, 15 % fans and 15 % rows
     with cards pushed in crooked (each card its own turn), the rest rows as
     laid; a quarter of the pictures not fanned or crooked with a hand."""
-    from vision.training.card_art import TRAIN_DECKS, load_decks
-    from vision.training.synth import MULTI_CARD_KINDS, SceneGenerator, play_for_deck
-
-    gen = SceneGenerator(load_decks(TRAIN_DECKS))
     out = []
     while len(out) < count:
         deck = gen.decks[int(rng.integers(len(gen.decks)))]
@@ -82,8 +86,9 @@ def calibration_inputs(zones: int, seed: int = SEED, model: Path = FLOAT_MODEL) 
     det.classifier.session = recorder
     margin = Zone.margin_px(ZONE_MARGIN_MM)
     scale = det.imgsz / max(ZONE_PX)
+    gen = training_scenes()      # (the decks loaded once, not for every four zones)
     for first in range(0, zones, 4):
-        det.read_zones(zone_pictures(rng, min(4, zones - first), margin), scale, margin)
+        det.read_zones(zone_pictures(gen, rng, min(4, zones - first), margin), scale, margin)
     return recorder.feeds
 
 
