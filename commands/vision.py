@@ -114,7 +114,7 @@ def cmd_recognize(args) -> int:
         from vision.reading.table import GeometryError
 
         try:
-            watcher = TableWatcher(_geometry(args.table), det, margin_mm=args.margin_mm)
+            watcher = TableWatcher(_geometry(args.table), det, margin_mm=args.margin_mm, threads=args.threads)
             reads = watcher.read(image)
         except (FrameError, GeometryError) as exc:
             raise UsageError(f"{args.image}: {exc}") from None
@@ -140,7 +140,7 @@ def cmd_watch(args) -> int:
 
     try:
         watcher = TableWatcher(geo, _detector(args), zones, args.stable_s, args.stable_frames,
-                               margin_mm=args.margin_mm)
+                               margin_mm=args.margin_mm, threads=args.threads)
     except GeometryError as exc:
         raise UsageError(str(exc)) from None
     n = -1
@@ -214,7 +214,7 @@ def _add_model_args(p) -> None:
                                      "models/cards-yolo11n.onnx is the same detector unquantised)")
     p.add_argument("--conf", type=probability, default=None,
                    help="lowest detector confidence for an index box (default 0.1; the classifier then decides)")
-    p.add_argument("--threads", type=integer(1, 256, "a thread count"), default=2, help="ONNX Runtime threads (default 2)")
+    p.add_argument("--threads", type=integer(1, 256, "a thread count"), default=2, help="threads for the models and the picture work (default 2)")
 
 
 def _add_deck_arg(p) -> None:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from vision.reading.detector import DEFAULT_MODEL, CardDetector
 from vision.reading.index_classifier import DEFAULT_MODEL as CLF_MODEL
-from vision.reading.runtime import ParallelSession, cpu_session
+from vision.reading.runtime import ParallelSession, Workers, cpu_session
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone
 
 
@@ -22,7 +24,7 @@ def test_a_split_batch_gives_what_one_run_gives(detector_session):
     name = detector_session.get_inputs()[0].name
     whole = cpu_session(DEFAULT_MODEL, 2).run(None, {name: four})[0]
     shared = detector_session.run(None, {name: four})[0]
-    assert detector_session.parts([4]) == [(0, 0, 2), (0, 2, 4)]
+    assert detector_session.shares([4]) == [[(0, 0, 2)], [(0, 2, 4)]]
     assert shared.shape == whole.shape and np.array_equal(shared, whole)
 
 
@@ -36,12 +38,56 @@ def test_batches_of_other_sizes_run_side_by_side_in_order(detector_session):
     assert all(np.array_equal(t[0], a) for t, a in zip(together, alone))
 
 
+def test_a_batch_shared_out_beside_larger_pictures_keeps_each_output_in_place(detector_session):
+    # a table's four zones and two larger turned pictures: the zones' batch is
+    # split between the threads, each output still where its picture was
+    rng = np.random.default_rng(3)
+    name = detector_session.get_inputs()[0].name
+    feeds = [{name: rng.random(shape, dtype=np.float32)}
+             for shape in ((4, 3, 256, 352), (1, 3, 416, 416), (1, 3, 384, 448))]
+    shares = detector_session.shares([4, 1, 1], [256 * 352, 416 * 416, 384 * 448])
+    assert sorted(p[0] for s in shares for p in s).count(0) == 2      # the batch of four was split
+    alone = [detector_session.one.run(None, f)[0] for f in feeds]
+    together = detector_session.run_many(None, feeds)
+    assert all(np.array_equal(t[0], a) for t, a in zip(together, alone))
+
+
+@given(st.lists(st.tuples(st.integers(0, 6), st.integers(1, 50)), min_size=1, max_size=8), st.integers(1, 4))
+def test_shares_run_every_picture_once_and_balance_the_work(batches, threads):
+    s = ParallelSession.__new__(ParallelSession)
+    s.threads, s.splits = threads, True
+    sizes, work = [n for n, _ in batches], [w for _, w in batches]
+    shares = s.shares(sizes, work)
+    for k, n in enumerate(sizes):
+        runs = sorted((a, b) for share in shares for j, a, b in share if j == k)
+        # each batch's parts follow one another from its first picture to its last
+        assert (not runs) if n == 0 else ([a for a, _ in runs] == [0] + [b for _, b in runs[:-1]] and runs[-1][1] == n)
+    loads = [sum((b - a) * work[k] for k, a, b in share) for share in shares]
+    if not loads:
+        assert sum(sizes) == 0
+        return
+    assert len(shares) <= threads and all(loads)
+    # no thread has more than another plus one picture's work (pictures handed out costliest first)
+    assert max(loads) - min(loads) <= max((w for n, w in batches if n), default=0)
+
+
+def test_work_handed_to_one_thread_runs_in_the_callers_thread_and_raises_when_asked():
+    w = Workers(1)
+    assert w.map(str, [1, 2]) == ["1", "2"]
+    failed = w.submit(int, "not a number")
+    with pytest.raises(ValueError):
+        failed.result()
+    assert not w.started
+    two = Workers(2)
+    assert two.map(lambda x: -x, range(5)) == [0, -1, -2, -3, -4] and two.started
+
+
 def test_one_thread_shares_nothing_out():
     s = ParallelSession(CLF_MODEL, threads=1)
-    assert s.wide is s.one and s.parts([8]) == [(0, 0, 8)]
+    assert s.wide is s.one and s.shares([8]) == [[(0, 0, 8)]]
     x = np.zeros((3, 3, 48, 32), np.float32)
     assert s.run(None, {s.get_inputs()[0].name: x})[0].shape[0] == 3
-    assert s._pool is None
+    assert not s.workers.started
 
 
 def test_the_detector_reads_zones_the_same_with_one_thread_or_two(gen, decks):
@@ -66,4 +112,4 @@ def test_a_model_that_takes_one_picture_a_run_keeps_one_session():
     assert not s.splits and s.one is s.wide
     x = np.zeros((1, 192, 192, 3), np.float32)
     outs = s.run_many(None, [{s.get_inputs()[0].name: x}] * 2)
-    assert len(outs) == 2 and np.array_equal(outs[0][0], outs[1][0]) and s._pool is None
+    assert len(outs) == 2 and np.array_equal(outs[0][0], outs[1][0]) and not s.workers.started

@@ -33,7 +33,7 @@ from vision.reading.orientation import (OTHER_LINES, TURN_FROM, Region, Turns, U
                                         turn_angles, upright)
 from vision.reading.pairing import (BOTTOM_MIN, PAIR_RATIO, SAME_INDEX, CardRead, IndexDetection, _corner_of,
                                     _corner_pair_error, height_bands, one_per_index, pair_indices)
-from vision.reading.runtime import ParallelSession, model_path
+from vision.reading.runtime import ParallelSession, Workers, model_path
 
 # The detector as trained (32-bit floats), and the one a table runs: its
 # convolutions quantised to 8 bits (vision.training.quantize_detector): on a
@@ -263,6 +263,9 @@ class CardDetector:
         # surer one finding a sure card where it has none: the reads are merged
         # card by card (False: the surer read alone, as before 2026-12-02)
         self.merge_turns = merge_turns
+        # each zone's picture work (edges, turning, resizing) on its own core
+        # beside the others' (vision.reading.runtime.Workers)
+        self.workers = Workers(threads)
 
     def find_boxes(self, image: np.ndarray) -> list[IndexDetection]:
         """Where the corner indices (named ``INDEX``) and hands (``HAND``) are.
@@ -283,8 +286,8 @@ class CardDetector:
         for image in images:
             if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 or image.size == 0:
                 raise DetectorError("expected a BGR colour picture (H x W x 3)")
-        boxed = [letterbox(im, self.fixed_size or input_size((im.shape[1], im.shape[0]), self.imgsz, scale=scale))
-                 for im in images]
+        boxed = self.workers.map(lambda im: letterbox(im, self.fixed_size or input_size(
+            (im.shape[1], im.shape[0]), self.imgsz, scale=scale)), images)
         groups: dict[tuple, list[int]] = {}
         for k, (img, _, _) in enumerate(boxed):
             groups.setdefault(img.shape if self.batches else (k,), []).append(k)
@@ -388,8 +391,8 @@ class CardDetector:
         # (larger pictures, their own detector run), near 45 degrees both ways
         # round; the read as it lies stays a candidate (a wood grain or a cloth's
         # weave can seem turned) and alone says whether a hand is there
-        found = [turn_angles(im, margin, self.turn_from, self.own_turns) if self.turn_from is not None
-                 else Turns([], [], 0.0) for im in images]
+        found = self.workers.map(lambda im: turn_angles(im, margin, self.turn_from, self.own_turns)
+                                 if self.turn_from is not None else Turns([], [], 0.0), images)
         # only the part of the zone the cards lie in is turned (on 12 generated
         # tables a quarter less of the detector's work), where crop_turns, and
         # the canvas is cut to the cards' edges as turned
@@ -400,8 +403,8 @@ class CardDetector:
                 regions[z] = cards_hull(images[z]) if self.crop_turns else None
             return upright(images[z], t, regions[z])
 
-        variants: list[list[Upright | None]] = [[None] + [turned(z, t) for t in f.whole]
-                                                 for z, f in enumerate(found)]
+        variants: list[list[Upright | None]] = self.workers.map(
+            lambda z: [None] + [turned(z, t) for t in found[z].whole], range(len(images)))
         owns = [f.own for f in found]
         wholes = [f.whole for f in found]
         tried, doubts, widths, faint = self._reads(images, variants, scale, margin)
@@ -412,9 +415,10 @@ class CardDetector:
         # and the surer read has a box it does not name or an unsure card, or
         # long straight edges lie at another angle: a pip's or a picture's are
         # short): the zone is also read turned by each of those angles, merged card by card
-        again = [z for z in range(len(images)) if owns[z] and (
+        again = [z for z, yes in enumerate(self.workers.map(lambda z: bool(owns[z]) and (
             doubts[z][picked[z]] or any(c.confidence < SURE for c in best[z].cards)
-            or lines_apart(images[z], margin, (found[z].tilt, *wholes[z]), self.turn_from) >= OTHER_LINES)]
+            or lines_apart(images[z], margin, (found[z].tilt, *wholes[z]), self.turn_from) >= OTHER_LINES),
+            range(len(images)))) if yes]
         if self.box_turns:
             # or a box the detector is less sure of, left unnamed, is named surely
             # cut out turned by one of those angles (a card turned far its own way,
@@ -436,7 +440,8 @@ class CardDetector:
                 best[z] = _merged(best[z], tried[z], [0.0, *wholes[z]], widths[z])
         if again:
             more, _, more_widths, _ = self._reads([images[z] for z in again],
-                                                  [[turned(z, t) for t in owns[z] if t] for z in again],
+                                                  self.workers.map(lambda z: [turned(z, t) for t in owns[z] if t],
+                                                                   again),
                                                   scale, margin, either_corner=True)
             for z, extra, size in zip(again, more, more_widths):
                 every[z] += extra

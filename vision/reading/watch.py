@@ -19,6 +19,7 @@ import numpy as np
 from referee.events import Event
 from vision.reading.detector import CardDetector, DetectorError, ZoneRead
 from vision.reading.printed_cards import find_printed
+from vision.reading.runtime import Workers
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, GeometryError, TableGeometry, Zone
 from vision.reading.tracker import ZoneTracker, calibration_for
 
@@ -111,7 +112,8 @@ class TableWatcher:
 
     def __init__(self, geo: TableGeometry, detector: CardDetector, zones: list[str] | None = None,
                  stable_s: float = 0.4, stable_frames: int = 3, reuse_below: float = 2.5,
-                 margin_mm: float = ZONE_MARGIN_MM, hand_still_s: float = 1.0, motion_level: float = 2.5):
+                 margin_mm: float = ZONE_MARGIN_MM, hand_still_s: float = 1.0, motion_level: float = 2.5,
+                 threads: int = 2):
         """``reuse_below``: a zone whose picture differs from the one last sent
         to the detector by less than this mean grey level keeps that read
         (most of the time nothing moves on a table; 0 reads every frame).
@@ -127,7 +129,10 @@ class TableWatcher:
         on real surfaces the shipped detector saw a hand in a third of still
         pictures (models/MODEL_CARD.md, "Hands on real surfaces"), which held
         the zone for ever.  Now such a zone waits ``hand_still_s`` after the
-        last movement, no longer.  0 believes the detector alone."""
+        last movement, no longer.  0 believes the detector alone.
+
+        ``threads``: the zones are cut out of the frame, and the frame searched
+        for printed cards' markers beside that, on this many threads."""
         if geo.homography is None:
             raise GeometryError("table geometry is not calibrated (run guandan-ref calibrate)")
         if not 0 <= margin_mm <= 100:
@@ -146,6 +151,7 @@ class TableWatcher:
         self._last: dict[str, tuple[np.ndarray, ZoneRead]] = {}
         self.hands = HandGate(hand_still_s, motion_level)
         self._thumbs: dict[str, np.ndarray] = {}      # this frame's thumbnails
+        self.workers = Workers(threads, "table-watch")
 
     def _unchanged(self, name: str, crop: np.ndarray) -> tuple[np.ndarray, ZoneRead | None]:
         """The zone's thumbnail, and its last read if the picture has not changed since."""
@@ -163,11 +169,13 @@ class TableWatcher:
     def read(self, frame: np.ndarray) -> dict[str, ZoneRead]:
         """Each zone's cards in this frame (no tracking)."""
         frame = check_frame(frame, self.geo.image_size)
-        printed = find_printed(frame, self.geo, self.margin_mm)
+        # the printed cards' marker search runs beside the zones' reading
+        workers = self.workers
+        printing = workers.submit(find_printed, frame, self.geo, self.margin_mm)
         reads: dict[str, ZoneRead] = {}
         todo = []
-        for z in self.zones:
-            crop = self.geo.rectify(frame, z, self.margin_mm)
+        crops = workers.map(lambda z: self.geo.rectify(frame, z, self.margin_mm), self.zones)
+        for z, crop in zip(self.zones, crops):
             thumb, kept = self._unchanged(z.name, crop)
             self._thumbs[z.name] = thumb
             if kept is not None:
@@ -184,6 +192,7 @@ class TableWatcher:
             self.detections += 1
             self._last[name] = (thumb, read)
             reads[name] = replace(read)
+        printed = printing.result()
         for z in self.zones:
             reads[z.name].printed = tuple(sorted(printed.get(z.name, ())))
         return {z.name: reads[z.name] for z in self.zones}
