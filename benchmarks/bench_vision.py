@@ -292,16 +292,20 @@ def card_angles(dets: dict[str, CardDetector], plays: int, seed: int, margin_mm:
 SPEED_TABLES = 12   # different tables the frame rate is measured over
 
 
-def _seconds_a_read(watcher: TableWatcher, frame: np.ndarray, reps: int) -> float:
-    """How long ``watcher`` takes to read ``frame``: the middle of ``reps``
-    reads (until 2026-12-03 their mean, which one read slowed by the shared
-    machine's other work could move by a fifth)."""
-    times = []
+def _seconds_a_read(watcher: TableWatcher, frame: np.ndarray, reps: int) -> tuple[float, float]:
+    """How long ``watcher`` takes to read ``frame``, and the CPU time (every
+    thread of this process) the read costs: the middle of ``reps`` reads
+    (until 2026-12-03 the mean time, which one read slowed by the shared
+    machine's other work could move by a fifth).  The CPU time hardly moves
+    with the machine's other work: it says what a frame costs, whatever the
+    cores."""
+    times, cpu = [], []
     for _ in range(reps):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         watcher.read(frame)
         times.append(time.perf_counter() - t0)
-    return float(np.median(times))
+        cpu.append(time.process_time() - c0)
+    return float(np.median(times)), float(np.median(cpu))
 
 
 def speed(det: CardDetector, frames: int, seed: int, tables: int = SPEED_TABLES) -> dict:
@@ -318,7 +322,7 @@ def speed(det: CardDetector, frames: int, seed: int, tables: int = SPEED_TABLES)
     painter = TablePainter(gen, rng)
     zones = [f"{s}-play" for s in "SENW"]
     reps = max(1, frames // tables)
-    per_table, bare_per_table, still_table = [], [], None
+    per_table, cpu_per_table, bare_per_table, still_table = [], [], [], None
     finder = det.hand_landmarks
     for k in range(tables):
         frame, _ = painter.frame({z: random_play(rng, "straight") for z in zones})
@@ -326,18 +330,20 @@ def speed(det: CardDetector, frames: int, seed: int, tables: int = SPEED_TABLES)
         # reuse_below=0: every zone is read every frame, the worst case
         watcher = TableWatcher(geo, det, zones=zones, reuse_below=0)
         watcher.read(frame)      # warm up (ONNX Runtime plans each new picture size once)
-        per_table.append(_seconds_a_read(watcher, frame, reps))
+        took, cpu = _seconds_a_read(watcher, frame, reps)
+        per_table.append(took)
+        cpu_per_table.append(cpu)
         if finder is not None:
             det.hand_landmarks = None       # the same frames without any hand search
             try:
-                bare_per_table.append(_seconds_a_read(watcher, frame, reps))
+                bare_per_table.append(_seconds_a_read(watcher, frame, reps)[0])
             finally:
                 det.hand_landmarks = finder
         if k == 0:
             # the usual case: nothing moved since the last frame, each zone keeps its read
             still = TableWatcher(geo, det, zones=zones)
             still.read(frame)
-            still_table = _seconds_a_read(still, frame, reps)
+            still_table = _seconds_a_read(still, frame, reps)[0]
             first = frame
     ms = np.array(per_table) * 1000
     out = {"table_frame_size": list(first.shape[1::-1]), "zones": 4, "tables": tables, "reads_per_table": reps,
@@ -346,6 +352,8 @@ def speed(det: CardDetector, frames: int, seed: int, tables: int = SPEED_TABLES)
            "ms_per_frame_mean_fastest_slowest": [round(float(ms.mean()), 1), round(float(ms.min()), 1),
                                                   round(float(ms.max()), 1)],
            "frames_per_second_slowest_table": round(1000 / float(ms.max()), 1),
+           # what a frame costs in CPU time (all threads), the middle of the tables
+           "cpu_ms_per_frame": round(float(np.median(cpu_per_table)) * 1000, 1),
            "still_table_ms_per_frame": round(still_table * 1000, 1),
            "still_table_frames_per_second": round(1 / still_table, 1)}
     if finder is not None:
