@@ -256,13 +256,13 @@ def test_ordinary_rows_cut_nothing_out_turned(gen, detector, no_box_turns, monke
 # combination no rule on the names asks either.  But another turn of the
 # zone saw the card: the read's score is one less that card's confidence
 # (ZoneRead.left_out), so the referee is asked and told which card.  Fan
-# 246: S4 C4 S4 read S4 S4; rows 216 and 219, a card pushed in crooked:
-# a pair of queens read as one, HJ SJ read SJ.  (Seed 31, the test decks.)
+# 246: S4 C4 S4 read S4 S4; row 219, a card pushed in crooked: HJ SJ read
+# SJ.  (Seed 31, the test decks; row 216, a pair of queens read as one,
+# is read exactly since TWIN_TURN: see below.)
 # The card left out is checked by where it lies, not by its name: the
 # 8-bit detector's last bits depend on the CPU, and on one (an AMD EPYC)
 # the turn that sees fan 246's C4 names it S4 at 0.45.
-@pytest.mark.parametrize("kind, i, missed", [("fans", 246, "C4"), ("crooked_cards", 216, "SQ"),
-                                             ("crooked_cards", 219, "HJ")])
+@pytest.mark.parametrize("kind, i, missed", [("fans", 246, "C4"), ("crooked_cards", 219, "HJ")])
 def test_a_card_another_turn_saw_and_the_read_left_out_asks_the_referee(decks, detector, kind, i, missed,
                                                                         monkeypatch):
     ((_, _, s),) = turned_scenes(1, 31, kind, MARGIN, decks=decks, first=i)
@@ -333,6 +333,36 @@ def test_a_turn_that_paired_a_card_with_its_twin_keeps_both():
     # (generated crooked cards, play 85 of seed 2612: CK DK read CK DK DK)
     off = ZoneRead([_card("D8", (532, 219), (638, 347))])
     assert _merged(best, [best, off], [0.0, -28.7], size).names == ["S8", "D8"]
+
+
+# A row read by its bottom corners with an H6 pushed in crooked (44 degrees)
+# beside its twin (generated, training decks: play 0 of seed 9191, as the
+# zone's reads found it).  Only the crooked card's own turns (40-52 degrees)
+# read its index, and it lies where the upright twin's top-left corner would:
+# taken for that corner, the crooked H6 was lost.  One card's two corners
+# are read in turns alike; read this far apart (TWIN_TURN), they are two cards.
+def test_a_twin_pushed_in_crooked_is_not_taken_for_its_twins_other_corner():
+    size = (17.6, 36.4)
+    best = ZoneRead([_card("S5", (186, 274), (272, 391), p=0.95), _card("H5", (327, 408), p=0.97),
+                     _card("H6", (430, 412)), _card("S7", (479, 416)), _card("C7", (527, 425), p=0.95)])
+    steep, less = ZoneRead([_card("H6", (344, 288), p=0.97)]), ZoneRead([_card("H6", (344, 290), p=0.95)])
+    merged = _merged(best, [best, steep, less], [0.0, 52.3, 39.7], size)
+    assert sorted(merged.names) == ["C7", "H5", "H6", "H6", "S5", "S7"]
+    assert (344.0, 288.0) in {d.center for c in merged.cards for d in c.indices}
+    # read in a turn near the kept card's, it is that card's other corner
+    near = detector_module.TWIN_TURN - 1.0
+    assert sorted(_merged(best, [best, steep], [0.0, near], size).names) == ["C7", "H5", "H6", "S5", "S7"]
+
+
+# The same in a whole read: a pair of queens, one pushed in crooked, was read
+# as one queen (row 216 of seed 31, the test decks); two lone corners of one
+# name read in turns TWIN_TURN or more apart are two cards.
+def test_a_pair_one_pushed_in_crooked_reads_both_cards(decks, detector, monkeypatch):
+    ((_, _, s),) = turned_scenes(1, 31, "crooked_cards", MARGIN, decks=decks, first=216)
+    scale = detector.imgsz / max(ZONE_PX)
+    assert detector.read_zones([s.image], scale, MARGIN)[0].names == s.cards
+    monkeypatch.setattr(detector_module, "TWIN_TURN", 1000.0)      # as before: taken for one card's corners
+    assert (Counter(s.cards) - Counter(detector.read_zones([s.image], scale, MARGIN)[0].names)) == Counter(["SQ"])
 
 
 # A D3 pushed in crooked (45 degrees) whose index lies where its neighbour

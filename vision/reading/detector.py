@@ -143,6 +143,7 @@ JOKERS = (BIG_JOKER.code, LITTLE_JOKER.code)
 SURE = 0.8   # a card read with this confidence adds nothing when two turns of a zone are weighed
 SURE_JOKER = 0.97  # a joker read in another turn than the surer read's must be this sure,
 JOKER_TURN = 30.0  # or SURE in a turn of less than this many degrees (models/MODEL_CARD.md, "Jokers in fans")
+TWIN_TURN = 30.0   # two lone corners of one name read in turns this far apart are two cards ("A twin pushed in crooked")
 DOUBT_BOX = 0.3   # a box the detector is this sure of, left unnamed, may be a card turned its own way
 ROW_STEP = 2.5    # index heights: cards whose centres step down this much lie in another row
 BOX_SURE = 0.9    # a faint box's index cut out turned its own way and named this surely is a doubt
@@ -591,7 +592,9 @@ def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tup
     then the surer, where no kept card has an index at one of theirs
     (:func:`_same_place`: one card read in two turns counts once), a lone
     corner not where a kept lone corner of its name is that card's other
-    corner (in either one's turn); then the other corner of a pair from
+    corner (in either one's turn, the two read in turns less than
+    :data:`TWIN_TURN` apart: further apart, a twin pushed in crooked, but
+    not for a joker, which an index on its side often reads as); then the other corner of a pair from
     another turn that joined a kept card of another name, or of its name
     where that corner cannot be the kept card's own (:func:`_may_be_corner_of`:
     a twin); then ``best``'s unsure cards, where still free.  A joker short
@@ -618,7 +621,9 @@ def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tup
         free = free_of(card)
         if len(free) == len(card.indices):
             # a lone corner where a kept lone corner of its name is the same card's other one
-            if len(free) == 1 and any(c.name == card.name and len(c.indices) == 1 and any(
+            if len(free) == 1 and any(c.name == card.name and len(c.indices) == 1
+                                      and (card.name in JOKERS or abs(turns[k] - turns[origin[id(c)]]) < TWIN_TURN)
+                                      and any(
                     _corners_of_one(c.indices[0], free[0], turns[t], size[1]) for t in (k, origin[id(c)])) for c in kept):
                 continue
             kept.append(card)
