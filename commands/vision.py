@@ -214,7 +214,8 @@ def _add_model_args(p) -> None:
                                      "models/cards-yolo11n.onnx is the same detector unquantised)")
     p.add_argument("--conf", type=probability, default=None,
                    help="lowest detector confidence for an index box (default 0.1; the classifier then decides)")
-    p.add_argument("--threads", type=integer(1, 256, "a thread count"), default=2, help="threads for the models and the picture work (default 2)")
+    p.add_argument("--threads", type=integer(1, 256, "a thread count"), default=2,
+                   help="threads for the models and the picture work (default 2)")
 
 
 def _add_deck_arg(p) -> None:

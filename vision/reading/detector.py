@@ -143,7 +143,7 @@ JOKERS = (BIG_JOKER.code, LITTLE_JOKER.code)
 SURE = 0.8   # a card read with this confidence adds nothing when two turns of a zone are weighed
 SURE_JOKER = 0.97  # a joker read in another turn than the surer read's must be this sure,
 JOKER_TURN = 30.0  # or SURE in a turn of less than this many degrees (models/MODEL_CARD.md, "Jokers in fans")
-TWIN_TURN = 30.0   # two lone corners of one name read in turns this far apart are two cards ("A twin pushed in crooked")
+TWIN_TURN = 30.0   # lone corners of one name read in turns this far apart: two cards ("A twin pushed in crooked")
 DOUBT_BOX = 0.3   # a box the detector is this sure of, left unnamed, may be a card turned its own way
 ROW_STEP = 2.5    # index heights: cards whose centres step down this much lie in another row
 BOX_SURE = 0.9    # a faint box's index cut out turned its own way and named this surely is a doubt
@@ -594,10 +594,10 @@ def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tup
     corner not where a kept lone corner of its name is that card's other
     corner (in either one's turn, the two read in turns less than
     :data:`TWIN_TURN` apart: further apart, a twin pushed in crooked, but
-    not for a joker, which an index on its side often reads as); then the other corner of a pair from
-    another turn that joined a kept card of another name, or of its name
-    where that corner cannot be the kept card's own (:func:`_may_be_corner_of`:
-    a twin); then ``best``'s unsure cards, where still free.  A joker short
+    not for a joker, which an index on its side often reads as); then the
+    other corner of a pair from another turn that joined a kept card of
+    another name, or of its name where that corner cannot be the kept
+    card's own (:func:`_may_be_corner_of`: a twin); then ``best``'s unsure cards, where still free.  A joker short
     of :data:`SURE_JOKER` where a kept card has its top-right or bottom-left
     index is dropped (:func:`_on_four_corner`).  Cards come out along the
     row: the line through their centres, left to right."""
