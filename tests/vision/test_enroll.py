@@ -12,12 +12,12 @@ import pytest
 
 from commands import main
 from table_node.config import ConfigError, parse_config
-from vision.reading.confidence import default_calibration
+from vision.reading.confidence import calibration_for_model, default_calibration
 from vision.reading.deck_profile import LABELS, VERSION, DeckProfile, DeckProfileError, file_sha256
 from vision.reading.detector import CardDetector, DetectorError
 from vision.reading.enroll import (GRID_ORDER, EnrollError, cards_from_photos, find_cards, grid_order,
                                    parse_grid, shipped_head)
-from vision.reading.index_classifier import DEFAULT_MODEL, IndexClassifier
+from vision.reading.index_classifier import IndexClassifier, shipped_classifier
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone, calibrate
 from vision.reading.tracker import calibration_for, play_confidence
 from vision.reading.watch import TableWatcher
@@ -66,7 +66,7 @@ def _court_plays(deck, n=10):
 
 
 def test_enrollment_end_to_end_makes_a_profile_that_reads_the_deck_better(enrolled, unseen):
-    profile = DeckProfile.load(enrolled, DEFAULT_MODEL)
+    profile = DeckProfile.load(enrolled, shipped_classifier())
     assert profile.meta["deck"] == "ancient french" and profile.meta["cards"] == 54
     assert profile.meta["detector_found_index"] >= 50
     scenes, margin = _court_plays(unseen)
@@ -84,7 +84,7 @@ def test_enrollment_end_to_end_makes_a_profile_that_reads_the_deck_better(enroll
 def test_the_profile_carries_its_own_confidence_calibration(enrolled):
     """Enrollment held back rows of the deck's cards, read them with the new
     profile and fitted a curve: a probability that rises with the score."""
-    profile = DeckProfile.load(enrolled, DEFAULT_MODEL)
+    profile = DeckProfile.load(enrolled, shipped_classifier())
     doc = profile.calibration
     assert doc is not None and doc["plays"] == 40 and 0 <= doc["exact"] <= 40
     assert profile.meta["calibration_rows"] == 40
@@ -101,7 +101,7 @@ def test_the_profile_carries_its_own_confidence_calibration(enrolled):
 def test_the_table_applies_the_profiles_calibration(enrolled, unseen):
     """A table watching with the profile reports each play's confidence
     through the profile's curve, not the shipped one."""
-    profile = DeckProfile.load(enrolled, DEFAULT_MODEL)
+    profile = DeckProfile.load(enrolled, shipped_classifier())
     own, shipped = profile.confidence_calibration(), default_calibration()
     painter = TablePainter(SceneGenerator([unseen], cloth=CLOTH_HELD_OUT, hand_rate=0.0), np.random.default_rng(31))
     empty, _ = painter.frame({}, clean=True)
@@ -124,13 +124,13 @@ def test_an_old_profile_without_a_calibration_still_reads_with_the_shipped_curve
         data = {k: z[k] for k in z.files if k != "calibration"}
     old = tmp_path / "old.npz"
     np.savez(old, **data)
-    profile = DeckProfile.load(old, DEFAULT_MODEL)
+    profile = DeckProfile.load(old, shipped_classifier())
     assert profile.calibration is None and profile.confidence_calibration() is None
     det = CardDetector(threads=1, deck=old)
     with caplog.at_level("WARNING", logger="vision.reading.tracker"):
-        assert calibration_for(det) is default_calibration()
+        assert calibration_for(det) is calibration_for_model(det.model_path)
     assert "no confidence calibration of its own" in caplog.text and "enroll the deck again" in caplog.text
-    assert calibration_for(CardDetector(threads=1)) is default_calibration()
+    assert calibration_for(CardDetector(threads=1)) is calibration_for_model(det.model_path)
 
 
 def test_recognize_and_the_config_take_the_profile(enrolled, grid_files, capsys):
@@ -195,7 +195,7 @@ def _profile(tmp_path, **change) -> Path:
 
 
 def test_a_good_profile_loads(tmp_path):
-    p = DeckProfile.load(_profile(tmp_path), DEFAULT_MODEL)
+    p = DeckProfile.load(_profile(tmp_path), shipped_classifier())
     assert p.name == "test" and p.blend == 0.5
 
 
@@ -300,3 +300,20 @@ def test_the_none_gate_keeps_the_shipped_heads_none_and_the_decks_faces(tmp_path
     assert np.allclose(gated[:, -1], soft(shipped)[:, -1], atol=1e-5)                  # NONE: the shipped head's
     faces = gated[:, :-1] / gated[:, :-1].sum(1, keepdims=True)
     assert np.allclose(faces, deck[:, :-1] / deck[:, :-1].sum(1, keepdims=True), atol=1e-5)   # faces: the deck's
+
+
+@pytest.mark.parametrize("eight_bit", ["1", "0"])
+def test_a_profile_made_for_either_shipped_classifier_runs_with_that_one(tmp_path, monkeypatch, eight_bit):
+    """A profile enrolled on a node whose CPU runs the 8-bit classifier (or
+    the float one) still loads on a node that would run the other: the
+    classifier it was made for is one of the two shipped files."""
+    from vision.reading.index_classifier import DEFAULT_MODEL, FLOAT_MODEL
+
+    monkeypatch.setenv("GUANDAN_EIGHT_BIT", eight_bit)
+    made_with = shipped_classifier()
+    path = _profile(tmp_path)
+    assert DeckProfile.load(path).classifier_sha256 == file_sha256(made_with)
+    monkeypatch.setenv("GUANDAN_EIGHT_BIT", "0" if eight_bit == "1" else "1")
+    assert shipped_classifier() != made_with and {made_with, shipped_classifier()} == {DEFAULT_MODEL, FLOAT_MODEL}
+    assert shipped_classifier(path) == made_with
+    assert CardDetector(threads=1, deck=path, hand_landmarks=False).classifier.model_path == made_with

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.reading.detector import CardDetector, DetectorError
+from vision.reading.detector import FLOAT_MODEL, CardDetector, DetectorError
 from vision.reading.hand_model import INPUT, HandModel, crop
 from vision.training.real_photos import (HAND_COVER, OVERHEAD_KINDS, RPS_GESTURES, RealPhotosError,
                                          green_cloth_photos, hand_photos, held_out_hands, off_green_box, overhead_photos,
@@ -45,7 +45,9 @@ def _hands() -> list:
 
 @pytest.fixture(scope="module")
 def det() -> CardDetector:
-    return CardDetector(threads=1, hand_landmarks=False)
+    # the float detector: its boxes are the same on every CPU (the 8-bit one's
+    # differ where the CPU sums 8-bit products in 16 bits, vision.reading.runtime)
+    return CardDetector(FLOAT_MODEL, threads=1, hand_landmarks=False)
 
 
 @pytest.mark.parametrize("path", sorted((REAL / "tables").glob("*.jpg")), ids=lambda p: p.name[:24])
@@ -57,8 +59,10 @@ def test_a_real_table_without_a_hand_raises_none(det, path):
 
 
 # (the hand model misses 4.3 % of real hands, models/MODEL_CARD.md; 100IMG, one of
-# these, scored 0.49 on the float detector's hand box and 0.5 or more on the 8-bit one's)
-@pytest.mark.parametrize("photo", _hands(), ids=lambda p: p.path.name[:12])
+# these, scores 0.49 on the float detector's hand box, 0.5 or more on the 8-bit one's)
+@pytest.mark.parametrize("photo", [pytest.param(p, marks=pytest.mark.xfail(
+    strict=True, reason="one of the hand model's misses: 0.49 on the float detector's box"))
+    if p.path.name.startswith("100IMG") else p for p in _hands()], ids=lambda p: p.path.name[:12])
 def test_a_real_hand_over_the_zone_raises_one(det, photo):
     zone, cover = _zone_picture(photo.path, photo.hands)
     assert cover >= HAND_COVER          # the hand is in the zone-shaped middle
@@ -72,9 +76,10 @@ def test_an_arm_reaching_in_seen_from_above_raises_a_hand(det, name):
     assert det.read_zones([zone], margin=MARGIN)[0].hand is True
 
 
-@pytest.mark.xfail(strict=True, reason="with the 8-bit detector's hand boxes (2026-12-02) arm 01 scores 0.28 and "
-                   "a bare table 0.49 (float: 0.50 and 0.38); over the real-hands bench the hand model's false alarms "
-                   "and misses moved both ways (models/MODEL_CARD.md, 'Speed over many tables')")
+# (on the float detector's hand boxes; on the 8-bit one's, 2026-12-02, arm 01 scored
+# 0.28 and a bare table 0.49, where float gives 0.50 and 0.38: over the real-hands bench
+# the hand model's false alarms and misses moved both ways, models/MODEL_CARD.md,
+# "Speed over many tables")
 def test_every_arm_seen_from_above_looks_more_like_a_hand_than_any_bare_table(det):
     arms = [_zone_picture(p)[0] for p in sorted((REAL / "overhead").glob("*.jpg"))]
     tables = [_zone_picture(p)[0] for p in sorted((REAL / "tables").glob("*.jpg"))]

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vision.reading.detector import DEFAULT_MODEL, CardDetector
+from vision.reading.detector import DEFAULT_MODEL, CardDetector, DetectorError
 from vision.reading.index_classifier import DEFAULT_MODEL as CLF_MODEL
 from vision.reading.runtime import ParallelSession, Workers, cpu_session
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone
@@ -113,3 +115,35 @@ def test_a_model_that_takes_one_picture_a_run_keeps_one_session():
     x = np.zeros((1, 192, 192, 3), np.float32)
     outs = s.run_many(None, [{s.get_inputs()[0].name: x}] * 2)
     assert len(outs) == 2 and np.array_equal(outs[0][0], outs[1][0]) and not s.workers.started
+
+
+def test_eight_bit_models_only_where_the_cpu_sums_them_exactly(monkeypatch):
+    from vision.reading import runtime
+    from vision.reading.detector import FLOAT_MODEL
+
+    monkeypatch.delenv(runtime.EIGHT_BIT_ENV, raising=False)
+    assert runtime.eight_bit_exact("fpu sse4_2 avx2 amx_int8", "x86_64")
+    assert not runtime.eight_bit_exact("fpu sse4_2 avx2 avx512f avx512bw", "x86_64")   # AVX-512 without VNNI
+    assert not runtime.eight_bit_exact("fp asimd", "aarch64")
+    monkeypatch.setattr(runtime, "_cpu_flags", lambda: "fpu avx2 fma")
+    assert runtime.shipped_model(DEFAULT_MODEL, FLOAT_MODEL) == FLOAT_MODEL
+    assert CardDetector(threads=1, hand_landmarks=False).model_path == FLOAT_MODEL
+    monkeypatch.setattr(runtime, "_cpu_flags", lambda: "fpu avx2 avx_vnni")
+    assert runtime.shipped_model(DEFAULT_MODEL, FLOAT_MODEL) == DEFAULT_MODEL
+    # the setting decides over the CPU's flags, and only its two values are taken
+    monkeypatch.setenv(runtime.EIGHT_BIT_ENV, "0")
+    assert runtime.shipped_model(DEFAULT_MODEL, FLOAT_MODEL) == FLOAT_MODEL
+    monkeypatch.setenv(runtime.EIGHT_BIT_ENV, "yes")
+    with pytest.raises(runtime.RuntimeSettingError, match="GUANDAN_EIGHT_BIT must be 1"):
+        runtime.eight_bit_exact()
+    with pytest.raises(DetectorError, match="GUANDAN_EIGHT_BIT must be 1"):     # a clear error at start
+        CardDetector(threads=1, hand_landmarks=False)
+
+
+def test_the_cpus_flags_are_read_from_proc_cpuinfo():
+    from vision.reading import runtime
+
+    flags = runtime._cpu_flags()
+    assert isinstance(flags, str)
+    if Path("/proc/cpuinfo").exists():
+        assert flags.split(), "no flags line found in /proc/cpuinfo"

@@ -14,6 +14,7 @@ a pair of ``S5`` counts as two.  Cards come out left to right.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -27,19 +28,20 @@ from vision.reading.classes import DETECTOR_NAMES
 from vision.reading.deck_profile import DeckProfileError
 from vision.reading.hand_landmarks import HandLandmarks
 from vision.reading.hand_model import DEFAULT_MODEL as HAND_MODEL, ENV as HAND_ENV, HandModel
-from vision.reading.index_classifier import (DEFAULT_MODEL as CLF_MODEL, ENV as CLF_ENV, LABELS as CLF_LABELS,
-                                             NONE as CLF_NONE, IndexClassifier, turned_crop)
+from vision.reading.index_classifier import (ENV as CLF_ENV, LABELS as CLF_LABELS, NONE as CLF_NONE,
+                                             IndexClassifier, shipped_classifier, turned_crop)
 from vision.reading.orientation import (OTHER_LINES, TURN_FROM, Region, Turns, Upright, cards_hull, lines_apart,
                                         turn_angles, upright)
 from vision.reading.pairing import (BOTTOM_MIN, PAIR_RATIO, SAME_INDEX, CardRead, IndexDetection, _corner_of,
                                     _corner_pair_error, height_bands, one_per_index, pair_indices)
-from vision.reading.runtime import ParallelSession, Workers, model_path
+from vision.reading.runtime import ParallelSession, RuntimeSettingError, Workers, model_path, shipped_model
 
 # The detector as trained (32-bit floats), and the one a table runs: its
 # convolutions quantised to 8 bits (vision.training.quantize_detector): on a
 # CPU with 8-bit dot products its runs are a third shorter on one thread (a
-# tenth on two), and it is as accurate on every set measured
-# (models/MODEL_CARD.md, "Speed over many tables")
+# tenth on two), and it is as accurate on every set measured there
+# (models/MODEL_CARD.md, "Speed over many tables"); a CPU without them
+# runs the float one (vision.reading.runtime.eight_bit_exact)
 FLOAT_MODEL = Path(__file__).resolve().parents[2] / "models" / "cards-yolo11n.onnx"
 DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "cards-yolo11n-int8.onnx"
 T = TypeVar("T")
@@ -196,7 +198,10 @@ class CardDetector:
                  own_turns: bool = True, box_turns: bool = True, crop_turns: bool = True, merge_turns: bool = True,
                  hand_model: str | Path | bool | None = None, hand_threshold: float | None = None,
                  hand_landmarks: bool = True):
-        path = model_path(model, "GUANDAN_CARD_MODEL", DEFAULT_MODEL)
+        try:
+            path = model_path(model, "GUANDAN_CARD_MODEL", shipped_model(DEFAULT_MODEL, FLOAT_MODEL))
+        except RuntimeSettingError as exc:
+            raise DetectorError(str(exc)) from None
         self.session = _load("card model", path, lambda p: ParallelSession(p, threads))
         inp = self.session.get_inputs()[0]
         rows = self.session.get_outputs()[0].shape[1]      # 4 box values + one score per class
@@ -218,7 +223,12 @@ class CardDetector:
         # finds.  classifier=False: boxes only (find_boxes), e.g. to make data.
         self.classifier = None
         if classifier is not False:
-            clf_path = model_path(classifier, CLF_ENV, CLF_MODEL)
+            try:
+                # (the shipped file only where none is named: it may read the deck profile)
+                clf_path = Path(classifier) if isinstance(classifier, (str, Path)) and classifier else \
+                    Path(os.environ[CLF_ENV]) if os.environ.get(CLF_ENV) else shipped_classifier(deck)
+            except (DeckProfileError, RuntimeSettingError) as exc:
+                raise DetectorError(str(exc)) from None
             self.classifier = _load("index classifier", clf_path, lambda p: IndexClassifier(p, threads=threads))
             try:
                 self.classifier.use_deck(deck)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import platform
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -21,6 +22,63 @@ def model_path(given: str | Path | None, env: str, default: Path) -> Path:
     'shipped.onnx'
     """
     return Path(given or os.environ.get(env) or default)
+
+
+EIGHT_BIT_ENV = "GUANDAN_EIGHT_BIT"   # "1": the 8-bit models on any CPU, "0": the float ones
+# x86 instructions that sum 8-bit products in 32 bits.  Without them the
+# 8-bit convolutions (SSE, AVX2, AVX-512) sum pairs in 16 bits, which
+# saturate: on an AVX2-only AMD EPYC the 8-bit models read rows turned
+# 30-45 degrees 0.90 exact where the float ones read 0.98 (OpenVINO's
+# "Saturation (overflow) issue"; models/MODEL_CARD.md, "8-bit models
+# only where the CPU sums them exactly")
+EIGHT_BIT_FLAGS = ("avx512_vnni", "avx_vnni", "amx_int8")
+
+
+class RuntimeSettingError(ValueError):
+    """A runtime setting from the environment that is not one of its values."""
+
+
+def eight_bit_exact(cpu_flags: str | None = None, machine: str | None = None) -> bool:
+    """Whether this CPU runs the 8-bit models as they were measured: an x86
+    CPU reporting an 8-bit dot product (:data:`EIGHT_BIT_FLAGS`) or an ARM
+    one (``asimddp``).  Elsewhere (no such flag, or no ``/proc/cpuinfo`` to
+    say) the float models are the default.  ``GUANDAN_EIGHT_BIT`` (``1`` or
+    ``0``) decides instead; ``cpu_flags`` and ``machine`` stand in for the
+    machine's own (tests).
+
+    >>> eight_bit_exact("fpu avx2 avx512f avx512_vnni", "x86_64"), eight_bit_exact("fpu avx2 fma", "x86_64")
+    (True, False)
+    >>> eight_bit_exact("fp asimd asimddp", "aarch64"), eight_bit_exact("", "x86_64")
+    (True, False)
+    """
+    given = os.environ.get(EIGHT_BIT_ENV, "").strip()
+    if given:
+        if given not in ("0", "1"):
+            raise RuntimeSettingError(f"{EIGHT_BIT_ENV} must be 1 (the 8-bit models) or 0 (the float ones), "
+                                      f"not {given[:20]!r}")
+        return given == "1"
+    flags = set((_cpu_flags() if cpu_flags is None else cpu_flags).split())
+    arm = (machine or platform.machine()).lower() in ("aarch64", "arm64")
+    return bool(flags & ({"asimddp"} if arm else set(EIGHT_BIT_FLAGS)))
+
+
+def _cpu_flags() -> str:
+    """The first processor's flags from ``/proc/cpuinfo`` (``Features`` on ARM); empty where there is none."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                if key.strip() in ("flags", "Features"):
+                    return value
+    except OSError:
+        pass
+    return ""
+
+
+def shipped_model(eight_bit: Path, float_model: Path) -> Path:
+    """The shipped model a table runs by default: the 8-bit file where
+    :func:`eight_bit_exact`, else its float source."""
+    return eight_bit if eight_bit_exact() else float_model
 
 
 def file_sha256(path: str | Path) -> str:
