@@ -27,8 +27,8 @@ def model_path(given: str | Path | None, env: str, default: Path) -> Path:
 EIGHT_BIT_ENV = "GUANDAN_EIGHT_BIT"   # "1": the 8-bit models on any CPU, "0": the float ones
 # x86 instructions that sum 8-bit products in 32 bits.  Without them the
 # 8-bit convolutions (SSE, AVX2, AVX-512) sum pairs in 16 bits, which
-# saturate: on an AVX2-only AMD EPYC the 8-bit models read rows turned
-# 30-45 degrees 0.90 exact where the float ones read 0.98 (OpenVINO's
+# saturate: on an AVX2-only AMD EPYC the 8-bit models read held-out plays
+# 0.947 exact where the float ones read 0.993 (OpenVINO's
 # "Saturation (overflow) issue"; models/MODEL_CARD.md, "8-bit models
 # only where the CPU sums them exactly")
 EIGHT_BIT_FLAGS = ("avx512_vnni", "avx_vnni", "amx_int8")
@@ -43,15 +43,15 @@ def eight_bit_exact(cpu_flags: str | None = None, machine: str | None = None) ->
     CPU reporting an 8-bit dot product (:data:`EIGHT_BIT_FLAGS`) or an ARM
     one (``asimddp``).  Elsewhere (no such flag, or no ``/proc/cpuinfo`` to
     say) the float models are the default.  ``GUANDAN_EIGHT_BIT`` (``1`` or
-    ``0``) decides instead; ``cpu_flags`` and ``machine`` stand in for the
-    machine's own (tests).
+    ``0``) decides instead, unless ``cpu_flags`` and ``machine`` stand in
+    for the machine's own (tests).
 
     >>> eight_bit_exact("fpu avx2 avx512f avx512_vnni", "x86_64"), eight_bit_exact("fpu avx2 fma", "x86_64")
     (True, False)
     >>> eight_bit_exact("fp asimd asimddp", "aarch64"), eight_bit_exact("", "x86_64")
     (True, False)
     """
-    given = os.environ.get(EIGHT_BIT_ENV, "").strip()
+    given = os.environ.get(EIGHT_BIT_ENV, "").strip() if cpu_flags is None else ""
     if given:
         if given not in ("0", "1"):
             raise RuntimeSettingError(f"{EIGHT_BIT_ENV} must be 1 (the 8-bit models) or 0 (the float ones), "
