@@ -1,37 +1,61 @@
-"""Card reading on real photographs of overlapping cards no one here made: CardCounterML's webcam shots.
+"""Card reading on real photographs of overlapping cards no one here made: two public sets.
 
-The set: Ammememe/CardCounterML (commit a0e040b), ``datasets/valid`` and
-``datasets/test``, the ten photographs named ``WIN_2024*`` (the Roboflow
-Universe project cadyzedevelopmenthub/card-detection-zk7wu, version 12,
-licence CC BY 4.0 in its ``data.yaml`` and ``README.dataset.txt``): a real
-white-stock standard deck seen obliquely from above by a webcam, on a white
-table, on a knitted blanket and beside a phone, 3 to 12 cards a photograph,
-lying over each other at every angle (many beyond 45 degrees, some upside
-down), each card's corner indices labelled by face.  Those ten are as the
-webcam took them (squeezed to 640x640); the set's training split holds the
-other shots only as noisy, blurred copies, and is not used.  The
-photographs are not in this repository; build the folder once:
+``--set ccml`` (the default): Ammememe/CardCounterML (commit a0e040b),
+``datasets/valid`` and ``datasets/test``, the ten photographs named
+``WIN_2024*`` (the Roboflow Universe project
+cadyzedevelopmenthub/card-detection-zk7wu, version 12, licence CC BY 4.0 in
+its ``data.yaml`` and ``README.dataset.txt``): a real white-stock standard
+deck seen obliquely from above by a webcam, on a white table, on a knitted
+blanket and beside a phone, 3 to 12 cards a photograph, lying over each
+other at every angle (many beyond 45 degrees, some upside down), each
+card's corner indices labelled by face.  Those ten are as the webcam took
+them (squeezed to 640x640); the set's training split holds the other shots
+only as noisy, blurred copies, and is not used.  Build the folder once:
 
     git clone https://github.com/Ammememe/CardCounterML ccml-repo
     git -C ccml-repo archive a0e040b datasets/valid datasets/test data.yaml README.dataset.txt | tar x -C DIR
 
-then ``python benchmarks/bench_real_piles.py --dir DIR``.  Nothing here was
-trained or tuned on them.
+``--set phone``: farukalamai/realtime-poker-card-detection-jetson at commit
+b4f4f13 (the folder was deleted from the repository later; the Roboflow
+Universe project roboflow-jvuqo/poker-cards-fmjio, version 4, licence
+CC BY 4.0 in ``README.dataset.txt``; the repository's own files MIT):
+the 88 photographs of its ``valid`` and ``test`` splits, taken with a phone
+on 16 March 2022, 4 to 8 cards of a real deck (no jokers) lying apart or
+over each other at every angle, on a white table, patterned and plain
+cloth, a green tablecloth and dark fabric, in room light; each card's
+visible part boxed and labelled by face.  The export stretched each to
+640x640 and put flipped copies only in the training split, which is not
+used.  Build the folder once:
 
-Each photograph gets its 16:9 shape back and is scaled so that the median
-labelled index box's longer side is :data:`INDEX_PX` (an upright index's
-box in a generated zone picture), then read whole, as one zone.  Compared
-per photograph: the set of faces labelled (a face is one card: one deck)
-against the faces read.  Printed: card recall and precision, photographs
-read exactly, phantom jokers (there are no jokers in these ten).  These are
-piles, not plays laid in a zone (cards within 45 degrees of its axis), so
-the figures say how the reader copes with real overlapping cards at any
-angle, not how it meets the aims for plays.
+    git clone https://github.com/farukalamai/realtime-poker-card-detection-jetson phone-repo
+    git -C phone-repo archive b4f4f13 datasets/poker-cards-4/valid datasets/poker-cards-4/test \\
+        datasets/poker-cards-4/data.yaml datasets/poker-cards-4/README.dataset.txt LICENSE | tar x -C DIR
+
+then ``python benchmarks/bench_real_piles.py --set SET --dir DIR``.  The
+photographs are not in this repository, and nothing here was trained or
+tuned on them.
+
+Each photograph gets its own shape back (CardCounterML: the webcam's 16:9;
+the phone set: 4:3, :data:`PHONE_ASPECT`) and is scaled to
+the zone pictures' 2.13 px/mm (CardCounterML: the median labelled index
+box's longer side becomes :data:`INDEX_PX`; the phone set: the median
+card box's longer side becomes a card's height, :data:`CARD_PX`), then read
+whole, as one zone.  Compared per photograph: the set of faces labelled (a
+face is one card: one deck) against the faces read.  Printed: card recall
+and precision, photographs read exactly, phantom jokers (there are no
+jokers in either set's photographs).  These are piles, not plays laid in a
+zone (cards within 45 degrees of its axis), so the figures say how the
+reader copes with real overlapping cards at any angle, not how it meets
+the aims for plays; the phone set also gives recall apart for the cards
+whose box is taller than wide (within about 45 degrees of upright, or of
+upside down, if the card shows whole) and for the others (only roughly: a tilted view makes an upright card
+look wider).
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import sys
 from collections import Counter
@@ -42,18 +66,30 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from referee.settings import Settings  # noqa: E402
 from vision.reading.detector import CardDetector  # noqa: E402
+from vision.reading.tracker import calibration_for, play_confidence  # noqa: E402
 from vision.reading.table import ZONE_PX  # noqa: E402
 
 INDEX_PX = 37.0   # the median index box's height in generated zone pictures (held-out decks, 2.13 px/mm)
-ASPECT = 16 / 9   # the webcam's frame, squeezed into 640x640 by the set's export
-# the set's 55 classes in its data.yaml order, as the referee's codes (BACK: no face)
+CARD_PX = 188.0   # a card's height (88 mm) in generated zone pictures (vision.training.card_faces)
+ASPECT = 16 / 9   # CardCounterML's webcam frame, squeezed into 640x640 by the set's export
+# The phone set's frame, likewise squeezed: all 88 were taken in one sitting with
+# the phone held level (4:3).  Where card boxes alone would suggest 3:4 (six
+# photographs), the cards are seen lying sideways, foreshortened by the tilted
+# view: checked by eye.
+PHONE_ASPECT = 4 / 3
+# CardCounterML's 55 classes in its data.yaml order, as the referee's codes (BACK: no face)
 SET_NAMES = [r + s for r in ("10", "2", "3", "4", "5", "6", "7", "8", "9", "A") for s in "CDHS"] + \
     ["BACK", "BLACK JOKER"] + [r + s for r in "JKQ" for s in "CDHS"] + ["RED JOKER"]
+PHONE_DIR = "datasets/poker-cards-4"
+
+# one label: (face or None, box width, box height), the box as shares of the picture's sides
+Label = tuple[str | None, float, float]
 
 
 def face(name: str) -> str | None:
-    """The referee's code of one of the set's class names (``10C`` -> ``CT``; ``BACK`` -> None).
+    """The referee's code of one of CardCounterML's class names (``10C`` -> ``CT``; ``BACK`` -> None).
 
     >>> face("10C"), face("AS"), face("RED JOKER"), face("BLACK JOKER"), face("BACK")
     ('CT', 'SA', 'BJ', 'LJ', None)
@@ -66,62 +102,160 @@ def face(name: str) -> str | None:
     return suit + {"10": "T"}.get(rank, rank)
 
 
-def photographs(folder: Path) -> list[tuple[Path, list[tuple[str | None, float, float]]]]:
-    """The ten photographs, each with its labels as (face, box width, box height) in the photograph's pixels."""
-    out = []
-    for path in sorted(folder.glob("datasets/*/images/WIN_*.jpg")):
-        labels = path.parent.parent / "labels" / (path.stem + ".txt")
-        rows = [line.split() for line in labels.read_text().splitlines() if line.strip()]
-        out.append((path, [(face(SET_NAMES[int(r[0])]), float(r[3]), float(r[4])) for r in rows]))
+def phone_face(name: str) -> str:
+    """The referee's code of one of the phone set's class names (``10 of clubs`` -> ``CT``).
+
+    >>> phone_face("10 of clubs"), phone_face("ace of spades"), phone_face("jack  of clubs"), phone_face("3 of hearts")
+    ('CT', 'SA', 'CJ', 'H3')
+    """
+    rank, suit = (w.strip() for w in name.split(" of "))
+    return suit[0].upper() + {"10": "T", "ace": "A", "jack": "J", "queen": "Q", "king": "K"}.get(rank, rank)
+
+
+def _labels(path: Path, code) -> list[Label]:
+    """A YOLO label file's rows as :data:`Label`\\ s, class numbers named by ``code``."""
+    labels = path.parent.parent / "labels" / (path.stem + ".txt")
+    rows = [line.split() for line in labels.read_text().splitlines() if line.strip()]
+    return [(code(int(r[0])), float(r[3]), float(r[4])) for r in rows]
+
+
+def ccml_photographs(folder: Path) -> list[tuple[Path, list[Label]]]:
+    """CardCounterML's ten photographs, each with its labels."""
+    out = [(path, _labels(path, lambda k: face(SET_NAMES[k])))
+           for path in sorted(folder.glob("datasets/*/images/WIN_*.jpg"))]
     if not out:
         raise SystemExit(f"bench_real_piles: no WIN_*.jpg photographs under {folder}/datasets (see the module's doc)")
     return out
 
 
-def zone_picture(path: Path, labels: list[tuple[str | None, float, float]]) -> np.ndarray:
-    """The photograph in its own shape, scaled so that its median index box is :data:`INDEX_PX` long."""
-    img = cv2.imread(str(path))
-    if img is None:
-        raise SystemExit(f"bench_real_piles: cannot read {path}")
+def phone_photographs(folder: Path) -> list[tuple[Path, list[Label]]]:
+    """The phone set's 88 valid and test photographs, each with its labels."""
+    try:
+        # (its names line is a flow list of quoted strings: no YAML library needed at a table)
+        line = next(x for x in (folder / PHONE_DIR / "data.yaml").read_text().splitlines() if x.startswith("names:"))
+        names = ast.literal_eval(line.split(":", 1)[1].strip())
+    except (OSError, StopIteration, ValueError, SyntaxError) as exc:
+        raise SystemExit(f"bench_real_piles: no class names in {folder / PHONE_DIR}/data.yaml: {exc!r} "
+                         "(see the module's doc)") from None
+    out = [(path, _labels(path, lambda k: phone_face(names[k])))
+           for split in ("valid", "test") for path in sorted((folder / PHONE_DIR / split / "images").glob("*.jpg"))]
+    if not out:
+        raise SystemExit(f"bench_real_piles: no photographs under {folder / PHONE_DIR} (see the module's doc)")
+    return out
+
+
+def ccml_picture(img: np.ndarray, labels: list[Label]) -> np.ndarray:
+    """A CardCounterML photograph in its 16:9 shape, scaled so that its median index box is :data:`INDEX_PX` long."""
     h = img.shape[0]
-    w = int(round(h * ASPECT))
-    s = INDEX_PX / float(np.median([max(bw * w, bh * h) for _, bw, bh in labels]))
+    w = h * ASPECT
+    return _scaled(img, w, h, INDEX_PX / float(np.median([max(bw * w, bh * h) for _, bw, bh in labels])))
+
+
+def phone_picture(img: np.ndarray, labels: list[Label]) -> np.ndarray:
+    """A phone photograph in its own shape, scaled so that its median card box's longer side is :data:`CARD_PX`."""
+    h = img.shape[0]
+    w = h * PHONE_ASPECT
+    return _scaled(img, w, h, CARD_PX / float(np.median([max(bw * w, bh * h) for _, bw, bh in labels])))
+
+
+def _scaled(img: np.ndarray, w: float, h: float, s: float) -> np.ndarray:
     return cv2.resize(img, (int(round(w * s)), int(round(h * s))), interpolation=cv2.INTER_AREA)
 
 
-def measure(det: CardDetector, folder: Path, per_photo: bool = False) -> dict:
+def upright_faces(labels: list[Label], aspect: float) -> set[str]:
+    """The faces whose box, in the photograph's own shape, is taller than wide.
+
+    >>> sorted(upright_faces([("S5", 0.2, 0.4), ("H5", 0.4, 0.2)], 1.0))
+    ['S5']
+    """
+    return {f for f, bw, bh in labels if f and bw * aspect < bh}
+
+
+# each set: its photographs, how one becomes a zone picture, whether to split by
+# box shape, and the source line printed
+SETS = {
+    "ccml": (ccml_photographs, ccml_picture, False,
+             "Ammememe/CardCounterML a0e040b (Roboflow cadyzedevelopmenthub/card-detection-zk7wu v12, "
+             "CC BY 4.0): real, not made here"),
+    "phone": (phone_photographs, phone_picture, True,
+              "farukalamai/realtime-poker-card-detection-jetson b4f4f13 (Roboflow roboflow-jvuqo/"
+              "poker-cards-fmjio v4, CC BY 4.0): real, not made here"),
+}
+
+
+def measure(det: CardDetector, folder: Path, which: str = "ccml", per_photo: bool = False) -> dict:
+    """The module's figures for one set.  Each photograph's read is also
+    weighed as a table would weigh a play: its confidence from the curve the
+    table applies (:func:`vision.reading.tracker.calibration_for`), halved
+    where the cards are doubted (:func:`vision.reading.tracker.play_confidence`:
+    most piles are no combination), against the table's default
+    ``min_confidence``; a wrong read at or above it would reach the referee
+    unasked."""
+    photographs, picture, split, _ = SETS[which]
+    calibration, asked_below = calibration_for(det), Settings().min_confidence
     tally: Counter = Counter()
     rows = []
     for path, labels in photographs(folder):
+        img = cv2.imread(str(path))
+        if img is None:
+            raise SystemExit(f"bench_real_piles: cannot read {path}")
         truth = {f for f, _, _ in labels if f}
-        read = det.read_zones([zone_picture(path, labels)], det.imgsz / max(ZONE_PX), 0)[0]
+        read = det.read_zones([picture(img, labels)], det.imgsz / max(ZONE_PX), 0)[0]
         got = Counter(read.names)
+        exact = set(got) == truth and max(got.values(), default=1) == 1
+        jokers = sum(n for f, n in got.items() if f in ("BJ", "LJ") and f not in truth)
+        curve = calibration(read.confidence, len(read.names)) if read.names else 0.0
+        unasked = bool(read.names) and play_confidence(read.confidence, read.names, calibration)[0] >= asked_below
         tally["cards"] += len(truth)
         tally["found"] += sum(1 for f in truth if got[f])
         tally["read"] += sum(got.values())
         tally["right"] += sum(min(n, 1) for f, n in got.items() if f in truth)
-        tally["phantom_jokers"] += sum(n for f, n in got.items() if f in ("BJ", "LJ") and f not in truth)
-        tally["exact"] += set(got) == truth and max(got.values(), default=1) == 1
-        rows.append({"photo": path.name[:24], "truth": sorted(truth), "read": read.names})
+        tally["twice"] += sum(n - 1 for f, n in got.items() if f in truth and n > 1)
+        tally["phantom_jokers"] += jokers
+        tally["phantom_jokers_unasked"] += jokers if unasked else 0
+        tally["exact"] += exact
+        tally["curve_sure"] += curve >= asked_below
+        tally["curve_sure_right"] += curve >= asked_below and exact
+        tally["unasked"] += unasked
+        tally["wrong_unasked"] += unasked and not exact
+        if split:
+            tall = upright_faces(labels, PHONE_ASPECT)
+            tally["tall"] += len(tall)
+            tally["tall_found"] += sum(1 for f in tall if got[f])
+            tally["wide_found"] += sum(1 for f in truth - tall if got[f])
+        rows.append({"photo": path.name[:24], "truth": sorted(truth), "read": read.names,
+                     "curve": round(curve, 4), "unasked": unasked})
     out = {"photographs": len(rows), "cards": tally["cards"],
            "card_recall": round(tally["found"] / max(1, tally["cards"]), 3),
            "card_precision": round(tally["right"] / max(1, tally["read"]), 3),
+           # a card read more than once (its other corners taken for more cards): part of what precision loses
+           "cards_read_again": tally["twice"],
            "photographs_exact": round(tally["exact"] / max(1, len(rows)), 3),
-           "phantom_jokers": tally["phantom_jokers"]}
+           "phantom_jokers": tally["phantom_jokers"],
+           "phantom_jokers_unasked": tally["phantom_jokers_unasked"],
+           # the curve's own claim on real photographs: reads it puts at or above the
+           # threshold, and how many of those were right
+           f"curve_at_least_{asked_below:g}": f"{tally['curve_sure_right']}/{tally['curve_sure']} right",
+           "photographs_unasked": tally["unasked"], "photographs_wrong_unasked": tally["wrong_unasked"]}
+    if split:
+        wide = tally["cards"] - tally["tall"]
+        out |= {"recall_taller_boxes": f"{tally['tall_found']}/{tally['tall']} = "
+                                       f"{tally['tall_found'] / max(1, tally['tall']):.3f}",
+                "recall_wider_boxes": f"{tally['wide_found']}/{wide} = {tally['wide_found'] / max(1, wide):.3f}"}
     return {**out, "per_photograph": rows} if per_photo else out
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--set", choices=sorted(SETS), default="ccml", help="which public set DIR holds")
     ap.add_argument("--dir", type=Path, required=True, help="the folder built as the module's doc says")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--per-photograph", action="store_true", help="also each photograph's faces and read")
     args = ap.parse_args()
     det = CardDetector(threads=args.threads)
-    print(json.dumps({"source": "Ammememe/CardCounterML a0e040b (Roboflow cadyzedevelopmenthub/card-detection-"
-                                "zk7wu v12, CC BY 4.0): real, not made here",
+    print(json.dumps({"source": SETS[args.set][3],
                       "detector": det.model_path.name, "index_classifier": det.classifier.model_path.name,
-                      **measure(det, args.dir, args.per_photograph)}, indent=1))
+                      **measure(det, args.dir, args.set, args.per_photograph)}, indent=1))
     return 0
 
 

@@ -204,14 +204,18 @@ def test_a_curve_read_with_another_classifier_says_so(tmp_path, monkeypatch, cap
     from vision.reading.detector import DEFAULT_MODEL
     from vision.reading.index_classifier import DEFAULT_MODEL as CLF_MODEL
     monkeypatch.delenv("GUANDAN_CONFIDENCE_CALIBRATION", raising=False)
-    from vision.reading.confidence import SHIPPED_CALIBRATIONS, Calibration, model_id
+    from vision.reading.confidence import model_id
+    from vision.reading.detector import FLOAT_MODEL
+    from vision.reading.index_classifier import FLOAT_MODEL as CLF_FLOAT
     shipped = calibration_for_model(DEFAULT_MODEL)
-    # every shipped curve was fitted with the classifier a table runs (the 8-bit one)
+    # each shipped curve was fitted with the classifier a table runs beside its
+    # detector (vision.reading.runtime.shipped_model): 8-bit with 8-bit, float with float
     assert shipped.doc["classifier"] == model_id(CLF_MODEL)
     assert shipped.doc["classifier"].startswith("index-classifier-int8.onnx (sha256 ")
-    assert {Calibration.load(f).doc["classifier"] for f in SHIPPED_CALIBRATIONS} == {model_id(CLF_MODEL)}
+    assert calibration_for_model(FLOAT_MODEL).doc["classifier"] == model_id(CLF_FLOAT)
     with caplog.at_level("WARNING", logger="vision.reading.confidence"):
         assert calibration_for_model(DEFAULT_MODEL, CLF_MODEL) is shipped
+        assert calibration_for_model(FLOAT_MODEL, CLF_FLOAT) is calibration_for_model(FLOAT_MODEL)
     assert caplog.text == ""
     other = tmp_path / "index-classifier-retrained.onnx"
     other.write_bytes(b"another classifier")

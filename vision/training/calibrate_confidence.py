@@ -29,8 +29,12 @@ plays, how many are caught).
 
 Each detector gets its own curve (``--model``; the curve names the file it
 was fitted for, and a table picks the one for its detector,
-:func:`vision.reading.confidence.calibration_for_model`): the float one's is
-``models/confidence-calibration-float.json``.
+:func:`vision.reading.confidence.calibration_for_model`), fitted with the
+classifier a table runs beside it: the float one's is
+``models/confidence-calibration-float.json``, fitted with the float
+classifier (``GUANDAN_INDEX_MODEL=models/index-classifier.onnx``; a CPU
+without 8-bit dot products runs it by default).  The curve's ``made_by``
+names both files.
 
 Synthetic pictures only: on real cameras the curve must be measured again.
 """
@@ -47,9 +51,9 @@ import numpy as np
 
 from vision.reading.confidence import SIZE_GROUPS, Calibration, model_id, read_right
 from vision.reading.confidence import fit_curves as fit  # noqa: F401  (also deck enrollment's fit)
-from vision.reading.detector import DEFAULT_MODEL, CardDetector
-from vision.reading.index_classifier import DEFAULT_MODEL as CLF_MODEL, ENV as CLF_ENV
-from vision.reading.runtime import file_sha256, model_path
+from vision.reading.detector import DEFAULT_MODEL, FLOAT_MODEL, CardDetector
+from vision.reading.index_classifier import ENV as CLF_ENV, shipped_classifier
+from vision.reading.runtime import file_sha256, model_path, shipped_model
 from vision.reading.tracker import play_confidence
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone
 from vision.training.card_art import HELD_OUT_DECKS
@@ -102,6 +106,13 @@ def records(det_factory, path: Path | None, plays: int, seed: int, model: str = 
     return recs
 
 
+def _shown(path: Path) -> str:
+    """A model file as a command line run from the repository names it."""
+    root = Path(__file__).resolve().parents[2]
+    path = Path(path).resolve()
+    return str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
+
+
 def reliability(cal: Calibration, recs: list[dict], edges=(0, 0.5, 0.8, 0.9, 0.95, 0.98, 0.99, 1.0001)) -> list[dict]:
     """Predicted against observed exact share, in bins of the calibrated confidence."""
     p = np.array([cal(r["raw"], len(r["read"])) for r in recs])
@@ -152,7 +163,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--eval-turned", type=int, default=200,
                     help="plays of each kind turned its own way on the evaluation seed")
     ap.add_argument("--model", type=Path, default=None,
-                    help="the detector to fit the curve for (default: the one a table runs, models/cards-yolo11n-int8.onnx)")
+                    help="the detector to fit the curve for (default: the one a table on this CPU runs; "
+                         "the index classifier likewise, or GUANDAN_INDEX_MODEL)")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--records", type=Path, default=None, help="cache the reads here (JSON lines a seed)")
     ap.add_argument("--out", type=Path, default=None, help="write the calibration JSON here")
@@ -163,10 +175,11 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(f"seed {s} was used to train or choose the models (models/MODEL_CARD.md)")
     if args.eval_seed in args.fit_seed:
         ap.error("the evaluation seed must differ from the fitting seed")
-    model = model_path(args.model, "GUANDAN_CARD_MODEL", DEFAULT_MODEL)
+    # the files a table on this CPU runs (vision.reading.runtime.shipped_model), as CardDetector picks them
+    model = model_path(args.model, "GUANDAN_CARD_MODEL", shipped_model(DEFAULT_MODEL, FLOAT_MODEL))
     if not model.is_file():
         ap.error(f"no detector model file {model}")
-    classifier = model_path(None, CLF_ENV, CLF_MODEL)
+    classifier = model_path(None, CLF_ENV, shipped_classifier())
     # reads are another detector's or another classifier's: not reused
     tag = f"{file_sha256(model)[:8]}-{file_sha256(classifier)[:8]}"
     det = None
@@ -193,9 +206,10 @@ def main(argv: list[str] | None = None) -> int:
                 f"--fit-turned / --eval-turned say; fitted on seeds "
                 f"{', '.join(map(str, args.fit_seed))} ({len(fit_recs)} plays), checked on seed {args.eval_seed} "
                 f"({len(eval_recs)} plays)",
-        "made_by": "python -m vision.training.calibrate_confidence " + " ".join(
-            f"--{k} {v}" for k, v in ((("model", args.model),) if args.model else ())
-            + (("fit-seed", " ".join(map(str, args.fit_seed))), ("fit-plays", args.fit_plays),
+        # both files named: which ones a CPU picks by default differs (shipped_model)
+        "made_by": f"{CLF_ENV}={_shown(classifier)} python -m vision.training.calibrate_confidence " + " ".join(
+            f"--{k} {v}" for k, v in (("model", _shown(model)),
+               ("fit-seed", " ".join(map(str, args.fit_seed))), ("fit-plays", args.fit_plays),
                ("fit-turned", args.fit_turned), ("eval-seed", args.eval_seed), ("eval-plays", args.eval_plays),
                ("eval-turned", args.eval_turned))),
         # the curve is the detector's: another model file (the float one, a new
