@@ -48,8 +48,8 @@ zone (cards within 45 degrees of its axis), so the figures say how the
 reader copes with real overlapping cards at any angle, not how it meets
 the aims for plays; the phone set also gives recall apart for the cards
 whose box is taller than wide (within about 45 degrees of upright, or of
-upside down, if the card shows whole) and for the others (only roughly: a tilted view makes an upright card
-look wider).
+upside down, if the card shows whole) and for the others (only roughly:
+a tilted view makes an upright card look wider).
 """
 
 from __future__ import annotations
@@ -59,6 +59,8 @@ import ast
 import json
 import sys
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -67,7 +69,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from referee.settings import Settings  # noqa: E402
-from vision.reading.detector import CardDetector  # noqa: E402
+from vision.reading.detector import JOKERS, CardDetector  # noqa: E402
 from vision.reading.tracker import calibration_for, play_confidence  # noqa: E402
 from vision.reading.table import ZONE_PX  # noqa: E402
 
@@ -144,21 +146,18 @@ def phone_photographs(folder: Path) -> list[tuple[Path, list[Label]]]:
     return out
 
 
-def ccml_picture(img: np.ndarray, labels: list[Label]) -> np.ndarray:
-    """A CardCounterML photograph in its 16:9 shape, scaled so that its median index box is :data:`INDEX_PX` long."""
+def zone_picture(img: np.ndarray, labels: list[Label], aspect: float, longest_px: float) -> np.ndarray:
+    """A photograph squeezed by its set's export, in its own shape again (width
+    over height ``aspect``) and scaled so that its labels' median box's longer
+    side is ``longest_px`` (:data:`INDEX_PX` for index boxes, :data:`CARD_PX`
+    for card boxes).
+
+    >>> zone_picture(np.zeros((640, 640, 3), np.uint8), [("S5", 0.2, 0.25)], 4 / 3, 188.0).shape
+    (705, 940, 3)
+    """
     h = img.shape[0]
-    w = h * ASPECT
-    return _scaled(img, w, h, INDEX_PX / float(np.median([max(bw * w, bh * h) for _, bw, bh in labels])))
-
-
-def phone_picture(img: np.ndarray, labels: list[Label]) -> np.ndarray:
-    """A phone photograph in its own shape, scaled so that its median card box's longer side is :data:`CARD_PX`."""
-    h = img.shape[0]
-    w = h * PHONE_ASPECT
-    return _scaled(img, w, h, CARD_PX / float(np.median([max(bw * w, bh * h) for _, bw, bh in labels])))
-
-
-def _scaled(img: np.ndarray, w: float, h: float, s: float) -> np.ndarray:
+    w = h * aspect
+    s = longest_px / float(np.median([max(bw * w, bh * h) for _, bw, bh in labels]))
     return cv2.resize(img, (int(round(w * s)), int(round(h * s))), interpolation=cv2.INTER_AREA)
 
 
@@ -171,15 +170,27 @@ def upright_faces(labels: list[Label], aspect: float) -> set[str]:
     return {f for f, bw, bh in labels if f and bw * aspect < bh}
 
 
-# each set: its photographs, how one becomes a zone picture, whether to split by
-# box shape, and the source line printed
+@dataclass(frozen=True)
+class PhotoSet:
+    """One public set: its photographs, their shape before the export squeezed
+    them, what its boxes are (index boxes scale to :data:`INDEX_PX`, card
+    boxes to :data:`CARD_PX`, and only card boxes say roughly how a card
+    lies: ``by_box_shape``), and the source line printed."""
+
+    photographs: Callable[[Path], list[tuple[Path, list[Label]]]]
+    aspect: float
+    longest_px: float
+    by_box_shape: bool
+    source: str
+
+
 SETS = {
-    "ccml": (ccml_photographs, ccml_picture, False,
-             "Ammememe/CardCounterML a0e040b (Roboflow cadyzedevelopmenthub/card-detection-zk7wu v12, "
-             "CC BY 4.0): real, not made here"),
-    "phone": (phone_photographs, phone_picture, True,
-              "farukalamai/realtime-poker-card-detection-jetson b4f4f13 (Roboflow roboflow-jvuqo/"
-              "poker-cards-fmjio v4, CC BY 4.0): real, not made here"),
+    "ccml": PhotoSet(ccml_photographs, ASPECT, INDEX_PX, False,
+                     "Ammememe/CardCounterML a0e040b (Roboflow cadyzedevelopmenthub/card-detection-zk7wu v12, "
+                     "CC BY 4.0): real, not made here"),
+    "phone": PhotoSet(phone_photographs, PHONE_ASPECT, CARD_PX, True,
+                      "farukalamai/realtime-poker-card-detection-jetson b4f4f13 (Roboflow roboflow-jvuqo/"
+                      "poker-cards-fmjio v4, CC BY 4.0): real, not made here"),
 }
 
 
@@ -191,19 +202,20 @@ def measure(det: CardDetector, folder: Path, which: str = "ccml", per_photo: boo
     most piles are no combination), against the table's default
     ``min_confidence``; a wrong read at or above it would reach the referee
     unasked."""
-    photographs, picture, split, _ = SETS[which]
+    photo_set = SETS[which]
     calibration, asked_below = calibration_for(det), Settings().min_confidence
     tally: Counter = Counter()
     rows = []
-    for path, labels in photographs(folder):
+    for path, labels in photo_set.photographs(folder):
         img = cv2.imread(str(path))
         if img is None:
             raise SystemExit(f"bench_real_piles: cannot read {path}")
         truth = {f for f, _, _ in labels if f}
-        read = det.read_zones([picture(img, labels)], det.imgsz / max(ZONE_PX), 0)[0]
+        picture = zone_picture(img, labels, photo_set.aspect, photo_set.longest_px)
+        read = det.read_zones([picture], det.imgsz / max(ZONE_PX), 0)[0]
         got = Counter(read.names)
         exact = set(got) == truth and max(got.values(), default=1) == 1
-        jokers = sum(n for f, n in got.items() if f in ("BJ", "LJ") and f not in truth)
+        jokers = sum(n for f, n in got.items() if f in JOKERS and f not in truth)
         curve = calibration(read.confidence, len(read.names)) if read.names else 0.0
         unasked = bool(read.names) and play_confidence(read.confidence, read.names, calibration)[0] >= asked_below
         tally["cards"] += len(truth)
@@ -218,8 +230,8 @@ def measure(det: CardDetector, folder: Path, which: str = "ccml", per_photo: boo
         tally["curve_sure_right"] += curve >= asked_below and exact
         tally["unasked"] += unasked
         tally["wrong_unasked"] += unasked and not exact
-        if split:
-            tall = upright_faces(labels, PHONE_ASPECT)
+        if photo_set.by_box_shape:
+            tall = upright_faces(labels, photo_set.aspect)
             tally["tall"] += len(tall)
             tally["tall_found"] += sum(1 for f in tall if got[f])
             tally["wide_found"] += sum(1 for f in truth - tall if got[f])
@@ -237,7 +249,7 @@ def measure(det: CardDetector, folder: Path, which: str = "ccml", per_photo: boo
            # threshold, and how many of those were right
            f"curve_at_least_{asked_below:g}": f"{tally['curve_sure_right']}/{tally['curve_sure']} right",
            "photographs_unasked": tally["unasked"], "photographs_wrong_unasked": tally["wrong_unasked"]}
-    if split:
+    if photo_set.by_box_shape:
         wide = tally["cards"] - tally["tall"]
         out |= {"recall_taller_boxes": f"{tally['tall_found']}/{tally['tall']} = "
                                        f"{tally['tall_found'] / max(1, tally['tall']):.3f}",
@@ -253,7 +265,7 @@ def main() -> int:
     ap.add_argument("--per-photograph", action="store_true", help="also each photograph's faces and read")
     args = ap.parse_args()
     det = CardDetector(threads=args.threads)
-    print(json.dumps({"source": SETS[args.set][3],
+    print(json.dumps({"source": SETS[args.set].source,
                       "detector": det.model_path.name, "index_classifier": det.classifier.model_path.name,
                       **measure(det, args.dir, args.set, args.per_photograph)}, indent=1))
     return 0

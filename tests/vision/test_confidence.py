@@ -248,3 +248,11 @@ def test_the_calibration_is_fitted_on_fans_and_crooked_cards_and_counts_cards_no
     tag = cached[0].name.split("-fans-")[1].removesuffix(".jsonl")
     (got,) = records(None, tmp_path / "reads", 2, 2621, tag, "fans")
     assert got["exact"] is True
+
+
+def test_the_calibration_refuses_a_bad_eight_bit_setting_in_one_line(monkeypatch, capsys):
+    from vision.training.calibrate_confidence import main
+    monkeypatch.setenv("GUANDAN_EIGHT_BIT", "maybe")
+    with pytest.raises(SystemExit) as stop:
+        main(["--fit-seed", "2621", "--eval-seed", "2622"])
+    assert stop.value.code == 2 and "GUANDAN_EIGHT_BIT must be 1" in capsys.readouterr().err

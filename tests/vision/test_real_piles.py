@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 import benchmarks.bench_real_piles as piles
-from benchmarks.bench_real_piles import PHONE_DIR, SET_NAMES, face, measure, phone_face, phone_photographs
+from benchmarks.bench_real_piles import (CARD_PX, PHONE_ASPECT, PHONE_DIR, SET_NAMES, face, measure, phone_face,
+                                         phone_photographs, zone_picture)
 from vision.reading.classes import CARD_NAMES
 
 # the phone set's class names, in its data.yaml's order (its "jack  of clubs" with two spaces too)
@@ -72,7 +73,7 @@ def test_a_folder_without_its_class_names_is_refused_with_the_reason(tmp_path):
 def test_a_squeezed_photograph_gets_its_shape_and_scale_back_and_is_read(tmp_path, decks, detector):
     _phone_set(tmp_path, decks[0])
     [(path, labels)] = phone_photographs(tmp_path)
-    pic = piles.phone_picture(cv2.imread(str(path)), labels)
+    pic = zone_picture(cv2.imread(str(path)), labels, PHONE_ASPECT, CARD_PX)
     # 4:3 again, each card its 188 px height
     assert pic.shape[1] / pic.shape[0] == pytest.approx(4 / 3, abs=0.01) and pic.shape[0] == pytest.approx(600, abs=2)
     out = measure(detector, tmp_path, "phone", per_photo=True)

@@ -53,7 +53,7 @@ from vision.reading.confidence import SIZE_GROUPS, Calibration, model_id, read_r
 from vision.reading.confidence import fit_curves as fit  # noqa: F401  (also deck enrollment's fit)
 from vision.reading.detector import DEFAULT_MODEL, FLOAT_MODEL, CardDetector
 from vision.reading.index_classifier import ENV as CLF_ENV, shipped_classifier
-from vision.reading.runtime import file_sha256, model_path, shipped_model
+from vision.reading.runtime import RuntimeSettingError, file_sha256, model_path, shipped_model
 from vision.reading.tracker import play_confidence
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone
 from vision.training.card_art import HELD_OUT_DECKS
@@ -176,10 +176,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.eval_seed in args.fit_seed:
         ap.error("the evaluation seed must differ from the fitting seed")
     # the files a table on this CPU runs (vision.reading.runtime.shipped_model), as CardDetector picks them
-    model = model_path(args.model, "GUANDAN_CARD_MODEL", shipped_model(DEFAULT_MODEL, FLOAT_MODEL))
+    try:
+        model = model_path(args.model, "GUANDAN_CARD_MODEL", shipped_model(DEFAULT_MODEL, FLOAT_MODEL))
+        classifier = model_path(None, CLF_ENV, shipped_classifier())
+    except RuntimeSettingError as exc:       # GUANDAN_EIGHT_BIT set to something else than 1 or 0
+        ap.error(str(exc))
     if not model.is_file():
         ap.error(f"no detector model file {model}")
-    classifier = model_path(None, CLF_ENV, shipped_classifier())
     # reads are another detector's or another classifier's: not reused
     tag = f"{file_sha256(model)[:8]}-{file_sha256(classifier)[:8]}"
     det = None
