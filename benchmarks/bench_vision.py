@@ -61,7 +61,9 @@ jokers, card recall by angle.  ``--only-jokers`` runs that section alone.
 
 ``--four-corners N`` adds the first N held-out plays again, their decks
 printed with an index in all four corners, as many real decks are
-(:func:`vision.training.card_art.four_corner_deck`; generated pictures).
+(:func:`vision.training.card_art.four_corner_deck`; generated pictures);
+``--four-corner-decks NAMES`` prints these decks so instead (e.g. training
+decks: their art was seen in training, four corners were not).
 ``--line-drawn N`` adds the first N held-out plays with their decks printed
 as line drawings, pips and pictures outlined (half the decks' lines in
 their colours, half all black), as many real decks are
@@ -136,6 +138,23 @@ class Tally:
                 "plays_exact": round(self.exact / max(1, self.plays), 4), "phantom_jokers": self.phantom,
                 # jokers laid that were read (each name counted up to as many as were laid)
                 **({"jokers_read": f"{self.jokers_read}/{self.jokers}"} if self.jokers else {})}
+
+
+def _deck_names(text: str) -> tuple[str, ...]:
+    """Comma-separated names of the project's decks (training or held-out).
+
+    >>> _deck_names("anglo,paris")
+    ('anglo', 'paris')
+    >>> _deck_names("anglo,nope")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: unknown deck 'nope' (known: anglo, ...)
+    """
+    names = tuple(n.strip() for n in text.split(",") if n.strip())
+    known = TRAIN_DECKS + HELD_OUT_DECKS
+    for n in names or ("",):
+        if n not in known:
+            raise argparse.ArgumentTypeError(f"unknown deck {n!r} (known: {', '.join(known)})")
+    return names
 
 
 def accuracy(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_MARGIN_MM,
@@ -826,6 +845,9 @@ def main() -> int:
     ap.add_argument("--four-corners", type=int, default=0, metavar="N",
                     help="also N held-out plays from the held-out decks printed with an index in all four corners "
                          "(generated pictures)")
+    ap.add_argument("--four-corner-decks", type=_deck_names, default=HELD_OUT_DECKS, metavar="NAMES",
+                    help="the decks --four-corners prints with four corners, comma-separated "
+                         "(default: the held-out decks)")
     ap.add_argument("--line-drawn", type=int, default=0, metavar="N",
                     help="also N held-out plays from the held-out decks printed as line drawings "
                          "(generated pictures)")
@@ -889,7 +911,8 @@ def main() -> int:
     if args.four_corners:
         from vision.training.card_art import four_corner_deck
         out["four_corner_decks"] = accuracy(det, args.four_corners, args.seed, args.margin_mm,
-                                            decks=[four_corner_deck(d) for d in load_decks(HELD_OUT_DECKS)])
+                                            decks=[four_corner_deck(d) for d in
+                                                   load_decks(args.four_corner_decks)])
     if args.line_drawn:
         from vision.training.card_art import line_drawn_deck
         out["line_drawn_decks"] = accuracy(det, args.line_drawn, args.seed, args.margin_mm,

@@ -32,7 +32,7 @@ from vision.reading.index_classifier import (ENV as CLF_ENV, LABELS as CLF_LABEL
                                              IndexClassifier, shipped_classifier, turned_crop)
 from vision.reading.orientation import (OTHER_LINES, TURN_FROM, Region, Turns, Upright, cards_hull, lines_apart,
                                         turn_angles, upright)
-from vision.reading.pairing import (BOTTOM_MIN, PAIR_RATIO, SAME_INDEX, CardRead, IndexDetection, _corner_of,
+from vision.reading.pairing import (BOTTOM_MIN, PAIR_DY_MAX, PAIR_RATIO, SAME_INDEX, CardRead, IndexDetection, _corner_of,
                                     _corner_pair_error, height_bands, one_per_index, pair_indices)
 from vision.reading.runtime import ParallelSession, RuntimeSettingError, Workers, model_path, shipped_model
 
@@ -145,6 +145,10 @@ JOKERS = (BIG_JOKER.code, LITTLE_JOKER.code)
 SURE = 0.8   # a card read with this confidence adds nothing when two turns of a zone are weighed
 SURE_JOKER = 0.97  # a joker read in another turn than the surer read's must be this sure,
 JOKER_TURN = 30.0  # or SURE in a turn of less than this many degrees (models/MODEL_CARD.md, "Jokers in fans")
+# a lone corner from another turn this far below a kept one of its name
+# (index heights), and leaning from it by at most this share of that: one
+# card's edge (a deck printing all four corners), not another card
+EDGE_MIN, EDGE_SLANT = 2.0, 0.25
 TWIN_TURN = 30.0   # lone corners of one name read in turns this far apart: two cards ("A twin pushed in crooked")
 DOUBT_BOX = 0.3   # a box the detector is this sure of, left unnamed, may be a card turned its own way
 ROW_STEP = 2.5    # index heights: cards whose centres step down this much lie in another row
@@ -460,6 +464,9 @@ class CardDetector:
                 # (of size 0, one card read in two turns was counted twice)
                 best[z] = _merged(best[z], tried[z] + extra, [0.0, *wholes[z], *(t for t in owns[z] if t)],
                                   widths[z] if widths[z][0] > 0 else size)
+        # a lone corner where a card of its name has its top-right or
+        # bottom-left index: that card's, on a deck printing all four corners
+        best = [replace(b, cards=[c for c in b.cards if not _four_corner_of(c, b.cards)]) for b in best]
         # whether a hand is there: the read as it lies alone
         reads = [replace(b, hand=t[0].hand, hand_confidence=t[0].hand_confidence, hand_boxes=t[0].hand_boxes,
                          left_out=_left_out(b, e, w))
@@ -728,6 +735,27 @@ def _at_other_corner(card: CardRead, d: IndexDetection) -> bool:
     return _corner_of(centres, (0, 1), 2) is not None
 
 
+def _four_corner_of(card: CardRead, cards: list[CardRead]) -> bool:
+    """Whether ``card`` is a lone corner sitting as the top-right or
+    bottom-left index of another of ``cards`` of its name whose two corners
+    are read (:func:`vision.reading.pairing._corner_of`): that card's own
+    index on a deck printing all four corners, which a turned read or a
+    pairing that joined other corners left alone.  (Another card's index
+    there would cover that card's bottom-right index or lie under it.)
+
+    >>> at = lambda n, x, y: IndexDetection(n, 0.9, (x - 8, y - 16, x + 8, y + 16))
+    >>> d8 = CardRead("D8", 0.98, (0, 0, 1, 1), (at("D8", 540, 228), at("D8", 639, 346)))
+    >>> lone = lambda n, x, y: CardRead(n, 0.9, (0, 0, 1, 1), (at(n, x, y),))
+    >>> _four_corner_of(lone("D8", 639, 228), [d8]), _four_corner_of(lone("D8", 540, 346), [d8])
+    (True, True)
+    >>> _four_corner_of(lone("D8", 700, 228), [d8]), _four_corner_of(lone("C8", 639, 228), [d8])
+    (False, False)
+    """
+    return len(card.indices) == 1 and any(
+        c is not card and c.name == card.name and len(c.indices) >= 2 and _at_other_corner(c, card.indices[0])
+        for c in cards)
+
+
 def _on_four_corner(card: CardRead, cards: list[CardRead]) -> bool:
     """Whether ``card`` is a joker read short of :data:`SURE_JOKER` one of
     whose indices sits as another of ``cards``' top-right or bottom-left
@@ -906,10 +934,18 @@ def _lone_centre(card: CardRead, turn: float, half: np.ndarray) -> CardRead:
 
 def _corners_of_one(a: IndexDetection, b: IndexDetection, turn: float, ih: float) -> bool:
     """Whether two indices (zone pixels) sit as one card's top-left and
-    bottom-right corners do, in the picture turned by ``turn`` degrees."""
+    bottom-right corners do, or as its two corners along one long edge
+    (:data:`EDGE_MIN`, :data:`EDGE_SLANT`), in the picture turned by ``turn`` degrees.
+
+    >>> at = lambda x, y: IndexDetection("SQ", 0.9, (x - 10, y - 20, x + 10, y + 20))
+    >>> [_corners_of_one(at(190, 187), at(x, 315), 0.0, 42.0) for x in (290, 200, 150)]
+    [True, True, False]
+    """
     v = _turned(np.array(b.center) - np.array(a.center), -turn)
     if v[1] < 0:
         v = -v
+    if EDGE_MIN * ih <= v[1] <= PAIR_DY_MAX * ih and abs(v[0]) <= EDGE_SLANT * v[1]:
+        return True      # one card's edge, on a deck printing all four corners
     return _corner_pair_error(v, ih) is not None
 
 

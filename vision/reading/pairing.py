@@ -35,6 +35,7 @@ RESCUE_TOL = 0.5       # index heights: a corner pair named two ways must sit th
 ROWS_SHAPE_FROM = 3     # cards in rows: from this many corner pairs their usual offset is known,
 ROWS_SHAPE_TOL = 1.0    # and a pair this many index heights from it is undone
 RESCUE_FLOOR = 1e-3    # a name outside a corner's short list still counts this much (a cut-off corner lists no good one)
+RESCUE_SURE = 0.8      # two corners named this surely, each something else, are two cards
 # cos of the angle at a four-corner card's other two corners: within about 6
 # degrees of square (12 took a fanned neighbour's index for one)
 FOUR_CORNER_SQUARE = 0.1
@@ -43,6 +44,7 @@ EDGE_DX = 0.5       # index heights: a card's two indices along one edge lie thi
 # index heights: and as far apart as the row's cards' corners, to within this
 # (cards in two rows: a card's height and a gap apart)
 EDGE_DY_TOL = 0.3
+EDGE_CLEAR = 0.3    # index heights: of two upper indices over one lower, the straighter one by this is its edge's
 
 
 @dataclass(frozen=True)
@@ -282,7 +284,8 @@ def _rescue_pairs(indices, local, bottom, ih, groups, used, names, rows: bool = 
     decides).  ``rows``: the cards lie in rows: the nearest card is the
     nearest on the table (else along the row), and a lone corner may be
     either (its role was guessed from its neighbours; where it sits says
-    which).  Updates ``used`` and ``names``.
+    which).  Two corners each named surely as another face are two cards
+    (:func:`_surely_two`).  Updates ``used`` and ``names``.
     """
     tops = [i for i in np.nonzero(~bottom | rows)[0] if i not in used]
     bots = [j for j in np.nonzero(bottom | rows)[0] if j not in used]
@@ -312,12 +315,32 @@ def _rescue_pairs(indices, local, bottom, ih, groups, used, names, rows: bool = 
         if i in used or j in used:
             continue
         a, b = indices[i], indices[j]
+        if _surely_two(a, b):
+            continue
         options = {a.name, b.name} | {n for n, _ in a.alternatives} | {n for n, _ in b.alternatives}
         best = max(options, key=lambda n: max(RESCUE_FLOOR, a.probability(n)) * max(RESCUE_FLOOR, b.probability(n)))
         used.update((i, j))
         names[i] = names[j] = best
         out.append((i, j))
     return out
+
+
+def _surely_two(a: IndexDetection, b: IndexDetection) -> bool:
+    """Whether two indices show two faces: each is named surely
+    (:data:`RESCUE_SURE`) and neither finds the other's name likely
+    (:data:`RESCUE_FLOOR` 's tenfold).  On a deck printing all four corners a
+    row's bottom-left indices sit where the cards' bottom-right ones would;
+    rescued, a card's top-left index took the next card's bottom-left one
+    for its own, one of the two faces lost.
+
+    >>> st, ht = IndexDetection("ST", 0.97, (0, 0, 9, 9)), IndexDetection("HT", 0.95, (0, 0, 9, 9))
+    >>> _surely_two(st, ht), _surely_two(st, IndexDetection("HT", 0.6, (0, 0, 9, 9)))
+    (True, False)
+    >>> _surely_two(st, IndexDetection("HT", 0.9, (0, 0, 9, 9), (("ST", 0.08),)))
+    False
+    """
+    return a.name != b.name and min(a.confidence, b.confidence) >= RESCUE_SURE \
+        and max(a.probability(b.name), b.probability(a.name)) < 10 * RESCUE_FLOOR
 
 
 def _only_fit(fits: set[tuple[int, int]], i: int, j: int, rows: bool) -> bool:
@@ -543,7 +566,8 @@ def _edge_corners(indices: list[IndexDetection], local: np.ndarray, bottom: np.n
     (turned) one of the same name, one above the other (within
     :data:`EDGE_DX` index heights across the row) and as far apart as a
     card's corners are (``corner_dy``, within :data:`EDGE_DY_TOL` index
-    heights), each the other's only such partner.  A row laid each card over
+    heights), each the other's only such partner or straighter above it than
+    any other by :data:`EDGE_CLEAR` index heights.  A row laid each card over
     the last shows every card's left edge; a card slid under the last, its
     right edge.  Read alone they counted as two cards.  (Two cards of one
     name cannot show so in one row: the upper one's lower neighbour would lie
@@ -553,11 +577,27 @@ def _edge_corners(indices: list[IndexDetection], local: np.ndarray, bottom: np.n
     >>> local = np.array([d_.center for d_ in d])
     >>> _edge_corners(d, local, np.array([False, True, False]), 24.0, set(), 64.0)
     [(0, 1)]
+
+    A twin just beside it (its own lower index hidden) is less straight above:
+
+    >>> d[2] = IndexDetection("H6", 0.9, (28, 8, 40, 32))
+    >>> local = np.array([d_.center for d_ in d])
+    >>> _edge_corners(d, local, np.array([False, True, False]), 24.0, set(), 64.0)
+    [(0, 1)]
     """
     def fits(i: int, j: int) -> bool:
         dx, dy = local[j] - local[i]
         return bool(abs(dx) <= EDGE_DX * ih and abs(dy - corner_dy) <= EDGE_DY_TOL * ih)
-    return _sole_pairs(indices, bottom, used, False, fits)
+    # (each the other's only partner, or clearly the straightest: a twin
+    # beside the card, its lower index covered, fits too)
+    tops = [int(i) for i in np.nonzero(~bottom)[0] if i not in used]
+    bots = [int(j) for j in np.nonzero(bottom)[0] if j not in used]
+    found = sorted((abs(float(local[j][0] - local[i][0])), i, j) for i in tops for j in bots
+                   if indices[i].name == indices[j].name and fits(i, j))
+    out = [(i, j) for dx, i, j in found
+           if not any((a == i or b == j) and (a, b) != (i, j) and d < dx + EDGE_CLEAR * ih for d, a, b in found)]
+    used.update(k for pair in out for k in pair)
+    return out
 
 
 def _rotation(t: float) -> np.ndarray:

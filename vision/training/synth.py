@@ -148,19 +148,22 @@ def play_for_deck(rng: np.random.Generator, deck: Deck, kind: str | None = None)
     return cards
 
 def held_out_scenes(plays: int, seed: int, margin: int = 0,
-                    decks: list[Deck] | None = None) -> Iterator[tuple[int, Deck, Scene]]:
+                    decks: list[Deck] | None = None, first: int = 0) -> Iterator[tuple[int, Deck, Scene]]:
     """The held-out plays the benchmark and the confidence calibration read:
-    play ``i`` (0 to ``plays`` - 1) drawn from a stream of its own
+    play ``i`` (``first`` to ``first + plays`` - 1) drawn from a stream of its own
     (``[seed, i]``), the held-out decks in turn (``decks``: these instead)
     on the held-out cloths, no hand, with a ``margin`` of cloth around the zone.
 
     >>> [(i, deck.name, len(scene.cards) > 0) for i, deck, scene in held_out_scenes(2, 7)]
     [(0, 'paris', True), (1, 'tigullio', True)]
+    >>> [(i, d.name, s.cards) for i, d, s in held_out_scenes(1, 7, first=1)] == \
+    ...     [(i, d.name, s.cards) for i, d, s in held_out_scenes(2, 7)][1:]
+    True
     """
     from vision.training.card_art import HELD_OUT_DECKS, load_decks
 
     gen = SceneGenerator(decks or load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT, hand_rate=0.0)
-    for i in range(plays):
+    for i in range(first, first + plays):
         rng = np.random.default_rng([seed, i])
         deck = gen.decks[i % len(gen.decks)]
         yield i, deck, gen.render(play_for_deck(rng, deck), rng, deck=deck, margin=margin)
