@@ -33,7 +33,9 @@ used.  Build the folder once:
 
 then ``python benchmarks/bench_real_piles.py --set SET --dir DIR``.  The
 photographs are not in this repository, and nothing here was trained or
-tuned on them.
+tuned on them.  ``--deck PROFILE`` reads them with a deck profile, as a
+table naming it does (``bench_real_enroll.py`` makes one of the phone
+set's deck from its training split).
 
 Each photograph gets its own shape back (CardCounterML: the webcam's 16:9;
 the phone set: 4:3, :data:`PHONE_ASPECT`) and is scaled to
@@ -69,7 +71,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from referee.settings import Settings  # noqa: E402
-from vision.reading.detector import JOKERS, CardDetector  # noqa: E402
+from vision.reading.deck_profile import DeckProfileError  # noqa: E402
+from vision.reading.detector import JOKERS, CardDetector, DetectorError  # noqa: E402
 from vision.reading.tracker import calibration_for, play_confidence  # noqa: E402
 from vision.reading.table import ZONE_PX  # noqa: E402
 
@@ -130,15 +133,20 @@ def ccml_photographs(folder: Path) -> list[tuple[Path, list[Label]]]:
     return out
 
 
-def phone_photographs(folder: Path) -> list[tuple[Path, list[Label]]]:
-    """The phone set's 88 valid and test photographs, each with its labels."""
+def phone_names(folder: Path) -> list[str]:
+    """The phone set's class names, from its ``data.yaml``."""
     try:
         # (its names line is a flow list of quoted strings: no YAML library needed at a table)
         line = next(x for x in (folder / PHONE_DIR / "data.yaml").read_text().splitlines() if x.startswith("names:"))
-        names = ast.literal_eval(line.split(":", 1)[1].strip())
+        return list(ast.literal_eval(line.split(":", 1)[1].strip()))
     except (OSError, StopIteration, ValueError, SyntaxError) as exc:
         raise SystemExit(f"bench_real_piles: no class names in {folder / PHONE_DIR}/data.yaml: {exc!r} "
                          "(see the module's doc)") from None
+
+
+def phone_photographs(folder: Path) -> list[tuple[Path, list[Label]]]:
+    """The phone set's 88 valid and test photographs, each with its labels."""
+    names = phone_names(folder)
     out = [(path, _labels(path, lambda k: phone_face(names[k])))
            for split in ("valid", "test") for path in sorted((folder / PHONE_DIR / split / "images").glob("*.jpg"))]
     if not out:
@@ -263,10 +271,16 @@ def main() -> int:
     ap.add_argument("--dir", type=Path, required=True, help="the folder built as the module's doc says")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--per-photograph", action="store_true", help="also each photograph's faces and read")
+    ap.add_argument("--deck", type=Path, default=None, metavar="PROFILE",
+                    help="read with a deck profile from guandan-ref enroll-deck (.npz), as a table naming it does")
     args = ap.parse_args()
-    det = CardDetector(threads=args.threads)
+    try:
+        det = CardDetector(threads=args.threads, deck=args.deck)
+    except (DetectorError, DeckProfileError) as exc:
+        ap.error(f"--deck {args.deck}: {exc}")
     print(json.dumps({"source": SETS[args.set].source,
                       "detector": det.model_path.name, "index_classifier": det.classifier.model_path.name,
+                      **({"deck_profile": args.deck.name} if args.deck else {}),
                       **measure(det, args.dir, args.set, args.per_photograph)}, indent=1))
     return 0
 
