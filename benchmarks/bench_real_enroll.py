@@ -197,7 +197,8 @@ def main() -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--out", type=Path, default=None, help="keep the deck profile here (.npz)")
     ap.add_argument("--head", choices=("logistic", "prototypes"), default="logistic")
-    ap.add_argument("--blend", type=_share, default=1.0, help="the deck head's share (0-1; the rest the shipped head's)")
+    ap.add_argument("--blend", type=_share, default=1.0,
+                    help="the deck head's share (0-1; the rest the shipped head's)")
     args = ap.parse_args()
     say = lambda msg: print(f"bench_real_enroll: {msg}", file=sys.stderr, flush=True)   # noqa: E731
     det = CardDetector(threads=args.threads)

@@ -112,3 +112,18 @@ def test_the_bench_prints_the_decks_named_with_four_corners():
     for bad in ("anglo,nope", "", ","):
         with pytest.raises(argparse.ArgumentTypeError, match="unknown deck"):
             _deck_names(bad)
+
+
+def test_a_card_leaning_in_a_fan_is_one_card_not_its_two_edges(detector):
+    # generated fan 23 of seed 777, the held-out decks printed with four
+    # corners: its H2 leans so that its left edge's two indices and its right
+    # edge's two each looked like a card's top-left and bottom-right corners
+    from vision.training.card_art import HELD_OUT_DECKS, load_decks
+    from vision.training.synth import turned_scenes
+
+    margin = Zone.margin_px(ZONE_MARGIN_MM)
+    decks = [four_corner_deck(d) for d in load_decks(HELD_OUT_DECKS)]
+    (_, _, scene), = turned_scenes(1, 777, "fans", margin, decks=decks, first=23)
+    read = detector.read_zones([scene.image], detector.imgsz / max(ZONE_PX), margin)[0]
+    assert sorted(read.names) == sorted(scene.cards) == ["C2", "H2", "S2"]
+    assert max(len(c.indices) for c in read.cards) == 4

@@ -32,8 +32,9 @@ from vision.reading.index_classifier import (ENV as CLF_ENV, LABELS as CLF_LABEL
                                              IndexClassifier, shipped_classifier, turned_crop)
 from vision.reading.orientation import (OTHER_LINES, TURN_FROM, Region, Turns, Upright, cards_hull, lines_apart,
                                         turn_angles, upright)
-from vision.reading.pairing import (BOTTOM_MIN, PAIR_DY_MAX, PAIR_RATIO, SAME_INDEX, CardRead, IndexDetection, _corner_of,
-                                    _corner_pair_error, height_bands, one_per_index, pair_indices)
+from vision.reading.pairing import (BOTTOM_MIN, FOUR_CORNER_SIDES, FOUR_CORNER_SQUARE, PAIR_DY_MAX, PAIR_RATIO,
+                                    SAME_INDEX, CardRead, IndexDetection, _corner_of, _corner_pair_error, height_bands,
+                                    one_per_index, pair_indices)
 from vision.reading.runtime import ParallelSession, RuntimeSettingError, Workers, model_path, shipped_model
 
 # The detector as trained (32-bit floats), and the one a table runs: its
@@ -149,6 +150,9 @@ JOKER_TURN = 30.0  # or SURE in a turn of less than this many degrees (models/MO
 # (index heights), and leaning from it by at most this share of that: one
 # card's edge (a deck printing all four corners), not another card
 EDGE_MIN, EDGE_SLANT = 2.0, 0.25
+# a card's two long edges read as two cards: lengths within this share, and
+# directions this close (cos: about 18 degrees)
+EDGES_ALIKE, EDGES_PARALLEL = 0.15, 0.95
 TWIN_TURN = 30.0   # lone corners of one name read in turns this far apart: two cards ("A twin pushed in crooked")
 DOUBT_BOX = 0.3   # a box the detector is this sure of, left unnamed, may be a card turned its own way
 ROW_STEP = 2.5    # index heights: cards whose centres step down this much lie in another row
@@ -467,6 +471,9 @@ class CardDetector:
         # a lone corner where a card of its name has its top-right or
         # bottom-left index: that card's, on a deck printing all four corners
         best = [replace(b, cards=[c for c in b.cards if not _four_corner_of(c, b.cards)]) for b in best]
+        # and two cards of one name, each two corners along one long edge, that
+        # make a card's rectangle together: one card leaning in a fan
+        best = [replace(b, cards=_edges_joined(b.cards)) for b in best]
         # whether a hand is there: the read as it lies alone
         reads = [replace(b, hand=t[0].hand, hand_confidence=t[0].hand_confidence, hand_boxes=t[0].hand_boxes,
                          left_out=_left_out(b, e, w))
@@ -733,6 +740,54 @@ def _at_other_corner(card: CardRead, d: IndexDetection) -> bool:
     (a card whose two corners are read; :func:`vision.reading.pairing._corner_of`)."""
     centres = np.array([card.indices[0].center, card.indices[1].center, d.center], float)
     return _corner_of(centres, (0, 1), 2) is not None
+
+
+def _edges_of_one(a: CardRead, b: CardRead) -> bool:
+    """Whether two cards of one name, each read from two corners, are one
+    card's two long edges (a deck printing all four corners): the same edge
+    one card's width across, at a right angle to within
+    :data:`vision.reading.pairing.FOUR_CORNER_SQUARE`, the card's short side
+    over its long one within :data:`vision.reading.pairing.FOUR_CORNER_SIDES`.
+    A card leaning in a fan makes each edge's two indices look like a
+    card's top-left and bottom-right ones.
+
+    >>> at = lambda x, y: IndexDetection("H2", 0.95, (x - 8, y - 16, x + 8, y + 16))
+    >>> left = CardRead("H2", 0.93, (0, 0, 1, 1), (at(91, 171), at(129, 266)))
+    >>> right = CardRead("H2", 0.98, (0, 0, 1, 1), (at(196, 237), at(156, 139)))
+    >>> _edges_of_one(left, right), _edges_of_one(left, replace(right, name="C2"))
+    (True, False)
+    >>> _edges_of_one(left, CardRead("H2", 0.98, (0, 0, 1, 1), (at(191, 171), at(229, 266))))   # a twin along the row
+    False
+    """
+    if a.name != b.name or len(a.indices) != 2 or len(b.indices) != 2:
+        return False
+    pa = sorted((np.array(d.center, float) for d in a.indices), key=lambda v: v[1])
+    pb = sorted((np.array(d.center, float) for d in b.indices), key=lambda v: v[1])
+    ea, eb = pa[1] - pa[0], pb[1] - pb[0]
+    la, lb = float(np.hypot(*ea)), float(np.hypot(*eb))
+    if min(la, lb) == 0 or abs(la - lb) > EDGES_ALIKE * max(la, lb) or float(ea @ eb) < EDGES_PARALLEL * la * lb:
+        return False        # not one edge's length and direction
+    side = pb[0] - pa[0]
+    ls = float(np.hypot(*side))
+    if ls == 0 or abs(float(side @ ea)) > FOUR_CORNER_SQUARE * ls * la:
+        return False        # not square
+    return FOUR_CORNER_SIDES[0] <= ls / la <= FOUR_CORNER_SIDES[1]
+
+
+def _edges_joined(cards: list[CardRead]) -> list[CardRead]:
+    """``cards`` with each two that are one card's edges (:func:`_edges_of_one`)
+    one card of four indices, where the first stood."""
+    out = list(cards)
+    for a in cards:
+        for b in cards:
+            if a is not b and a in out and b in out and _edges_of_one(a, b):
+                dets = a.indices + b.indices
+                box = (min(a.box[0], b.box[0]), min(a.box[1], b.box[1]),
+                       max(a.box[2], b.box[2]), max(a.box[3], b.box[3]))
+                centre = tuple(float(v) for v in np.mean([d.center for d in dets], axis=0))
+                out[out.index(a)] = CardRead(a.name, max(a.confidence, b.confidence), box, dets, centre)
+                out.remove(b)
+    return out
 
 
 def _four_corner_of(card: CardRead, cards: list[CardRead]) -> bool:
