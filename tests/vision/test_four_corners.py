@@ -127,3 +127,13 @@ def test_a_card_leaning_in_a_fan_is_one_card_not_its_two_edges(detector):
     read = detector.read_zones([scene.image], detector.imgsz / max(ZONE_PX), margin)[0]
     assert sorted(read.names) == sorted(scene.cards) == ["C2", "H2", "S2"]
     assert max(len(c.indices) for c in read.cards) == 4
+
+
+def test_a_corner_read_as_a_joker_is_still_rescued_with_its_cards_other_corner():
+    # an index on its side reads as a joker: a corner pair named BJ and C6
+    # is one C6, as before; two surely named ordinary faces stay two cards
+    first = [_index("C6", 20, 20), _index("C6", 70, 84)]
+    joker = [IndexDetection("BJ", 0.92, (94, 8, 106, 32)), IndexDetection("C6", 0.98, (144, 72, 156, 96))]
+    assert [c.name for c in pair_indices(first + joker)] == ["C6", "C6"]
+    two = [IndexDetection("S7", 0.92, (94, 8, 106, 32)), IndexDetection("C6", 0.98, (144, 72, 156, 96))]
+    assert sorted(c.name for c in pair_indices(first + two)) == ["C6", "C6", "S7"]

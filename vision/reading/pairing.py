@@ -21,6 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from referee.cards import BIG_JOKER, LITTLE_JOKER
+
 # Geometry of a corner-index pair, measured on the decks (in the row's frame):
 # from the top-left index centre to the bottom-right one, dy is 1.4 to 4
 # index heights and dx/dy about 0.78.
@@ -327,20 +329,25 @@ def _rescue_pairs(indices, local, bottom, ih, groups, used, names, rows: bool = 
 
 def _surely_two(a: IndexDetection, b: IndexDetection) -> bool:
     """Whether two indices show two faces: each is named surely
-    (:data:`RESCUE_SURE`) and neither finds the other's name likely
-    (:data:`RESCUE_FLOOR` 's tenfold).  On a deck printing all four corners a
+    (:data:`RESCUE_SURE`) and neither gives the other's name ten times
+    :data:`RESCUE_FLOOR` or more.  On a deck printing all four corners a
     row's bottom-left indices sit where the cards' bottom-right ones would;
     rescued, a card's top-left index took the next card's bottom-left one
-    for its own, one of the two faces lost.
+    for its own, one of the two faces lost.  A corner named a joker is not
+    trusted so: an index on its side reads as one, and the pair is rescued
+    as before (the name both corners find likeliest).
 
     >>> st, ht = IndexDetection("ST", 0.97, (0, 0, 9, 9)), IndexDetection("HT", 0.95, (0, 0, 9, 9))
     >>> _surely_two(st, ht), _surely_two(st, IndexDetection("HT", 0.6, (0, 0, 9, 9)))
     (True, False)
     >>> _surely_two(st, IndexDetection("HT", 0.9, (0, 0, 9, 9), (("ST", 0.08),)))
     False
+    >>> _surely_two(st, IndexDetection("BJ", 0.92, (0, 0, 9, 9)))
+    False
     """
     return a.name != b.name and min(a.confidence, b.confidence) >= RESCUE_SURE \
-        and max(a.probability(b.name), b.probability(a.name)) < 10 * RESCUE_FLOOR
+        and max(a.probability(b.name), b.probability(a.name)) < 10 * RESCUE_FLOOR \
+        and not {a.name, b.name} & {BIG_JOKER.code, LITTLE_JOKER.code}
 
 
 def _only_fit(fits: set[tuple[int, int]], i: int, j: int, rows: bool) -> bool:
