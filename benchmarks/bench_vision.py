@@ -63,7 +63,9 @@ jokers, card recall by angle.  ``--only-jokers`` runs that section alone.
 printed with an index in all four corners, as many real decks are
 (:func:`vision.training.card_art.four_corner_deck`; generated pictures);
 ``--four-corner-decks NAMES`` prints these decks so instead (e.g. training
-decks: their art was seen in training, four corners were not).
+decks: their art was seen in training, four corners were not);
+``--four-corners-turned N`` lays N fans and N rows with crooked cards of
+those decks, each card read with its own turn.
 ``--line-drawn N`` adds the first N held-out plays with their decks printed
 as line drawings, pips and pictures outlined (half the decks' lines in
 their colours, half all black), as many real decks are
@@ -845,9 +847,12 @@ def main() -> int:
     ap.add_argument("--four-corners", type=int, default=0, metavar="N",
                     help="also N held-out plays from the held-out decks printed with an index in all four corners "
                          "(generated pictures)")
+    ap.add_argument("--four-corners-turned", type=integer(0, MOST, "a count"), default=0, metavar="N",
+                    help="also N fans and N rows with crooked cards, each card read with its own turn, "
+                         "from those decks printed with four corners (generated pictures)")
     ap.add_argument("--four-corner-decks", type=_deck_names, default=HELD_OUT_DECKS, metavar="NAMES",
-                    help="the decks --four-corners prints with four corners, comma-separated "
-                         "(default: the held-out decks)")
+                    help="the decks --four-corners and --four-corners-turned print with four corners, "
+                         "comma-separated (default: the held-out decks)")
     ap.add_argument("--line-drawn", type=int, default=0, metavar="N",
                     help="also N held-out plays from the held-out decks printed as line drawings "
                          "(generated pictures)")
@@ -908,11 +913,14 @@ def main() -> int:
         out["jokers_turned"] = joker_sections(det, args.jokers, args.seed, args.margin_mm)
     if args.two_rows:
         out["two_rows"] = two_rows(det, args.two_rows, args.seed, args.margin_mm)
-    if args.four_corners:
+    if args.four_corners or args.four_corners_turned:
         from vision.training.card_art import four_corner_deck
-        out["four_corner_decks"] = accuracy(det, args.four_corners, args.seed, args.margin_mm,
-                                            decks=[four_corner_deck(d) for d in
-                                                   load_decks(args.four_corner_decks)])
+        four = [four_corner_deck(d) for d in load_decks(args.four_corner_decks)]
+        if args.four_corners:
+            out["four_corner_decks"] = accuracy(det, args.four_corners, args.seed, args.margin_mm, decks=four)
+        if args.four_corners_turned:
+            out["four_corner_decks_turned"] = card_angles({"each_cards_own_turn": det}, args.four_corners_turned,
+                                                          args.seed, args.margin_mm, decks=four)
     if args.line_drawn:
         from vision.training.card_art import line_drawn_deck
         out["line_drawn_decks"] = accuracy(det, args.line_drawn, args.seed, args.margin_mm,

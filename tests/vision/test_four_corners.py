@@ -137,3 +137,20 @@ def test_a_corner_read_as_a_joker_is_still_rescued_with_its_cards_other_corner()
     assert [c.name for c in pair_indices(first + joker)] == ["C6", "C6"]
     two = [IndexDetection("S7", 0.92, (94, 8, 106, 32)), IndexDetection("C6", 0.98, (144, 72, 156, 96))]
     assert sorted(c.name for c in pair_indices(first + two)) == ["C6", "C6", "S7"]
+
+
+def test_the_bench_lays_four_corner_fans_and_crooked_rows():
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    bench = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_vision.py"
+    run = subprocess.run([sys.executable, str(bench), "--plays", "0", "--frames", "0", "--four-corners-turned", "1",
+                          "--four-corner-decks", "paris", "--seed", "777", "--threads", "1"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    section = json.loads(run.stdout)["four_corner_decks_turned"]
+    assert sorted(section) == ["crooked_cards", "fans"]
+    assert all(section[k]["plays"] == 1 and "card_recall_by_angle" in section[k]["each_cards_own_turn"]
+               for k in section)
