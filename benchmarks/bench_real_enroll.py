@@ -51,7 +51,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.bench_real_piles import PHONE_ASPECT, PHONE_DIR, measure, phone_face, phone_names  # noqa: E402
-from vision.reading.detector import CardDetector  # noqa: E402
+from vision.reading.classes import CARD_NAMES  # noqa: E402
+from vision.reading.detector import JOKERS, CardDetector  # noqa: E402
 from vision.reading.enroll import DEFAULT_INDEX_BOX, card_aspect, enroll, find_cards, rectify  # noqa: E402
 from vision.reading.index_classifier import LABELS, crop  # noqa: E402
 
@@ -115,13 +116,15 @@ def index_probability(classifier, cards: list[np.ndarray], codes: list[str]) -> 
     return p[np.arange(len(cards)), [LABELS.index(c) for c in codes]]
 
 
-def mirrored(classifier, cards: list[np.ndarray], codes: list[str]) -> bool:
+def mirrored(classifier, cards: list[np.ndarray], codes: list[str]) -> tuple[bool, np.ndarray]:
     """Whether one photograph's cards (upright, with their codes) were
     mirrored: their indices read better mirrored back (the sum over the
-    cards of the log ratio of the two readings' probabilities)."""
+    cards of the log ratio of the two readings' probabilities); and each
+    card's probability of its code the way round it is kept."""
     as_is = index_probability(classifier, cards, codes)
     back = index_probability(classifier, [cv2.flip(c, 1) for c in cards], codes)
-    return float(np.sum(np.log(back + 1e-4) - np.log(as_is + 1e-4))) > 0
+    flipped = float(np.sum(np.log(back + 1e-4) - np.log(as_is + 1e-4))) > 0
+    return flipped, back if flipped else as_is
 
 
 def training_faces(folder: Path, classifier, log=None) -> tuple[dict[str, np.ndarray], dict]:
@@ -147,10 +150,11 @@ def training_faces(folder: Path, classifier, log=None) -> tuple[dict[str, np.nda
             continue
         codes, cards = [c for c, _ in found], [c for _, c in found]
         cut += len(cards)
-        if mirrored(classifier, cards, codes):
+        back, probabilities = mirrored(classifier, cards, codes)
+        if back:
             flipped += 1
             cards = [cv2.flip(c, 1) for c in cards]
-        for code, card, p in zip(codes, cards, index_probability(classifier, cards, codes)):
+        for code, card, p in zip(codes, cards, probabilities):
             if p > best.get(code, (-1.0, None))[0]:
                 best[code] = (float(p), card)
         if log and (k + 1) % 200 == 0:
@@ -158,7 +162,7 @@ def training_faces(folder: Path, classifier, log=None) -> tuple[dict[str, np.nda
     faces = {code: card for code, (p, card) in best.items() if p >= MIN_READ}
     return faces, {"training_photographs": len(photos), "cards_cut_out": cut, "photographs_mirrored_back": flipped,
                    "faces": len(faces), "faces_dropped": sorted(set(best) - set(faces)),
-                   "faces_not_found": sorted(c for c in LABELS[:-1] if c not in best and c not in ("BJ", "LJ"))}
+                   "faces_not_found": sorted(c for c in CARD_NAMES if c not in best and c not in JOKERS)}
 
 
 def recall_split(rows: list[dict], enrolled: set[str]) -> dict:

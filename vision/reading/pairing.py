@@ -289,8 +289,7 @@ def _rescue_pairs(indices, local, bottom, ih, groups, used, names, rows: bool = 
     which).  Two corners each named surely as another face are two cards
     (:func:`_surely_two`).  Updates ``used`` and ``names``.
     """
-    tops = [i for i in np.nonzero(~bottom | rows)[0] if i not in used]
-    bots = [j for j in np.nonzero(bottom | rows)[0] if j not in used]
+    tops, bots = _free_corners(bottom, used, rows)
     if not tops or not bots:
         return []
     cand = []
@@ -375,13 +374,25 @@ def _leftover_pairs(indices, local, bottom, ih, used, rows: bool = False) -> lis
     return _sole_pairs(indices, bottom, used, rows, fits)
 
 
+def _free_corners(bottom: np.ndarray, used: set[int], rows: bool) -> tuple[list[int], list[int]]:
+    """The indices not yet in a card that may be a card's upper corner and
+    those that may be its lower one (``bottom``: the lower ones; ``rows``:
+    any index may be either, see :func:`_rescue_pairs`).
+
+    >>> _free_corners(np.array([False, True, False]), {2}, False), _free_corners(np.array([False, True]), set(), True)
+    (([0], [1]), ([0, 1], [0, 1]))
+    """
+    tops = [int(i) for i in np.nonzero(~bottom | rows)[0] if i not in used]
+    bots = [int(j) for j in np.nonzero(bottom | rows)[0] if j not in used]
+    return tops, bots
+
+
 def _sole_pairs(indices: list[IndexDetection], bottom: np.ndarray, used: set[int], rows: bool,
                 fits) -> list[tuple[int, int]]:
     """The leftover (upper, lower) index pairs of one name that ``fits(i, j)``
     takes for one card's, where each is the other's only such partner
     (``rows``: see :func:`_rescue_pairs`).  Updates ``used``."""
-    tops = [int(i) for i in np.nonzero(~bottom | rows)[0] if i not in used]
-    bots = [int(j) for j in np.nonzero(bottom | rows)[0] if j not in used]
+    tops, bots = _free_corners(bottom, used, rows)
     found = {(i, j) for i in tops for j in bots if i != j and indices[i].name == indices[j].name and fits(i, j)}
     out = [(i, j) for i, j in sorted(found) if _only_fit(found, i, j, rows)]
     for i, j in out:
@@ -597,8 +608,7 @@ def _edge_corners(indices: list[IndexDetection], local: np.ndarray, bottom: np.n
         return bool(abs(dx) <= EDGE_DX * ih and abs(dy - corner_dy) <= EDGE_DY_TOL * ih)
     # (each the other's only partner, or clearly the straightest: a twin
     # beside the card, its lower index covered, fits too)
-    tops = [int(i) for i in np.nonzero(~bottom)[0] if i not in used]
-    bots = [int(j) for j in np.nonzero(bottom)[0] if j not in used]
+    tops, bots = _free_corners(bottom, used, False)
     found = sorted((abs(float(local[j][0] - local[i][0])), i, j) for i in tops for j in bots
                    if indices[i].name == indices[j].name and fits(i, j))
     out = [(i, j) for dx, i, j in found
