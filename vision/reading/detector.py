@@ -181,7 +181,12 @@ class CardDetector:
     its long edges covered or at the picture's border; False: not looked for);
     ``merge_turns``: a zone read as it lies and turned as a whole keeps the
     other reads' sure cards where the surer read has none (a card turned far
-    beside cards that are not; False: the surer read alone).
+    beside cards that are not; False: the surer read alone);
+    ``quarter_turns``: a zone whose surer read names a joker or leaves a
+    box it is fairly sure of unnamed is also read a quarter turn further,
+    and that read kept where it is the surer, names as many sure faces and
+    no more jokers (a card lying across the zone shows its indices on
+    their side, which read as jokers or as nothing; False: not).
     ``hand_landmarks`` (the default): where the detector proposes a hand
     (a box from ``hand_conf``, by default :attr:`HAND_PROPOSAL_CONF`),
     MediaPipe's palm detector and hand landmark model
@@ -204,8 +209,8 @@ class CardDetector:
                  classifier: str | Path | bool | None = None, index_conf: float = 0.25,
                  turn_from: float | None = TURN_FROM, deck: str | Path | None = None,
                  own_turns: bool = True, box_turns: bool = True, crop_turns: bool = True, merge_turns: bool = True,
-                 hand_model: str | Path | bool | None = None, hand_threshold: float | None = None,
-                 hand_landmarks: bool = True):
+                 quarter_turns: bool = True, hand_model: str | Path | bool | None = None,
+                 hand_threshold: float | None = None, hand_landmarks: bool = True):
         try:
             path = model_path(model, "GUANDAN_CARD_MODEL", shipped_model(DEFAULT_MODEL, FLOAT_MODEL))
         except RuntimeSettingError as exc:
@@ -282,6 +287,10 @@ class CardDetector:
         # surer one finding a sure card where it has none: the reads are merged
         # card by card (False: the surer read alone, as before 2026-12-02)
         self.merge_turns = merge_turns
+        # a zone whose surer read names a joker or leaves a sure box unnamed is
+        # also read a quarter turn further: an index on its side reads as a
+        # joker or as nothing (False: not, as before 2026-12-04)
+        self.quarter_turns = quarter_turns
         # each zone's picture work (edges, turning, resizing) on its own core
         # beside the others' (vision.reading.runtime.Workers)
         self.workers = Workers(threads)
@@ -425,11 +434,13 @@ class CardDetector:
         variants: list[list[Upright | None]] = self.workers.map(
             lambda z: [None] + [turned(z, t) for t in found[z].whole], range(len(images)))
         owns = [f.own for f in found]
-        wholes = [f.whole for f in found]
+        wholes = [list(f.whole) for f in found]
         tried, doubts, widths, faint = self._reads(images, variants, scale, margin)
-        every = [list(t) for t in tried]      # each zone's reads, the later turns' too
         picked = [surest(t) for t in tried]
         best = [t[k] for t, k in zip(tried, picked)]
+        if self.quarter_turns:
+            self._quarter_turned(images, turned, tried, doubts, wholes, picked, best, scale, margin)
+        every = [list(t) for t in tried]      # each zone's reads, the later turns' too
         # cards turned each its own way (the edges cluster at other angles too,
         # and the surer read has a box it does not name or an unsure card, or
         # long straight edges lie at another angle: a pip's or a picture's are
@@ -491,6 +502,45 @@ class CardDetector:
                 judged.append(replace(r, hand=p >= self.hand_threshold, hand_probability=round(p, 4)))
             reads = judged
         return reads
+
+    def _quarter_turned(self, images: list[np.ndarray], turned: Callable[[int, float], Upright],
+                        tried: list[list[ZoneRead]], doubts: list[list[bool]], wholes: list[list[float]],
+                        picked: list[int], best: list[ZoneRead], scale: float | None, margin: int) -> None:
+        """Each zone whose surer read names a joker or leaves a box the
+        detector is fairly sure of unnamed (:meth:`_name_indices_many`'s
+        doubt), read again turned a quarter turn further than that read.
+        Where that read is the surer (:func:`surest`), names at least as
+        many sure faces (:data:`SURE`, not jokers) as the other has cards,
+        and no more jokers, it is kept as one of the zone's turns
+        (``tried``, ``doubts``, ``wholes``, ``picked`` and ``best`` change
+        in place), and the jokers of the reads that see its cards on their
+        side are dropped.  A card lying across the zone shows its indices on
+        their side: they read as jokers or as nothing, and the quarter turn
+        shows them upright.  (One quarter turn is enough: a card turned half
+        a turn shows its indices as it stands.)  A joker bomb seen a quarter
+        turn further names no sure faces, so it stays as read; a card turned
+        far the other way may read as a joker there, which is not taken
+        (models/MODEL_CARD.md, "Cards lying across the zone")."""
+        zones = [z for z in range(len(images)) if doubts[z][picked[z]] or _jokers(best[z])]
+        if not zones:
+            return
+        angle = {z: [0.0, *wholes[z]][picked[z]] + 90.0 for z in zones}
+        reads, more_doubts, _, _ = self._reads([images[z] for z in zones],
+                                               self.workers.map(lambda z: [turned(z, angle[z])], zones), scale, margin)
+        for z, (read,), (doubt,) in zip(zones, reads, more_doubts):
+            if surest([best[z], read]) == 1 and _sure_faces(read) >= len(best[z].cards) \
+                    and _jokers(read) <= _jokers(best[z]):
+                # the jokers of the reads that see its cards on their side are
+                # those indices (merging would take them back where the quarter
+                # turn finds a card's other corner instead)
+                was = angle[z] - 90.0
+                tried[z] = [replace(r, cards=[c for c in r.cards if c.name not in JOKERS])
+                            if abs((t - was + 90.0) % 180.0 - 90.0) < JOKER_TURN else r
+                            for r, t in zip(tried[z], [0.0, *wholes[z]])]
+                tried[z].append(read)
+                doubts[z].append(doubt)
+                wholes[z].append(angle[z])
+                picked[z], best[z] = len(tried[z]) - 1, read
 
     def _landmark_hand(self, image: np.ndarray, read: ZoneRead, margin: int) -> dict:
         """Whether MediaPipe's models find a hand reaching into the zone (not
@@ -600,6 +650,16 @@ def surest(reads: list[ZoneRead]) -> int:
     """
     k = max(range(len(reads)), key=lambda k: sum(c.confidence - SURE for c in reads[k].cards))
     return 0 if not reads[k].cards and reads[0].cards else k
+
+
+def _jokers(read: ZoneRead) -> int:
+    """How many jokers ``read`` names."""
+    return sum(c.name in JOKERS for c in read.cards)
+
+
+def _sure_faces(read: ZoneRead) -> int:
+    """How many cards ``read`` names surely (:data:`SURE`) as faces, not jokers."""
+    return sum(c.name not in JOKERS and c.confidence >= SURE for c in read.cards)
 
 
 def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tuple[float, float]) -> ZoneRead:
