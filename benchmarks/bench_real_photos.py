@@ -92,11 +92,14 @@ def main() -> int:
     ap.add_argument("--dir", type=Path, required=True, help="the folder holding images/ (see above)")
     ap.add_argument("--split", choices=("test", "train"), default="test")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--without-quarter-turns", action="store_true",
+                    help="read as before 2026-12-04: no zone read a quarter turn further (models/MODEL_CARD.md, "
+                         "\"Cards lying across the zone\")")
     args = ap.parse_args()
     out = {"source": "EdjeElectronics card photographs (Apache-2.0), real, not made here",
-           "split": args.split}
+           "split": args.split, **({"quarter_turns": False} if args.without_quarter_turns else {})}
     for label, turn_from in (("turning_rows_upright", 12.0), ("as_they_lie", None)):
-        det = CardDetector(threads=args.threads, turn_from=turn_from)
+        det = CardDetector(threads=args.threads, turn_from=turn_from, quarter_turns=not args.without_quarter_turns)
         out[label] = measure(det, args.dir, args.split)
     print(json.dumps(out, indent=1))
     return 0

@@ -273,14 +273,18 @@ def main() -> int:
     ap.add_argument("--per-photograph", action="store_true", help="also each photograph's faces and read")
     ap.add_argument("--deck", type=Path, default=None, metavar="PROFILE",
                     help="read with a deck profile from guandan-ref enroll-deck (.npz), as a table naming it does")
+    ap.add_argument("--without-quarter-turns", action="store_true",
+                    help="read as before 2026-12-04: no zone read a quarter turn further (models/MODEL_CARD.md, "
+                         "\"Cards lying across the zone\")")
     args = ap.parse_args()
     try:
-        det = CardDetector(threads=args.threads, deck=args.deck)
+        det = CardDetector(threads=args.threads, deck=args.deck, quarter_turns=not args.without_quarter_turns)
     except (DetectorError, DeckProfileError) as exc:
         ap.error(f"--deck {args.deck}: {exc}")
     print(json.dumps({"source": SETS[args.set].source,
                       "detector": det.model_path.name, "index_classifier": det.classifier.model_path.name,
                       **({"deck_profile": args.deck.name} if args.deck else {}),
+                      **({"quarter_turns": False} if args.without_quarter_turns else {}),
                       **measure(det, args.dir, args.set, args.per_photograph)}, indent=1))
     return 0
 

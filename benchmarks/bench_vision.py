@@ -76,7 +76,11 @@ their colours, half all black), as many real decks are
 ``--card-faces ROOT`` adds single cards of a few hundred real decks, each
 read alone upright and turned 20 and 40 degrees
 (``benchmarks/bench_card_faces.py``; :mod:`vision.training.card_faces`
-says how to build ROOT).
+says how to build ROOT).  ``--real-piles DIR`` and ``--phone-photos DIR``
+add the two sets of real overlapping cards at any angle
+(``benchmarks/bench_real_piles.py --set ccml`` / ``--set phone``, which
+say how to build DIR): card recall and precision, cards read twice,
+phantom jokers.
 
 ``--turned N`` adds card recall and plays exact for rows turned 0-15, 15-30
 and 30-45 degrees from the zone's axis and for tight fans (N plays each,
@@ -860,6 +864,12 @@ def main() -> int:
                     help="also real photographs (benchmarks/bench_real_photos.py says how to build DIR)")
     ap.add_argument("--card-faces", type=Path, default=None, metavar="ROOT",
                     help="also single cards of many real decks (vision/training/card_faces.py builds ROOT)")
+    ap.add_argument("--real-piles", type=Path, default=None, metavar="DIR",
+                    help="also real webcam photographs of overlapping cards (benchmarks/bench_real_piles.py "
+                         "--set ccml says how to build DIR)")
+    ap.add_argument("--phone-photos", type=Path, default=None, metavar="DIR",
+                    help="also real phone photographs of a four-corner deck (benchmarks/bench_real_piles.py "
+                         "--set phone says how to build DIR)")
     ap.add_argument("--enroll", action="store_true", help="also deck enrollment: plays exact before and after")
     ap.add_argument("--only-enroll", action="store_true", help="that section alone")
     ap.add_argument("--enroll-decks", default="paris,tigullio,ancient_french,anglo_modern_4_color")
@@ -933,6 +943,10 @@ def main() -> int:
         from benchmarks.bench_real_photos import measure
         out["real_photos"] = {"source": "EdjeElectronics test photographs (Apache-2.0), real, not made here",
                               **measure(det, args.real_photos, "test")}
+    for key, which, folder in (("real_piles", "ccml", args.real_piles), ("phone_photos", "phone", args.phone_photos)):
+        if folder:
+            from benchmarks.bench_real_piles import SETS, measure as piles
+            out[key] = {"source": SETS[which].source, **piles(det, folder, which)}
     if args.real_hands:
         out["real_hands"] = real_hands(det, args.real_hands, args.margin_mm, args.surface_seed, args.hand_model)
     if args.enroll:

@@ -118,3 +118,25 @@ def test_a_real_card_lying_on_its_side_alone_is_read(quarter):
         assert read_photo(quarter(False), path, boxes) == []
         after = read_photo(quarter(True), path, boxes)
         assert [n[1] for n in after] == [RANKS[b["class"]] for b in boxes], (name, after)
+
+
+def _bench(script: str, *args: str) -> dict:
+    import json
+    import subprocess
+    import sys
+
+    bench = Path(__file__).resolve().parents[2] / "benchmarks" / script
+    run = subprocess.run([sys.executable, str(bench), *args, "--threads", "1"], capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    return json.loads(run.stdout)
+
+
+def test_the_real_benches_read_with_and_without_the_quarter_turn():
+    # the figures before it, from the shipped scripts, and the side-by-side section of bench_vision
+    before = _bench("bench_real_piles.py", "--set", "phone", "--dir", str(PHONE), "--without-quarter-turns")
+    assert before["quarter_turns"] is False and before["phantom_jokers"] == 8
+    side = _bench("bench_vision.py", "--plays", "0", "--frames", "0", "--phone-photos", str(PHONE))["phone_photos"]
+    assert side["photographs"] == 2 and side["phantom_jokers"] == 0 and side["source"].startswith("farukalamai")
+    edje = _bench("bench_real_photos.py", "--dir", str(EDJE), "--without-quarter-turns")
+    assert edje["quarter_turns"] is False and edje["turning_rows_upright"]["all"]["rank_recall"] == 0.0
