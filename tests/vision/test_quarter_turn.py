@@ -42,12 +42,12 @@ def _read(det, path, labels):
 
 def test_real_cards_lying_across_read_as_their_faces_not_as_jokers(quarter):
     photos = phone_photographs(PHONE)
-    assert len(photos) == 2
+    assert len(photos) == 3
     for path, labels in photos:
         faces = {f for f, _, _ in labels}
         before, after = _read(quarter(False), path, labels), _read(quarter(True), path, labels)
         # read as they lie, the indices on their side are jokers and most faces are lost
-        assert sum(n in JOKERS for n in before.names) >= 3, (path.name, before.names)
+        assert sum(n in JOKERS for n in before.names) >= 2, (path.name, before.names)
         assert len(faces & set(before.names)) <= 1, (path.name, before.names)
         # a quarter turn further: no joker, and (nearly) every face
         assert not set(after.names) & set(JOKERS), (path.name, after.names)
@@ -58,8 +58,20 @@ def test_real_cards_lying_across_read_as_their_faces_not_as_jokers(quarter):
 def test_the_real_piles_benchmark_counts_no_phantom_joker_on_them(quarter):
     before = measure(quarter(False), PHONE, "phone")
     after = measure(quarter(True), PHONE, "phone")
-    assert before["phantom_jokers"] == 8 and after["phantom_jokers"] == 0
+    assert before["phantom_jokers"] == 10 and after["phantom_jokers"] == 0
     assert after["card_recall"] > before["card_recall"]
+
+
+def test_a_cards_own_turn_brings_back_no_joker_where_the_cards_lie_on_their_side(quarter, monkeypatch):
+    # the five to eight of spades, two lying across: kept a quarter turn further, and
+    # the reads of each card's own turn near the first read's angle name a joker
+    # where one of them lies on its side; that joker is dropped as the whole turns' are
+    import vision.reading.detector as detector_module
+
+    [(path, labels)] = [p for p in phone_photographs(PHONE) if "140413" in p[0].name]
+    assert sorted(_read(quarter(True), path, labels).names) == ["S5", "S6", "S7", "S8"]
+    monkeypatch.setattr(detector_module, "_sideways_jokers_dropped", lambda reads, turns, across: reads)
+    assert set(_read(quarter(True), path, labels).names) & set(JOKERS)
 
 
 def test_a_generated_play_lying_across_the_zone_is_read_exactly(quarter, gen):
@@ -135,8 +147,8 @@ def _bench(script: str, *args: str) -> dict:
 def test_the_real_benches_read_with_and_without_the_quarter_turn():
     # the figures before it, from the shipped scripts, and the side-by-side section of bench_vision
     before = _bench("bench_real_piles.py", "--set", "phone", "--dir", str(PHONE), "--without-quarter-turns")
-    assert before["quarter_turns"] is False and before["phantom_jokers"] == 8
+    assert before["quarter_turns"] is False and before["phantom_jokers"] == 10
     side = _bench("bench_vision.py", "--plays", "0", "--frames", "0", "--phone-photos", str(PHONE))["phone_photos"]
-    assert side["photographs"] == 2 and side["phantom_jokers"] == 0 and side["source"].startswith("farukalamai")
+    assert side["photographs"] == 3 and side["phantom_jokers"] == 0 and side["source"].startswith("farukalamai")
     edje = _bench("bench_real_photos.py", "--dir", str(EDJE), "--without-quarter-turns")
     assert edje["quarter_turns"] is False and edje["turning_rows_upright"]["all"]["rank_recall"] == 0.0

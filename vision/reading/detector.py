@@ -438,8 +438,9 @@ class CardDetector:
         tried, doubts, widths, faint = self._reads(images, variants, scale, margin)
         picked = [surest(t) for t in tried]
         best = [t[k] for t, k in zip(tried, picked)]
-        if self.quarter_turns:
-            self._quarter_turned(images, turned, tried, doubts, wholes, picked, best, scale, margin)
+        # zones kept turned a quarter turn further: the angle their cards lay on their side at
+        across = self._quarter_turned(images, turned, tried, doubts, wholes, picked, best, scale, margin) \
+            if self.quarter_turns else {}
         every = [list(t) for t in tried]      # each zone's reads, the later turns' too
         # cards turned each its own way (the edges cluster at other angles too,
         # and the surer read has a box it does not name or an unsure card, or
@@ -474,6 +475,9 @@ class CardDetector:
                                                                    again),
                                                   scale, margin, either_corner=True)
             for z, extra, size in zip(again, more, more_widths):
+                if z in across:
+                    # (as its whole turns: a joker read where those cards lie on their side is their index)
+                    extra = _sideways_jokers_dropped(extra, [t for t in owns[z] if t], across[z])
                 every[z] += extra
                 # an index's size from the first reads, else (they found none) from these
                 # (of size 0, one card read in two turns was counted twice)
@@ -505,7 +509,8 @@ class CardDetector:
 
     def _quarter_turned(self, images: list[np.ndarray], turned: Callable[[int, float], Upright],
                         tried: list[list[ZoneRead]], doubts: list[list[bool]], wholes: list[list[float]],
-                        picked: list[int], best: list[ZoneRead], scale: float | None, margin: int) -> None:
+                        picked: list[int], best: list[ZoneRead], scale: float | None, margin: int
+                        ) -> dict[int, float]:
         """Each zone whose surer read names a joker or leaves a box the
         detector is fairly sure of unnamed (:meth:`_name_indices_many`'s
         doubt), read again turned a quarter turn further than that read.
@@ -514,7 +519,8 @@ class CardDetector:
         and no more jokers, it is kept as one of the zone's turns
         (``tried``, ``doubts``, ``wholes``, ``picked`` and ``best`` change
         in place), and the jokers of the reads that see its cards on their
-        side are dropped.  A card lying across the zone shows its indices on
+        side are dropped.  Returns, for each zone where it is kept, the
+        angle of the read it replaced.  A card lying across the zone shows its indices on
         their side: they read as jokers or as nothing, and the quarter turn
         shows them upright.  (One quarter turn is enough: a card turned half
         a turn shows its indices as it stands.)  A joker bomb seen a quarter
@@ -522,8 +528,9 @@ class CardDetector:
         far the other way may read as a joker there, which is not taken
         (models/MODEL_CARD.md, "Cards lying across the zone")."""
         zones = [z for z in range(len(images)) if doubts[z][picked[z]] or _jokers(best[z])]
+        kept: dict[int, float] = {}
         if not zones:
-            return
+            return kept
         angle = {z: [0.0, *wholes[z]][picked[z]] + 90.0 for z in zones}
         reads, more_doubts, _, _ = self._reads([images[z] for z in zones],
                                                self.workers.map(lambda z: [turned(z, angle[z])], zones), scale, margin)
@@ -533,14 +540,12 @@ class CardDetector:
                 # the jokers of the reads that see its cards on their side are
                 # those indices (merging would take them back where the quarter
                 # turn finds a card's other corner instead)
-                was = angle[z] - 90.0
-                tried[z] = [replace(r, cards=[c for c in r.cards if c.name not in JOKERS])
-                            if abs((t - was + 90.0) % 180.0 - 90.0) < JOKER_TURN else r
-                            for r, t in zip(tried[z], [0.0, *wholes[z]])]
-                tried[z].append(read)
+                kept[z] = angle[z] - 90.0
+                tried[z] = _sideways_jokers_dropped(tried[z], [0.0, *wholes[z]], kept[z]) + [read]
                 doubts[z].append(doubt)
                 wholes[z].append(angle[z])
                 picked[z], best[z] = len(tried[z]) - 1, read
+        return kept
 
     def _landmark_hand(self, image: np.ndarray, read: ZoneRead, margin: int) -> dict:
         """Whether MediaPipe's models find a hand reaching into the zone (not
@@ -650,6 +655,21 @@ def surest(reads: list[ZoneRead]) -> int:
     """
     k = max(range(len(reads)), key=lambda k: sum(c.confidence - SURE for c in reads[k].cards))
     return 0 if not reads[k].cards and reads[0].cards else k
+
+
+def _sideways_jokers_dropped(reads: list[ZoneRead], turns: list[float], across: float) -> list[ZoneRead]:
+    """``reads`` (turned ``turns`` degrees) without the jokers of those turned
+    within :data:`JOKER_TURN` of ``across`` (half-turn-wise): there the
+    cards a quarter turn further lie on their side, and an index on its
+    side reads as a joker.
+
+    >>> card = lambda n: CardRead(n, 0.9, (0, 0, 9, 9), ())
+    >>> reads = [ZoneRead([card("S5"), card("LJ")]), ZoneRead([card("BJ")])]
+    >>> [r.names for r in _sideways_jokers_dropped(reads, [0.0, 90.0], 180.0)]
+    [['S5'], ['BJ']]
+    """
+    return [replace(r, cards=[c for c in r.cards if c.name not in JOKERS])
+            if abs((t - across + 90.0) % 180.0 - 90.0) < JOKER_TURN else r for r, t in zip(reads, turns)]
 
 
 def _jokers(read: ZoneRead) -> int:
