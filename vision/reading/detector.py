@@ -475,13 +475,14 @@ class CardDetector:
                                                                    again),
                                                   scale, margin, either_corner=True)
             for z, extra, size in zip(again, more, more_widths):
+                own = [t for t in owns[z] if t]       # these reads' turns
                 if z in across:
                     # (as its whole turns: a joker read where those cards lie on their side is their index)
-                    extra = _sideways_jokers_dropped(extra, [t for t in owns[z] if t], across[z])
+                    extra = _sideways_jokers_dropped(extra, own, across[z])
                 every[z] += extra
                 # an index's size from the first reads, else (they found none) from these
                 # (of size 0, one card read in two turns was counted twice)
-                best[z] = _merged(best[z], tried[z] + extra, [0.0, *wholes[z], *(t for t in owns[z] if t)],
+                best[z] = _merged(best[z], tried[z] + extra, [0.0, *wholes[z], *own],
                                   widths[z] if widths[z][0] > 0 else size)
         # a lone corner where a card of its name has its top-right or
         # bottom-left index: that card's, on a deck printing all four corners
@@ -520,13 +521,13 @@ class CardDetector:
         (``tried``, ``doubts``, ``wholes``, ``picked`` and ``best`` change
         in place), and the jokers of the reads that see its cards on their
         side are dropped.  Returns, for each zone where it is kept, the
-        angle of the read it replaced.  A card lying across the zone shows its indices on
-        their side: they read as jokers or as nothing, and the quarter turn
-        shows them upright.  (One quarter turn is enough: a card turned half
-        a turn shows its indices as it stands.)  A joker bomb seen a quarter
-        turn further names no sure faces, so it stays as read; a card turned
-        far the other way may read as a joker there, which is not taken
-        (models/MODEL_CARD.md, "Cards lying across the zone")."""
+        angle of the read it replaced.  A card lying across the zone shows
+        its indices on their side: they read as jokers or as nothing, and the
+        quarter turn shows them upright.  (One quarter turn is enough: a card
+        turned half a turn shows its indices as it stands.)  A joker bomb
+        seen a quarter turn further names no sure faces, so it stays as read;
+        a card turned far the other way may read as a joker there, which is
+        not taken (models/MODEL_CARD.md, "Cards lying across the zone")."""
         zones = [z for z in range(len(images)) if doubts[z][picked[z]] or _jokers(best[z])]
         kept: dict[int, float] = {}
         if not zones:
@@ -994,7 +995,7 @@ def _left_out(best: ZoneRead, tried: list[ZoneRead], size: tuple[float, float]) 
     # single cards those were most of the cards left out of reads read right.
     # But where the read holds a joker, another read's joker from SURE: a
     # joker bomb laid as a fan, read a joker fewer, is often a legal pair)
-    floor = SURE if any(c.name in JOKERS for c in best.cards) else SURE_JOKER
+    floor = SURE if _jokers(best) else SURE_JOKER
     seen = [(c.name, c.confidence) for r in tried for c in r.cards
             if c.name != "NONE" and (c.name not in JOKERS or c.confidence >= floor)
             and not any(explained(d) for d in c.indices)]
