@@ -32,6 +32,12 @@ def test_resume_without_a_run_is_a_clear_error(tmp_path, capsys):
     assert "nothing to resume" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("hours", ["0", "-1", "241", "nan"])
+def test_a_time_limit_out_of_range_is_a_clear_error(tmp_path, capsys, hours):
+    assert train_main([str(tmp_path / "data.yaml"), "--hours", hours]) == 2
+    assert "--hours must be above 0 and at most 240" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("extra", [[], ["--reshape"]])
 def test_index_classifier_trains_and_exports(tmp_path, gen, decks, extra):
     from vision.reading.index_classifier import LABELS, IndexClassifier

@@ -35,12 +35,16 @@ MODEL_BASENAME = "cards-yolo11n"
 def train(data: Path, name: str, epochs: int, imgsz: int, batch: int, workers: int,
           project: Path, resume: bool, model_yaml: str = MODEL_YAML, cache: str | bool = "ram",
           fraction: float = 1.0, device: str = "cpu", patience: int = 100,
-          init: Path | None = None) -> Path:
+          init: Path | None = None, hours: float | None = None, lr0: float | None = None) -> Path:
     """Train (or resume) and return the run folder.
 
     ``init``: start from these weights instead of random ones (a checkpoint
     of our own, e.g. the shipped ``models/cards-yolo11n.pt``); layers whose
     shape differs (the head, when the classes change) start afresh.
+    ``hours``: stop after this long, the epochs and the learning-rate schedule
+    fitted to it after the first epoch (a borrowed GPU is lent by the minute).
+    ``lr0``: AdamW at this learning rate with no warm-up, for a gentle
+    fine-tune of ``init`` (default: ultralytics' own choice, with warm-up).
     """
     from ultralytics import YOLO, settings
 
@@ -53,16 +57,17 @@ def train(data: Path, name: str, epochs: int, imgsz: int, batch: int, workers: i
         YOLO(str(last)).train(resume=True)
         return run_dir
     model = YOLO(model_yaml)
+    rate = {} if lr0 is None else {"optimizer": "AdamW", "lr0": lr0, "warmup_epochs": 0.0}
     model.train(
         data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers,
         project=str(project.resolve()), name=name, exist_ok=True,
         pretrained=str(init) if init else False,
         device=device, cache=cache, plots=False, amp=False, fraction=fraction,
-        patience=patience, seed=0, deterministic=False,
+        patience=patience, seed=0, deterministic=False, time=hours,
         # Cards are never mirrored (a mirrored index is not a card); colour is
         # what tells hearts from spades on worn cards, so hue moves little.
         fliplr=0.0, flipud=0.0, hsv_h=0.01, hsv_s=0.5, hsv_v=0.4,
-        degrees=5.0, translate=0.1, scale=0.35, mosaic=1.0, close_mosaic=4,
+        degrees=5.0, translate=0.1, scale=0.35, mosaic=1.0, close_mosaic=4, **rate,
     )
     return run_dir
 
@@ -103,6 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--model", default=MODEL_YAML, help="model yaml (no pretrained weights)")
     ap.add_argument("--init", type=Path, help="start from these weights (ours, never downloaded)")
+    ap.add_argument("--hours", type=float, help="stop after this many hours (the schedule fitted to it)")
+    ap.add_argument("--lr0", type=float, help="AdamW at this learning rate, no warm-up (a gentle fine-tune)")
     ap.add_argument("--resume", action="store_true", help="carry on runs/NAME/weights/last.pt")
     ap.add_argument("--export", type=Path, metavar="WEIGHTS", help="copy WEIGHTS and export ONNX, no training")
     ap.add_argument("--to", type=Path, default=Path("models"))
@@ -114,6 +121,12 @@ def main(argv: list[str] | None = None) -> int:
         for p in export(args.export, args.to, args.imgsz):
             print(p)
         return 0
+    if args.hours is not None and not (0 < args.hours <= 240):
+        print(f"--hours must be above 0 and at most 240, not {args.hours}", file=sys.stderr)
+        return 2
+    if args.lr0 is not None and not (0 < args.lr0 <= 0.1):
+        print(f"--lr0 must be above 0 and at most 0.1, not {args.lr0}", file=sys.stderr)
+        return 2
     if not args.resume and (args.data is None or not args.data.exists()):
         print(f"data file not found: {args.data} (write one with python -m vision.training.make_dataset)",
               file=sys.stderr)
@@ -122,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
         run = train(args.data, args.name, args.epochs, args.imgsz, args.batch, args.workers,
                     args.project, args.resume, args.model,
                     cache=False if args.cache == "none" else args.cache, device=args.device,
-                    init=args.init)
+                    init=args.init, hours=args.hours, lr0=args.lr0)
     except FileNotFoundError as exc:
         print(exc, file=sys.stderr)
         return 2
