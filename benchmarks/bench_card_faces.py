@@ -39,13 +39,13 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from referee.settings import Settings  # noqa: E402
+from vision.reading.classes import JOKERS  # noqa: E402
 from vision.reading.detector import CardDetector  # noqa: E402
 from vision.reading.tracker import calibration_for, play_confidence  # noqa: E402
 from vision.reading.table import ZONE_PX  # noqa: E402
 from vision.training.card_faces import (JOKER, SOURCE, CardFacesError, face_pictures, white_stock,  # noqa: E402
                                         zone_picture)
 
-JOKERS = ("BJ", "LJ")
 BATCH = 8
 
 

@@ -52,7 +52,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.bench_real_piles import PHONE_ASPECT, PHONE_DIR, measure, phone_face, phone_names  # noqa: E402
 from vision.reading.classes import CARD_NAMES  # noqa: E402
-from vision.reading.detector import JOKERS, CardDetector  # noqa: E402
+from vision.reading.classes import JOKERS  # noqa: E402
+from vision.reading.detector import CardDetector  # noqa: E402
 from vision.reading.enroll import DEFAULT_INDEX_BOX, card_aspect, enroll, find_cards, rectify  # noqa: E402
 from vision.reading.index_classifier import LABELS, crop  # noqa: E402
 

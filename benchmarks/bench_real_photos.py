@@ -40,6 +40,7 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.bench_real_piles import add_quarter_turns_option  # noqa: E402
 from vision.reading.detector import CardDetector  # noqa: E402
 from vision.reading.table import ZONE_PX  # noqa: E402
 from vision.training.real_crops import RANKS, load_labels, scaled_photo  # noqa: E402
@@ -92,9 +93,7 @@ def main() -> int:
     ap.add_argument("--dir", type=Path, required=True, help="the folder holding images/ (see above)")
     ap.add_argument("--split", choices=("test", "train"), default="test")
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--without-quarter-turns", action="store_true",
-                    help="read as before 2026-12-04: no zone read a quarter turn further (models/MODEL_CARD.md, "
-                         "\"Cards lying across the zone\")")
+    add_quarter_turns_option(ap)
     args = ap.parse_args()
     out = {"source": "EdjeElectronics card photographs (Apache-2.0), real, not made here",
            "split": args.split, **({"quarter_turns": False} if args.without_quarter_turns else {})}

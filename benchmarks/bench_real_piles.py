@@ -72,7 +72,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from referee.settings import Settings  # noqa: E402
 from vision.reading.deck_profile import DeckProfileError  # noqa: E402
-from vision.reading.detector import JOKERS, CardDetector, DetectorError  # noqa: E402
+from vision.reading.classes import JOKERS  # noqa: E402
+from vision.reading.detector import CardDetector, DetectorError  # noqa: E402
 from vision.reading.tracker import calibration_for, play_confidence  # noqa: E402
 from vision.reading.table import ZONE_PX  # noqa: E402
 
@@ -265,6 +266,13 @@ def measure(det: CardDetector, folder: Path, which: str = "ccml", per_photo: boo
     return {**out, "per_photograph": rows} if per_photo else out
 
 
+def add_quarter_turns_option(ap: argparse.ArgumentParser) -> None:
+    """``--without-quarter-turns``, shared with bench_real_photos.py: read as before the quarter turn."""
+    ap.add_argument("--without-quarter-turns", action="store_true",
+                    help="read as before 2026-12-04: no zone read a quarter turn further (models/MODEL_CARD.md, "
+                         "\"Cards lying across the zone\")")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--set", choices=sorted(SETS), default="ccml", help="which public set DIR holds")
@@ -273,9 +281,7 @@ def main() -> int:
     ap.add_argument("--per-photograph", action="store_true", help="also each photograph's faces and read")
     ap.add_argument("--deck", type=Path, default=None, metavar="PROFILE",
                     help="read with a deck profile from guandan-ref enroll-deck (.npz), as a table naming it does")
-    ap.add_argument("--without-quarter-turns", action="store_true",
-                    help="read as before 2026-12-04: no zone read a quarter turn further (models/MODEL_CARD.md, "
-                         "\"Cards lying across the zone\")")
+    add_quarter_turns_option(ap)
     args = ap.parse_args()
     try:
         det = CardDetector(threads=args.threads, deck=args.deck, quarter_turns=not args.without_quarter_turns)

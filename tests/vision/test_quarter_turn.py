@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from benchmarks.bench_real_piles import CARD_PX, PHONE_ASPECT, measure, phone_photographs, zone_picture
-from vision.reading.detector import JOKERS, SURE, CardRead, ZoneRead, _sure_faces
+from vision.reading.classes import JOKERS
+from vision.reading.detector import SURE, CardRead, ZoneRead, _sure_faces
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone
 from vision.training.card_art import HELD_OUT_DECKS, four_corner_deck, load_decks
 from vision.training.synth import held_out_scenes, play_for_deck

@@ -28,6 +28,8 @@ from referee.cards import BIG_JOKER, LITTLE_JOKER, RANK_CHARS, SUITS
 
 CARD_NAMES: tuple[str, ...] = (tuple(s + r for s in SUITS for r in RANK_CHARS)
                                + (BIG_JOKER.code, LITTLE_JOKER.code))
+# The two jokers' codes: a name in these is a joker (pairing, reading and asking treat them apart).
+JOKERS: tuple[str, ...] = (BIG_JOKER.code, LITTLE_JOKER.code)
 HAND_CLASS = len(CARD_NAMES)
 CLASS_NAMES: tuple[str, ...] = CARD_NAMES + ("HAND",)
 

@@ -23,8 +23,7 @@ from typing import TypeVar
 import cv2
 import numpy as np
 
-from referee.cards import BIG_JOKER, LITTLE_JOKER
-from vision.reading.classes import DETECTOR_NAMES
+from vision.reading.classes import DETECTOR_NAMES, JOKERS
 from vision.reading.deck_profile import DeckProfileError
 from vision.reading.hand_landmarks import HandLandmarks
 from vision.reading.hand_model import DEFAULT_MODEL as HAND_MODEL, ENV as HAND_ENV, HandModel
@@ -142,7 +141,6 @@ def _trained_size(session) -> int:
     return max(sizes) if sizes else 320
 
 
-JOKERS = (BIG_JOKER.code, LITTLE_JOKER.code)
 SURE = 0.8   # a card read with this confidence adds nothing when two turns of a zone are weighed
 SURE_JOKER = 0.97  # a joker read in another turn than the surer read's must be this sure,
 JOKER_TURN = 30.0  # or SURE in a turn of less than this many degrees (models/MODEL_CARD.md, "Jokers in fans")

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from referee.cards import BIG_JOKER, LITTLE_JOKER
+from vision.reading.classes import JOKERS
 
 # Geometry of a corner-index pair, measured on the decks (in the row's frame):
 # from the top-left index centre to the bottom-right one, dy is 1.4 to 4
@@ -346,7 +346,7 @@ def _surely_two(a: IndexDetection, b: IndexDetection) -> bool:
     """
     return a.name != b.name and min(a.confidence, b.confidence) >= RESCUE_SURE \
         and max(a.probability(b.name), b.probability(a.name)) < 10 * RESCUE_FLOOR \
-        and not {a.name, b.name} & {BIG_JOKER.code, LITTLE_JOKER.code}
+        and not {a.name, b.name} & set(JOKERS)
 
 
 def _only_fit(fits: set[tuple[int, int]], i: int, j: int, rows: bool) -> bool:

@@ -48,8 +48,9 @@ from dataclasses import dataclass
 from referee.cards import LEVELS, CardError
 from referee.combos import readings
 from referee.events import Event
+from vision.reading.classes import JOKERS
 from vision.reading.confidence import Calibration, calibration_for_model, default_calibration
-from vision.reading.detector import JOKERS, ZoneRead
+from vision.reading.detector import ZoneRead
 from vision.reading.printed_cards import count_of
 
 log = logging.getLogger(__name__)

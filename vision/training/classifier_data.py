@@ -15,10 +15,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.reading.classes import CARD_NAMES
+from vision.reading.classes import CARD_NAMES, JOKERS
 from vision.reading.index_classifier import NONE, crop
 
-JOKERS = (CARD_NAMES.index("BJ"), CARD_NAMES.index("LJ"))
+JOKER_IDS = tuple(CARD_NAMES.index(j) for j in JOKERS)   # the jokers' class numbers
 
 
 def ink_box(image: np.ndarray, box, tighter: float = 0.85) -> tuple[float, float, float, float] | None:
@@ -141,7 +141,7 @@ def _index_crops(img: np.ndarray, cards, rng: np.random.Generator, per_index: in
         bw, bh = x1 - x0, y1 - y0
         for _ in range(per_index):
             out.append((crop(img, _jittered((x0, y0, x1, y1), 0.1 * bw, 0.1 * bh, rng)), c))
-        if tight_jokers and c in JOKERS:
+        if tight_jokers and c in JOKER_IDS:
             ib = ink_box(img, (x0, y0, x1, y1))
             if ib is not None:          # the mark alone, as a detector may box it
                 out.append((crop(img, _jittered(ib, 0.05 * bw, 0.05 * bh, rng)), c))
@@ -223,7 +223,7 @@ def covered_label(card: str, rank: float, suit: float, whole: float) -> np.ndarr
     rank, suit, whole = min(rank, 1.0), min(suit, 1.0), min(whole, 1.0)
     allowed = np.zeros(NONE + 1, bool)
     c = CARD_NAMES.index(card)
-    if c in JOKERS:
+    if c in JOKER_IDS:
         if whole < RANK_GLIMPSED:
             return None
         allowed[c] = True
