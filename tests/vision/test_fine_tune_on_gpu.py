@@ -24,6 +24,9 @@ def _run(args: list[str], work: Path) -> subprocess.CompletedProcess:
 
 
 def test_one_size_trains_from_the_shipped_weights_and_lands_in_out(tmp_path):
+    from vision.training.card_art import TRAIN_DECKS, load_decks
+
+    load_decks(TRAIN_DECKS)      # rendered once here, not by the script's 16 processes at once
     out = tmp_path / "out"
     out.mkdir()
     done = _run(["1", "1", "0.0005", "cpu", str(out), "160", "0.0002"], tmp_path / "work")
