@@ -24,8 +24,9 @@ on 16 March 2022, 4 to 8 cards of a real deck (no jokers) lying apart or
 over each other at every angle, on a white table, patterned and plain
 cloth, a green tablecloth and dark fabric, in room light; each card's
 visible part boxed and labelled by face.  The export stretched each to
-640x640 and put flipped copies only in the training split, which is not
-used.  Build the folder once:
+640x640 and put flipped copies only in the training split, which this
+benchmark does not use (``vision.training.real_piles`` boxes it for
+training).  Build the folder once:
 
     git clone https://github.com/farukalamai/realtime-poker-card-detection-jetson phone-repo
     git -C phone-repo archive b4f4f13 datasets/poker-cards-4/valid datasets/poker-cards-4/test \\
@@ -57,7 +58,6 @@ a tilted view makes an upright card look wider).
 from __future__ import annotations
 
 import argparse
-import ast
 import json
 import sys
 from collections import Counter
@@ -66,7 +66,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -76,22 +75,20 @@ from vision.reading.classes import JOKERS  # noqa: E402
 from vision.reading.detector import CardDetector, DetectorError  # noqa: E402
 from vision.reading.tracker import calibration_for, play_confidence  # noqa: E402
 from vision.reading.table import ZONE_PX  # noqa: E402
+from vision.training import real_piles  # noqa: E402
+# the phone set's loaders live with the training tools that also read its training split
+from vision.training.real_piles import (  # noqa: E402,F401
+    CARD_PX, PHONE_ASPECT, PHONE_DIR, Label, phone_face, yolo_labels, zone_picture)
 
 INDEX_PX = 37.0   # the median index box's height in generated zone pictures (held-out decks, 2.13 px/mm)
-CARD_PX = 188.0   # a card's height (88 mm) in generated zone pictures (vision.training.card_faces)
 ASPECT = 16 / 9   # CardCounterML's webcam frame, squeezed into 640x640 by the set's export
-# The phone set's frame, likewise squeezed: all 88 were taken in one sitting with
-# the phone held level (4:3).  Where card boxes alone would suggest 3:4 (six
+# The phone set's frame (PHONE_ASPECT, 4:3), likewise squeezed: all 88 were taken in one
+# sitting with the phone held level.  Where card boxes alone would suggest 3:4 (six
 # photographs), the cards are seen lying sideways, foreshortened by the tilted
 # view: checked by eye.
-PHONE_ASPECT = 4 / 3
 # CardCounterML's 55 classes in its data.yaml order, as the referee's codes (BACK: no face)
 SET_NAMES = [r + s for r in ("10", "2", "3", "4", "5", "6", "7", "8", "9", "A") for s in "CDHS"] + \
     ["BACK", "BLACK JOKER"] + [r + s for r in "JKQ" for s in "CDHS"] + ["RED JOKER"]
-PHONE_DIR = "datasets/poker-cards-4"
-
-# one label: (face or None, box width, box height), the box as shares of the picture's sides
-Label = tuple[str | None, float, float]
 
 
 def face(name: str) -> str | None:
@@ -108,26 +105,9 @@ def face(name: str) -> str | None:
     return suit + {"10": "T"}.get(rank, rank)
 
 
-def phone_face(name: str) -> str:
-    """The referee's code of one of the phone set's class names (``10 of clubs`` -> ``CT``).
-
-    >>> phone_face("10 of clubs"), phone_face("ace of spades"), phone_face("jack  of clubs"), phone_face("3 of hearts")
-    ('CT', 'SA', 'CJ', 'H3')
-    """
-    rank, suit = (w.strip() for w in name.split(" of "))
-    return suit[0].upper() + {"10": "T", "ace": "A", "jack": "J", "queen": "Q", "king": "K"}.get(rank, rank)
-
-
-def _labels(path: Path, code) -> list[Label]:
-    """A YOLO label file's rows as :data:`Label`\\ s, class numbers named by ``code``."""
-    labels = path.parent.parent / "labels" / (path.stem + ".txt")
-    rows = [line.split() for line in labels.read_text().splitlines() if line.strip()]
-    return [(code(int(r[0])), float(r[3]), float(r[4])) for r in rows]
-
-
 def ccml_photographs(folder: Path) -> list[tuple[Path, list[Label]]]:
     """CardCounterML's ten photographs, each with its labels."""
-    out = [(path, _labels(path, lambda k: face(SET_NAMES[k])))
+    out = [(path, yolo_labels(path, lambda k: face(SET_NAMES[k])))
            for path in sorted(folder.glob("datasets/*/images/WIN_*.jpg"))]
     if not out:
         raise SystemExit(f"bench_real_piles: no WIN_*.jpg photographs under {folder}/datasets (see the module's doc)")
@@ -137,37 +117,17 @@ def ccml_photographs(folder: Path) -> list[tuple[Path, list[Label]]]:
 def phone_names(folder: Path) -> list[str]:
     """The phone set's class names, from its ``data.yaml``."""
     try:
-        # (its names line is a flow list of quoted strings: no YAML library needed at a table)
-        line = next(x for x in (folder / PHONE_DIR / "data.yaml").read_text().splitlines() if x.startswith("names:"))
-        return list(ast.literal_eval(line.split(":", 1)[1].strip()))
-    except (OSError, StopIteration, ValueError, SyntaxError) as exc:
-        raise SystemExit(f"bench_real_piles: no class names in {folder / PHONE_DIR}/data.yaml: {exc!r} "
-                         "(see the module's doc)") from None
+        return real_piles.phone_names(folder)
+    except real_piles.RealPilesError as exc:
+        raise SystemExit(f"bench_real_piles: {exc}") from None
 
 
 def phone_photographs(folder: Path) -> list[tuple[Path, list[Label]]]:
     """The phone set's 88 valid and test photographs, each with its labels."""
-    names = phone_names(folder)
-    out = [(path, _labels(path, lambda k: phone_face(names[k])))
-           for split in ("valid", "test") for path in sorted((folder / PHONE_DIR / split / "images").glob("*.jpg"))]
-    if not out:
-        raise SystemExit(f"bench_real_piles: no photographs under {folder / PHONE_DIR} (see the module's doc)")
-    return out
-
-
-def zone_picture(img: np.ndarray, labels: list[Label], aspect: float, longest_px: float) -> np.ndarray:
-    """A photograph squeezed by its set's export, in its own shape again (width
-    over height ``aspect``) and scaled so that its labels' median box's longer
-    side is ``longest_px`` (:data:`INDEX_PX` for index boxes, :data:`CARD_PX`
-    for card boxes).
-
-    >>> zone_picture(np.zeros((640, 640, 3), np.uint8), [("S5", 0.2, 0.25)], 4 / 3, 188.0).shape
-    (705, 940, 3)
-    """
-    h = img.shape[0]
-    w = h * aspect
-    s = longest_px / float(np.median([max(bw * w, bh * h) for _, bw, bh in labels]))
-    return cv2.resize(img, (int(round(w * s)), int(round(h * s))), interpolation=cv2.INTER_AREA)
+    try:
+        return real_piles.phone_photographs(folder)
+    except real_piles.RealPilesError as exc:
+        raise SystemExit(f"bench_real_piles: {exc}") from None
 
 
 def upright_faces(labels: list[Label], aspect: float) -> set[str]:

@@ -29,7 +29,15 @@ fi
 # polars is missing, a stand-in whose calls fail, which ultralytics catches.
 if ! python3 -c "import polars" 2>/dev/null; then
   mkdir -p /tmp/stub/polars
-  printf 'def read_csv(*a, **k):\n    raise RuntimeError("no polars")\n\nclass DataFrame:\n    def __init__(self, *a, **k):\n        raise RuntimeError("no polars")\n' > /tmp/stub/polars/__init__.py
+  cat > /tmp/stub/polars/__init__.py <<'STUB'
+def read_csv(*a, **k):
+    raise RuntimeError("no polars")
+
+
+class DataFrame:
+    def __init__(self, *a, **k):
+        raise RuntimeError("no polars")
+STUB
 fi
 export PYTHONPATH=$R:/tmp/site:/tmp/stub
 if [ ! -d /usr/share/fonts/truetype/liberation ] && [ -d .gpu/fonts ]; then
@@ -65,7 +73,8 @@ print("train pictures", n, "from", len(parts), "sets")
 PY
 for sz in $SIZES; do
   python3 -m vision.training.train $DS/data.yaml --project $W/gruns --name g$sz --imgsz $sz --batch 64 \
-    --workers ${FINE_TUNE_WORKERS:-7} --device $DEV --init models/cards-yolo11n.pt --epochs 80 --hours $HRS $LR > $W/train$sz.log 2>&1 &
+    --workers ${FINE_TUNE_WORKERS:-7} --device $DEV --init models/cards-yolo11n.pt --epochs 80 --hours $HRS $LR \
+    > $W/train$sz.log 2>&1 &
 done
 wait
 date

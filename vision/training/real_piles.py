@@ -1,0 +1,192 @@
+"""Real photographs of piles of cards, as zone pictures: the phone set's
+loaders, and its training photographs boxed at their indices.
+
+The phone set: farukalamai/realtime-poker-card-detection-jetson at commit
+b4f4f13 (the Roboflow Universe project roboflow-jvuqo/poker-cards-fmjio,
+version 4, CC BY 4.0): phone photographs of one real deck (no jokers), each
+card's visible part boxed and labelled by face, stretched to 640x640 by the
+export. Its ``valid`` and ``test`` photographs are for measuring only
+(``benchmarks/bench_real_piles.py --set phone``, which also says how to
+build the folder); its ``train`` split (811 copies, about half mirrored)
+may be trained on.
+
+:func:`write_index_boxes` makes a YOLO split of the training photographs
+for the detector: the shipped reader reads each one as a zone, and only a
+photograph it reads completely (every labelled face once, nothing else)
+is kept, so that no index in it is left unlabelled (an unlabelled index
+would teach the detector to miss it). Each card's index boxes found as
+the picture lies are its labels (``INDEX``); a photograph with a box
+mapped back from a turned read (larger than an index) is left out too.
+Pictures are halved, as ``make_dataset`` halves generated zones, so an
+index has the detector's training size.
+
+    python -m vision.training.real_piles PHONE_DIR data/real_index --split train
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import sys
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+CARD_PX = 188.0   # a card's height (88 mm) in generated zone pictures (vision.training.card_faces)
+# The phone set's frame, squeezed to 640x640 by the export: all its photographs
+# were taken with the phone held level (4:3).
+PHONE_ASPECT = 4 / 3
+PHONE_DIR = "datasets/poker-cards-4"
+TURNED_BOX = 1.3   # an index box this much larger than the median one was mapped back from a turned read
+
+# one label: (face or None, box width, box height), the box as shares of the picture's sides
+Label = tuple[str | None, float, float]
+
+
+class RealPilesError(ValueError):
+    """A photo folder that is not built as the module's doc says."""
+
+
+def phone_face(name: str) -> str:
+    """The referee's code of one of the phone set's class names (``10 of clubs`` -> ``CT``).
+
+    >>> phone_face("10 of clubs"), phone_face("ace of spades"), phone_face("jack  of clubs"), phone_face("3 of hearts")
+    ('CT', 'SA', 'CJ', 'H3')
+    """
+    rank, suit = (w.strip() for w in name.split(" of "))
+    return suit[0].upper() + {"10": "T", "ace": "A", "jack": "J", "queen": "Q", "king": "K"}.get(rank, rank)
+
+
+def yolo_labels(path: Path, code) -> list[Label]:
+    """A photograph's YOLO label file's rows as :data:`Label`\\ s, class numbers named by ``code``."""
+    labels = path.parent.parent / "labels" / (path.stem + ".txt")
+    rows = [line.split() for line in labels.read_text().splitlines() if line.strip()]
+    return [(code(int(r[0])), float(r[3]), float(r[4])) for r in rows]
+
+
+def phone_names(folder: Path) -> list[str]:
+    """The phone set's class names, from its ``data.yaml``."""
+    try:
+        # (its names line is a flow list of quoted strings: no YAML library needed at a table)
+        line = next(x for x in (folder / PHONE_DIR / "data.yaml").read_text().splitlines() if x.startswith("names:"))
+        return list(ast.literal_eval(line.split(":", 1)[1].strip()))
+    except (OSError, StopIteration, ValueError, SyntaxError) as exc:
+        raise RealPilesError(f"no class names in {folder / PHONE_DIR}/data.yaml: {exc!r} "
+                             "(see benchmarks/bench_real_piles.py's doc)") from None
+
+
+def phone_photographs(folder: Path, splits: tuple[str, ...] = ("valid", "test")) -> list[tuple[Path, list[Label]]]:
+    """The phone set's photographs of ``splits`` (the 88 valid and test ones by default), each with its labels."""
+    names = phone_names(folder)
+    out = [(path, yolo_labels(path, lambda k: phone_face(names[k])))
+           for split in splits for path in sorted((folder / PHONE_DIR / split / "images").glob("*.jpg"))]
+    if not out:
+        raise RealPilesError(f"no photographs under {folder / PHONE_DIR} {'/'.join(splits)} "
+                             "(see benchmarks/bench_real_piles.py's doc)")
+    return out
+
+
+def zone_picture(img: np.ndarray, labels: list[Label], aspect: float, longest_px: float) -> np.ndarray:
+    """A photograph squeezed by its set's export, in its own shape again (width
+    over height ``aspect``) and scaled so that its labels' median box's longer
+    side is ``longest_px`` (an index's height for index boxes, :data:`CARD_PX`
+    for card boxes).
+
+    >>> zone_picture(np.zeros((640, 640, 3), np.uint8), [("S5", 0.2, 0.25)], 4 / 3, 188.0).shape
+    (705, 940, 3)
+    """
+    h = img.shape[0]
+    w = h * aspect
+    s = longest_px / float(np.median([max(bw * w, bh * h) for _, bw, bh in labels]))
+    return cv2.resize(img, (int(round(w * s)), int(round(h * s))), interpolation=cv2.INTER_AREA)
+
+
+def index_boxes(read, truth: set[str]) -> list[tuple[float, float, float, float]] | None:
+    """The index boxes of a read that names exactly the faces ``truth``, each
+    once, and boxes none of its indices from a turned read; else None.
+
+    >>> from vision.reading.pairing import CardRead, IndexDetection
+    >>> from vision.reading.detector import ZoneRead
+    >>> at = lambda n, x: IndexDetection(n, 0.95, (x, 10, x + 20, 50))
+    >>> card = lambda n, x: CardRead(n, 0.95, (0, 0, 1, 1), (at(n, x),))
+    >>> read = ZoneRead([card("S5", 0), card("H6", 60)])
+    >>> index_boxes(read, {"S5", "H6"})
+    [(0, 10, 20, 50), (60, 10, 80, 50)]
+    >>> index_boxes(read, {"S5"}) is None, index_boxes(read, {"S5", "H6", "C7"}) is None
+    (True, True)
+    """
+    names = Counter(read.names)
+    if set(names) != truth or any(n > 1 for n in names.values()):
+        return None
+    boxes = [d.box for c in read.cards for d in c.indices]
+    if not boxes:
+        return None
+    w, h = np.median([[b[2] - b[0], b[3] - b[1]] for b in boxes], axis=0)
+    if any(b[2] - b[0] > TURNED_BOX * w or b[3] - b[1] > TURNED_BOX * h for b in boxes):
+        return None
+    return boxes
+
+
+def write_index_boxes(folder: Path, out: Path, split: str = "train", det=None, progress=None) -> Counter:
+    """The phone set's ``split`` photographs read completely, as a YOLO split
+    ``out/images/split`` + ``out/labels/split`` (class 0, ``INDEX``); returns
+    the counts (photographs, kept, index boxes)."""
+    from vision.reading.detector import CardDetector
+    from vision.reading.table import ZONE_PX
+
+    det = det or CardDetector(threads=2)
+    img_dir, lab_dir = out / "images" / split, out / "labels" / split
+    img_dir.mkdir(parents=True, exist_ok=True)
+    lab_dir.mkdir(parents=True, exist_ok=True)
+    tally: Counter = Counter()
+    photos = phone_photographs(folder, (split,))
+    for k, (path, labels) in enumerate(photos):
+        img = cv2.imread(str(path))
+        if img is None:
+            raise RealPilesError(f"cannot read {path}")
+        picture = zone_picture(img, labels, PHONE_ASPECT, CARD_PX)
+        read = det.read_zones([picture], det.imgsz / max(ZONE_PX), 0)[0]
+        tally["photographs"] += 1
+        boxes = index_boxes(read, {f for f, _, _ in labels if f})
+        if boxes is not None:
+            h, w = picture.shape[:2]
+            half = cv2.resize(picture, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+            cv2.imwrite(str(img_dir / f"{path.stem}.jpg"), half, [cv2.IMWRITE_JPEG_QUALITY, 95])
+            rows = [f"0 {(x0 + x1) / 2 / w:.6f} {(y0 + y1) / 2 / h:.6f} {(x1 - x0) / w:.6f} {(y1 - y0) / h:.6f}"
+                    for x0, y0, x1, y1 in boxes]
+            (lab_dir / f"{path.stem}.txt").write_text("\n".join(rows) + "\n")
+            tally["kept"] += 1
+            tally["index_boxes"] += len(boxes)
+        if progress:
+            progress(k + 1, len(photos))
+    return tally
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m vision.training.real_piles", description=__doc__.split("\n")[0])
+    ap.add_argument("folder", type=Path, help="the phone set's folder (benchmarks/bench_real_piles.py's doc)")
+    ap.add_argument("out", type=Path, help="the YOLO data folder to write (kept out of git)")
+    ap.add_argument("--split", default="train", choices=("train",),
+                    help="which split (only train: valid and test are for measuring)")
+    ap.add_argument("--threads", type=int, default=2, choices=range(1, 65), metavar="1-64")
+    args = ap.parse_args(argv)
+    from vision.reading.detector import CardDetector
+
+    def show(k: int, n: int) -> None:
+        if k % 50 == 0 or k == n:
+            print(f"{k}/{n} photographs read", file=sys.stderr, flush=True)
+
+    try:
+        tally = write_index_boxes(args.folder, args.out, args.split, CardDetector(threads=args.threads), show)
+    except RealPilesError as exc:
+        print(f"real_piles: {exc}", file=sys.stderr)
+        return 2
+    print(f"{tally['kept']} of {tally['photographs']} photographs read completely, "
+          f"{tally['index_boxes']} index boxes -> {args.out / 'images' / args.split}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
