@@ -17,6 +17,9 @@ is kept, so that no index in it is left unlabelled (an unlabelled index
 would teach the detector to miss it). Each card's index boxes found as
 the picture lies are its labels (``INDEX``); a photograph with a box
 mapped back from a turned read (larger than an index) is left out too.
+A corner index the reader did not attach to any card (on a deck printing
+all four corners it needs only one a card) stays unboxed: checked by eye on
+one kept photograph, one or two of its 16 indices.
 Pictures are halved, as ``make_dataset`` halves generated zones, so an
 index has the detector's training size.
 
