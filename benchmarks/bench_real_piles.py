@@ -74,11 +74,10 @@ from vision.reading.deck_profile import DeckProfileError  # noqa: E402
 from vision.reading.classes import JOKERS  # noqa: E402
 from vision.reading.detector import CardDetector, DetectorError  # noqa: E402
 from vision.reading.tracker import calibration_for, play_confidence  # noqa: E402
-from vision.reading.table import ZONE_PX  # noqa: E402
 from vision.training import real_piles  # noqa: E402
 # the phone set's loaders live with the training tools that also read its training split
 from vision.training.real_piles import (  # noqa: E402,F401
-    CARD_PX, PHONE_ASPECT, PHONE_DIR, Label, phone_face, yolo_labels, zone_picture)
+    CARD_PX, PHONE_ASPECT, PHONE_DIR, Label, phone_face, read_as_zone, yolo_labels, zone_picture)
 
 INDEX_PX = 37.0   # the median index box's height in generated zone pictures (held-out decks, 2.13 px/mm)
 ASPECT = 16 / 9   # CardCounterML's webcam frame, squeezed into 640x640 by the set's export
@@ -180,8 +179,7 @@ def measure(det: CardDetector, folder: Path, which: str = "ccml", per_photo: boo
         if img is None:
             raise SystemExit(f"bench_real_piles: cannot read {path}")
         truth = {f for f, _, _ in labels if f}
-        picture = zone_picture(img, labels, photo_set.aspect, photo_set.longest_px)
-        read = det.read_zones([picture], det.imgsz / max(ZONE_PX), 0)[0]
+        _, read = read_as_zone(det, img, labels, photo_set.aspect, photo_set.longest_px)
         got = Counter(read.names)
         exact = set(got) == truth and max(got.values(), default=1) == 1
         jokers = sum(n for f, n in got.items() if f in JOKERS and f not in truth)

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from benchmarks.bench_real_piles import CARD_PX, PHONE_ASPECT, measure, phone_photographs, zone_picture
+from benchmarks.bench_real_piles import measure, phone_photographs, read_as_zone
 from vision.reading.classes import JOKERS
 from vision.reading.detector import SURE, CardRead, ZoneRead, _sure_faces
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone
@@ -37,8 +37,7 @@ def quarter(detector):
 
 
 def _read(det, path, labels):
-    pic = zone_picture(cv2.imread(str(path)), labels, PHONE_ASPECT, CARD_PX)
-    return det.read_zones([pic], det.imgsz / max(ZONE_PX), 0)[0]
+    return read_as_zone(det, cv2.imread(str(path)), labels)[1]
 
 
 def test_real_cards_lying_across_read_as_their_faces_not_as_jokers(quarter):

@@ -12,9 +12,8 @@ import numpy as np
 import pytest
 
 from vision.reading.detector import CardDetector
-from vision.reading.table import ZONE_PX
-from vision.training.real_piles import (CARD_PX, PHONE_ASPECT, PHONE_DIR, RealPilesError, index_boxes, main,
-                                        phone_photographs, write_index_boxes, zone_picture)
+from vision.training.real_piles import (PHONE_DIR, RealPilesError, index_boxes, main, phone_photographs,
+                                        read_as_zone, write_index_boxes)
 
 PHONE = Path(__file__).resolve().parents[1] / "data" / "real" / "phone"
 COMPLETE = PHONE.with_name("phone_train")    # one the shipped reader reads completely
@@ -46,8 +45,7 @@ def test_only_photographs_read_completely_are_kept_with_every_index_boxed(train_
     assert len(kept) == tally["kept"] >= 1
     rows = 0
     for path, labels in phone_photographs(train_folder, ("train",)):
-        picture = zone_picture(cv2.imread(str(path)), labels, PHONE_ASPECT, CARD_PX)
-        read = det.read_zones([picture], det.imgsz / max(ZONE_PX), 0)[0]
+        picture, read = read_as_zone(det, cv2.imread(str(path)), labels)
         boxes = index_boxes(read, {f for f, _, _ in labels if f})
         label_file = tmp_path / "ds" / "labels" / "train" / f"{path.stem}.txt"
         assert label_file.exists() == (boxes is not None)      # kept exactly when read completely

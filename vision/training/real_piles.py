@@ -33,9 +33,13 @@ import ast
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
+
+if TYPE_CHECKING:
+    from vision.reading.detector import ZoneRead
 
 CARD_PX = 188.0   # a card's height (88 mm) in generated zone pictures (vision.training.card_faces)
 # The phone set's frame, squeezed to 640x640 by the export: all its photographs
@@ -106,6 +110,16 @@ def zone_picture(img: np.ndarray, labels: list[Label], aspect: float, longest_px
     return cv2.resize(img, (int(round(w * s)), int(round(h * s))), interpolation=cv2.INTER_AREA)
 
 
+def read_as_zone(det, img: np.ndarray, labels: list[Label], aspect: float = PHONE_ASPECT,
+                 longest_px: float = CARD_PX) -> tuple[np.ndarray, "ZoneRead"]:
+    """A photograph as a zone picture (:func:`zone_picture`) and ``det``'s
+    read of it whole, at the zone pictures' scale and with no margin."""
+    from vision.reading.table import ZONE_PX
+
+    picture = zone_picture(img, labels, aspect, longest_px)
+    return picture, det.read_zones([picture], det.imgsz / max(ZONE_PX), 0)[0]
+
+
 def index_boxes(read, truth: set[str]) -> list[tuple[float, float, float, float]] | None:
     """The index boxes of a read that names exactly the faces ``truth``, each
     once, and boxes none of its indices from a turned read; else None.
@@ -137,7 +151,6 @@ def write_index_boxes(folder: Path, out: Path, split: str = "train", det=None, p
     ``out/images/split`` + ``out/labels/split`` (class 0, ``INDEX``); returns
     the counts (photographs, kept, index boxes)."""
     from vision.reading.detector import CardDetector
-    from vision.reading.table import ZONE_PX
 
     det = det or CardDetector(threads=2)
     img_dir, lab_dir = out / "images" / split, out / "labels" / split
@@ -149,8 +162,7 @@ def write_index_boxes(folder: Path, out: Path, split: str = "train", det=None, p
         img = cv2.imread(str(path))
         if img is None:
             raise RealPilesError(f"cannot read {path}")
-        picture = zone_picture(img, labels, PHONE_ASPECT, CARD_PX)
-        read = det.read_zones([picture], det.imgsz / max(ZONE_PX), 0)[0]
+        picture, read = read_as_zone(det, img, labels)
         tally["photographs"] += 1
         boxes = index_boxes(read, {f for f, _, _ in labels if f})
         if boxes is not None:
