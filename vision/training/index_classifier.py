@@ -42,19 +42,29 @@ from vision.training.classifier_data import make_covered_crops, make_crops
 from vision.training.synth import add_scene_options, scene_options
 
 
-def build_model():
+def build_model(width: int = 32):
+    """The classifier's network: three stages of two 3x3 convolutions
+    (``width``, twice and four times as many channels), then ``8 * width``
+    features and the labels.  The shipped one is 32 wide; 16 wide costs a
+    quarter as much (:mod:`vision.training.distil_classifier`)."""
     import torch.nn as nn
 
     def block(cin, cout):
         return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
+    w = width
     return nn.Sequential(
-        *block(3, 32), *block(32, 32), nn.MaxPool2d(2),           # 24 x 16
-        *block(32, 64), *block(64, 64), nn.MaxPool2d(2),          # 12 x 8
-        *block(64, 128), *block(128, 128), nn.MaxPool2d(2),       # 6 x 4
-        nn.Flatten(), nn.Dropout(0.2), nn.Linear(128 * 6 * 4, 256), nn.ReLU(inplace=True),
-        nn.Linear(256, len(LABELS)),
+        *block(3, w), *block(w, w), nn.MaxPool2d(2),                    # 24 x 16
+        *block(w, 2 * w), *block(2 * w, 2 * w), nn.MaxPool2d(2),        # 12 x 8
+        *block(2 * w, 4 * w), *block(4 * w, 4 * w), nn.MaxPool2d(2),    # 6 x 4
+        nn.Flatten(), nn.Dropout(0.2), nn.Linear(4 * w * 6 * 4, 8 * w), nn.ReLU(inplace=True),
+        nn.Linear(8 * w, len(LABELS)),
     )
+
+
+def width_of(state: dict) -> int:
+    """The width :func:`build_model` was given, from its saved weights."""
+    return int(state["0.weight"].shape[0])
 
 
 def reshape_batch(xb, turn: float = 0.12, shear: float = 0.15, scale: float = 0.1, shift: float = 0.06):
@@ -149,9 +159,12 @@ def train(data_dir: Path, epochs: int, to: Path, batch: int = 256, threads: int 
     xt = torch.from_numpy(to_blob(list(x)))
     yt = torch.from_numpy(y)
     xv, yv = torch.from_numpy(to_blob(list(va["x"]))), torch.from_numpy(va["y"])
-    model = build_model()
     if init is not None:
-        model.load_state_dict(torch.load(init, map_location="cpu"))
+        state = torch.load(init, map_location="cpu")
+        model = build_model(width_of(state))
+        model.load_state_dict(state)
+    else:
+        model = build_model()
     opt = torch.optim.AdamW(model.parameters(), lr=max_lr, weight_decay=1e-4)
     steps = epochs * ((len(xt) + batch - 1) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=max_lr, total_steps=steps)
@@ -230,8 +243,8 @@ def _save(model, to: Path) -> Path:
 
 def add_embedding_output(path: Path, out: Path | None = None) -> Path:
     """Give an exported classifier a second output, ``embedding``: the input
-    of its last layer (the 256 features after the first fully connected
-    layer and its ReLU), beside ``logits``.
+    of its last layer (the 256 features, at the shipped width, after the first
+    fully connected layer and its ReLU), beside ``logits``.
 
     Deck enrollment (:mod:`vision.reading.enroll`) fits a small per-deck head
     on these features; a table node reads them with ONNX Runtime alone, so
