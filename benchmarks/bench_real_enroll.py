@@ -50,12 +50,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.bench_real_piles import PHONE_ASPECT, PHONE_DIR, measure, phone_face, phone_names  # noqa: E402
+from benchmarks.bench_real_piles import measure, phone_names  # noqa: E402
 from vision.reading.classes import CARD_NAMES  # noqa: E402
 from vision.reading.classes import JOKERS  # noqa: E402
 from vision.reading.detector import CardDetector  # noqa: E402
 from vision.reading.enroll import DEFAULT_INDEX_BOX, card_aspect, enroll, find_cards, rectify  # noqa: E402
 from vision.reading.index_classifier import LABELS, crop  # noqa: E402
+from vision.training.real_piles import PHONE_ASPECT, PHONE_DIR, phone_face  # noqa: E402
 
 ENLARGE = 1.5      # the 640 px export enlarged this much before cards are cut out
 MARGINS = (0.25, 0.5)  # of a box's size, around it, where its card's outline is looked for, in turn (enrollment

@@ -76,8 +76,7 @@ from vision.reading.detector import CardDetector, DetectorError  # noqa: E402
 from vision.reading.tracker import calibration_for, play_confidence  # noqa: E402
 from vision.training import real_piles  # noqa: E402
 # the phone set's loaders live with the training tools that also read its training split
-from vision.training.real_piles import (  # noqa: E402,F401
-    CARD_PX, PHONE_ASPECT, PHONE_DIR, Label, phone_face, read_as_zone, yolo_labels, zone_picture)
+from vision.training.real_piles import CARD_PX, PHONE_ASPECT, Label, read_as_zone, yolo_labels  # noqa: E402
 
 INDEX_PX = 37.0   # the median index box's height in generated zone pictures (held-out decks, 2.13 px/mm)
 ASPECT = 16 / 9   # CardCounterML's webcam frame, squeezed into 640x640 by the set's export

@@ -13,11 +13,12 @@ import cv2
 import numpy as np
 import pytest
 
-from benchmarks.bench_real_piles import measure, phone_photographs, read_as_zone
+from benchmarks.bench_real_piles import measure, phone_photographs
 from vision.reading.classes import JOKERS
 from vision.reading.detector import SURE, CardRead, ZoneRead, _sure_faces
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone
 from vision.training.card_art import HELD_OUT_DECKS, four_corner_deck, load_decks
+from vision.training.real_piles import read_as_zone
 from vision.training.synth import held_out_scenes, play_for_deck
 
 PHONE = Path(__file__).resolve().parents[1] / "data" / "real" / "phone"

@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 import benchmarks.bench_real_piles as piles
-from benchmarks.bench_real_piles import (CARD_PX, PHONE_ASPECT, PHONE_DIR, SET_NAMES, face, measure, phone_face,
-                                         phone_photographs, zone_picture)
+from benchmarks.bench_real_piles import SET_NAMES, face, measure, phone_photographs
+from vision.training.real_piles import CARD_PX, PHONE_ASPECT, PHONE_DIR, phone_face, zone_picture
 from vision.reading.classes import CARD_NAMES
 
 # the phone set's class names, in its data.yaml's order (its "jack  of clubs" with two spaces too)

@@ -45,11 +45,9 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.reading.classes import JOKERS
-from vision.reading.index_classifier import FLOAT_MODEL, LABELS, IndexClassifier, softmax, to_blob
+from vision.reading.index_classifier import CROP_H, CROP_W, FLOAT_MODEL, LABELS, IndexClassifier, softmax, to_blob
+from vision.training.classifier_data import JOKER_IDS
 from vision.training.real_piles import RealPilesError
-
-JOKER_LABELS = tuple(LABELS.index(j) for j in JOKERS)
 
 
 class DistilError(ValueError):
@@ -195,8 +193,8 @@ def load_crops(files: list[Path]) -> tuple[np.ndarray, np.ndarray]:
         if "x" not in d.files:
             raise DistilError(f"{f}: no crops ('x')")
         x = d["x"]
-        if x.ndim != 4 or x.shape[1:] != (48, 32, 3) or x.dtype != np.uint8:
-            raise DistilError(f"{f}: crops must be N x 48 x 32 x 3 uint8, got {x.shape} {x.dtype}")
+        if x.ndim != 4 or x.shape[1:] != (CROP_H, CROP_W, 3) or x.dtype != np.uint8:
+            raise DistilError(f"{f}: crops must be N x {CROP_H} x {CROP_W} x 3 uint8, got {x.shape} {x.dtype}")
         allowed = np.zeros((len(x), len(LABELS)), bool)
         if "y" in d.files:
             allowed[np.arange(len(x)), d["y"]] = True
@@ -251,7 +249,7 @@ def distil(paths: list[Path], to: Path, width: int = 16, epochs: int = 12, teach
     xt = torch.from_numpy(to_blob(list(x)))
     st, at = torch.from_numpy(soft), torch.from_numpy(allowed)
     train_idx = torch.from_numpy(np.flatnonzero(~hold))
-    val_idx = torch.from_numpy(np.flatnonzero(hold))
+    xv, top_v, allowed_v = xt[torch.from_numpy(np.flatnonzero(hold))], teacher_top[hold], allowed[hold]
     model = build_model(width)
     if init is not None:
         model.load_state_dict(torch.load(init, map_location="cpu"))
@@ -275,7 +273,7 @@ def distil(paths: list[Path], to: Path, width: int = 16, epochs: int = 12, teach
             loss.backward()
             opt.step()
             sched.step()
-        agree, phantom, acc = _held_out_figures(model, xt[val_idx], teacher_top[hold], allowed[hold], device)
+        agree, phantom, acc = _held_out_figures(model, xv, top_v, allowed_v, device)
         print(f"epoch {ep + 1}/{epochs} loss {loss.item():.3f} held out: agrees with the teacher {agree:.4f}, "
               f"jokers the teacher does not read {phantom}, labelled crops within their label {acc:.4f}",
               flush=True)
@@ -295,7 +293,7 @@ def _held_out_figures(model, xv, teacher_top: np.ndarray, allowed: np.ndarray,
     with torch.no_grad():
         pred = torch.cat([model(xv[k:k + 2048].to(device)).argmax(1).cpu() for k in range(0, len(xv), 2048)]).numpy()
     model.train()
-    phantom = int((np.isin(pred, JOKER_LABELS) & ~np.isin(teacher_top, JOKER_LABELS)).sum())
+    phantom = int((np.isin(pred, JOKER_IDS) & ~np.isin(teacher_top, JOKER_IDS)).sum())
     labelled = allowed.any(1)
     acc = float(allowed[np.flatnonzero(labelled), pred[labelled]].mean()) if labelled.any() else float("nan")
     return float((pred == teacher_top).mean()), phantom, acc
