@@ -1,10 +1,12 @@
 """Real training photographs boxed at their indices (vision.training.real_piles), on the
 four phone photographs kept in tests/data/real/phone and phone_train (CC BY 4.0), laid out
-as a train split."""
+as a train split, and on the five EdjeElectronics training photographs kept in
+tests/data/real/edje (Apache-2.0)."""
 
 from __future__ import annotations
 
 import shutil
+from collections import Counter
 from pathlib import Path
 
 import cv2
@@ -12,11 +14,14 @@ import numpy as np
 import pytest
 
 from vision.reading.detector import CardDetector
+from vision.reading.table import ZONE_PX
+from vision.training.real_crops import RANKS, load_labels, scaled_photo
 from vision.training.real_piles import (PHONE_DIR, RealPilesError, index_boxes, main, phone_photographs,
-                                        read_as_zone, write_index_boxes)
+                                        rank_index_boxes, read_as_zone, write_index_boxes)
 
 PHONE = Path(__file__).resolve().parents[1] / "data" / "real" / "phone"
 COMPLETE = PHONE.with_name("phone_train")    # one the shipped reader reads completely
+EDJE = PHONE.with_name("edje")
 
 
 @pytest.fixture(scope="module")
@@ -83,3 +88,35 @@ def test_the_command_line_refuses_a_measuring_split_and_an_empty_folder(tmp_path
     assert "no photographs under" in capsys.readouterr().err
     with pytest.raises(RealPilesError, match="no class names"):
         phone_photographs(tmp_path / "nowhere")
+
+
+def test_a_two_corner_deck_labelled_by_rank_keeps_photographs_whose_every_card_shows_two_indices(det, tmp_path):
+    tally = write_index_boxes(EDJE, tmp_path / "ds", det=det, kind="edje")
+    assert tally["photographs"] == 5
+    kept = {p.stem for p in (tmp_path / "ds" / "labels" / "train").glob("*.txt")}
+    assert len(kept) == tally["kept"] >= 1
+    rows = 0
+    for name, labelled in load_labels(EDJE, "train").items():
+        picture, _ = scaled_photo(cv2.imread(str(EDJE / "images" / "train" / name)), labelled)
+        read = det.read_zones([picture], det.imgsz / max(ZONE_PX), 0)[0]
+        ranks = Counter(RANKS[b["class"]] for b in labelled)
+        boxes = rank_index_boxes(read, ranks)
+        assert (Path(name).stem in kept) == (boxes is not None)
+        if boxes is None:
+            continue
+        assert Counter(n[1] for n in read.names) == ranks
+        values = np.loadtxt(tmp_path / "ds" / "labels" / "train" / f"{Path(name).stem}.txt", ndmin=2)
+        assert len(values) == 2 * len(labelled) and (values[:, 0] == 0).all()   # two corners a card, INDEX
+        assert ((values[:, 1:] > 0) & (values[:, 1:] < 1)).all()
+        rows += len(values)
+    assert rows == tally["index_boxes"] > 0
+
+
+def test_an_unknown_set_and_a_folder_without_labels_are_refused(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        main(["--set", "cards", str(tmp_path), str(tmp_path / "out")])
+    assert "invalid choice" in capsys.readouterr().err
+    assert main(["--set", "edje", str(tmp_path), str(tmp_path / "out"), "--threads", "1"]) == 2
+    assert "train_labels.csv not found" in capsys.readouterr().err
+    with pytest.raises(RealPilesError, match="no set"):
+        write_index_boxes(tmp_path, tmp_path / "out", kind="cards")

@@ -17,9 +17,14 @@
 # ultralytics-thop's in .gpu/whl. Each size's best and last weights, results
 # and log tail land in OUT; export one with `python -m vision.training.train
 # --export OUT/g256_best.pt --imgsz 256 --to DIR`.
+#
+# REAL="DIR:COPIES ..." adds real photographs boxed at their indices (a YOLO
+# folder from `python -m vision.training.real_piles`, carried in .gpu/), its
+# train split listed COPIES times among the generated scenes.
 NT=${1:-600}; NV=${2:-40}; HRS=${3:-0.085}; DEV=${4:-0}; O=${5:?give the folder for the results}
 SIZES=${6:-"256 320"}; LR=${7:+--lr0 $7}
 W=${FINE_TUNE_WORK:-/tmp}   # scenes and runs go here
+mkdir -p "$O"
 export PYTHONUNBUFFERED=1 YOLO_OFFLINE=1 YOLO_VERBOSE=True
 R=$PWD
 if ! python3 -c "import ultralytics" 2>/dev/null; then
@@ -58,18 +63,24 @@ for i in $(seq 0 15); do
 done
 wait
 date
-python3 - "$DS" <<'PY'
+python3 - "$DS" "${REAL:-}" <<'PY' || exit 4
 import sys
 from pathlib import Path
 from vision.reading.classes import DETECTOR_NAMES
 ds = Path(sys.argv[1])
 parts = sorted(p for p in ds.iterdir() if p.is_dir())
+real = [(Path(d).resolve(), int(k)) for d, k in (x.rsplit(":", 1) for x in sys.argv[2].split())]
+for d, k in real:
+    if not (d / "images" / "train").is_dir() or not 1 <= k <= 20:
+        sys.exit(f"REAL: {d} has no images/train, or {k} copies is not 1-20")
+    parts += [d] * k
 n = sum(len(list((p / "images" / "train").glob("*.jpg"))) for p in parts)
 lines = ["train:"] + [f"  - {p / 'images' / 'train'}" for p in parts]
+parts = [p for p in parts if p.parent == ds]    # validation: the generated scenes only
 lines += ["val:"] + [f"  - {p / 'images' / 'val'}" for p in parts]
 lines += ["names:"] + [f"  {i}: {x}" for i, x in enumerate(DETECTOR_NAMES)]
 (ds / "data.yaml").write_text("\n".join(lines) + "\n")
-print("train pictures", n, "from", len(parts), "sets")
+print("train pictures", n, "of them real", sum(k * len(list((d / "images" / "train").glob("*.jpg"))) for d, k in real))
 PY
 for sz in $SIZES; do
   python3 -m vision.training.train $DS/data.yaml --project $W/gruns --name g$sz --imgsz $sz --batch 64 \

@@ -23,7 +23,19 @@ one kept photograph, one or two of its 16 indices.
 Pictures are halved, as ``make_dataset`` halves generated zones, so an
 index has the detector's training size.
 
+The same is done for the EdjeElectronics set's ``train`` split
+(``--set edje``; :mod:`vision.training.real_crops` says how to build its
+folder): a Bicycle-style deck that prints an index in two corners only, as
+the zone reader expects, on carpet, cloth and knitwear. Its labels give
+each card's rank, not its suit, so a photograph is kept where the ranks
+read are the labelled ranks, each as often, no joker, and every card read
+from both its corners (:func:`rank_index_boxes`: 165 of the 296
+photographs, 460 index boxes); each photograph is scaled as
+``benchmarks/bench_real_photos.py`` scales it. Its ``test`` split stays for
+measuring.
+
     python -m vision.training.real_piles PHONE_DIR data/real_index --split train
+    python -m vision.training.real_piles --set edje EDJE_DIR data/real_index_edje
 """
 
 from __future__ import annotations
@@ -137,6 +149,40 @@ def index_boxes(read, truth: set[str]) -> list[tuple[float, float, float, float]
     names = Counter(read.names)
     if set(names) != truth or any(n > 1 for n in names.values()):
         return None
+    return _as_lies(read)
+
+
+def rank_index_boxes(read, ranks: Counter) -> list[tuple[float, float, float, float]] | None:
+    """The index boxes of a read whose cards' ranks are ``ranks``, each as
+    often, each card read from two corners, with no joker and no box from a
+    turned read; else None (a set labelled by rank alone, as
+    EdjeElectronics' is). Its deck prints two corners: a card read from one
+    often shows the other unboxed (one card in four of the reads that name
+    the right ranks, some with the other corner in plain view, which would
+    teach the detector to miss it).
+
+    >>> from vision.reading.pairing import CardRead, IndexDetection
+    >>> from vision.reading.detector import ZoneRead
+    >>> card = lambda n, x: CardRead(n, 0.95, (0, 0, 1, 1), (IndexDetection(n, 0.95, (x, 10, x + 20, 50)),))
+    >>> at = lambda n, x, y: IndexDetection(n, 0.95, (x, y, x + 20, y + 40))
+    >>> card = lambda n, x: CardRead(n, 0.95, (0, 0, 1, 1), (at(n, x, 10), at(n, x + 100, 150)))
+    >>> read = ZoneRead([card("SQ", 0), card("HQ", 60)])
+    >>> rank_index_boxes(read, Counter("QQ"))
+    [(0, 10, 20, 50), (100, 150, 120, 190), (60, 10, 80, 50), (160, 150, 180, 190)]
+    >>> rank_index_boxes(read, Counter("Q")) is None, rank_index_boxes(ZoneRead([card("BJ", 0)]), Counter()) is None
+    (True, True)
+    >>> rank_index_boxes(ZoneRead([CardRead("SQ", 0.95, (0, 0, 1, 1), (at("SQ", 0, 10),))]), Counter("Q")) is None
+    True
+    """
+    if any(n in ("BJ", "LJ") for n in read.names) or Counter(n[1] for n in read.names) != ranks:
+        return None
+    if any(len(c.indices) < 2 for c in read.cards):
+        return None
+    return _as_lies(read)
+
+
+def _as_lies(read) -> list[tuple[float, float, float, float]] | None:
+    """A read's index boxes, or None where it has none or one was mapped back from a turned read."""
     boxes = [d.box for c in read.cards for d in c.indices]
     if not boxes:
         return None
@@ -146,25 +192,65 @@ def index_boxes(read, truth: set[str]) -> list[tuple[float, float, float, float]
     return boxes
 
 
-def write_index_boxes(folder: Path, out: Path, split: str = "train", det=None, progress=None) -> Counter:
-    """The phone set's ``split`` photographs read completely, as a YOLO split
-    ``out/images/split`` + ``out/labels/split`` (class 0, ``INDEX``); returns
-    the counts (photographs, kept, index boxes)."""
+SETS = ("phone", "edje")     # the sets whose training photographs can be boxed
+
+
+def _image(path: Path) -> np.ndarray:
+    img = cv2.imread(str(path))
+    if img is None:
+        raise RealPilesError(f"cannot read {path}")
+    return img
+
+
+def _phone_photos(folder: Path, split: str) -> list:
+    """The phone set's ``split`` photographs, each with what reads it: its zone
+    picture and its index boxes where read completely."""
+    def reader(path: Path, labels: list[Label]):
+        def read(det):
+            picture, zone = read_as_zone(det, _image(path), labels)
+            return picture, index_boxes(zone, {f for f, _, _ in labels if f})
+        return read
+    return [(path, reader(path, labels)) for path, labels in phone_photographs(folder, (split,))]
+
+
+def _edje_photos(folder: Path, split: str) -> list:
+    """The same for EdjeElectronics' photographs, scaled as bench_real_photos scales them and judged by rank."""
+    from vision.reading.table import ZONE_PX
+    from vision.training.real_crops import RANKS, load_labels, scaled_photo
+
+    try:
+        by = load_labels(folder, split)
+    except FileNotFoundError as exc:
+        raise RealPilesError(str(exc)) from None
+
+    def reader(path: Path, labelled: list[dict]):
+        def read(det):
+            picture, _ = scaled_photo(_image(path), labelled)
+            zone = det.read_zones([picture], det.imgsz / max(ZONE_PX), 0)[0]
+            return picture, rank_index_boxes(zone, Counter(RANKS[b["class"]] for b in labelled))
+        return read
+    return [(folder / "images" / split / name, reader(folder / "images" / split / name, labelled))
+            for name, labelled in sorted(by.items())]
+
+
+def write_index_boxes(folder: Path, out: Path, split: str = "train", det=None, progress=None,
+                      kind: str = "phone") -> Counter:
+    """A set's ``split`` photographs read completely (``kind``: one of :data:`SETS`),
+    as a YOLO split ``out/images/split`` + ``out/labels/split`` (class 0,
+    ``INDEX``); returns the counts (photographs, kept, index boxes)."""
     from vision.reading.detector import CardDetector
 
+    if kind not in SETS:
+        raise RealPilesError(f"no set {kind!r}: one of {', '.join(SETS)}")
+    photos = (_phone_photos if kind == "phone" else _edje_photos)(folder, split)
     det = det or CardDetector(threads=2)
     img_dir, lab_dir = out / "images" / split, out / "labels" / split
     img_dir.mkdir(parents=True, exist_ok=True)
     lab_dir.mkdir(parents=True, exist_ok=True)
     tally: Counter = Counter()
-    photos = phone_photographs(folder, (split,))
-    for k, (path, labels) in enumerate(photos):
-        img = cv2.imread(str(path))
-        if img is None:
-            raise RealPilesError(f"cannot read {path}")
-        picture, read = read_as_zone(det, img, labels)
+    for k, (path, read) in enumerate(photos):
+        picture, boxes = read(det)
         tally["photographs"] += 1
-        boxes = index_boxes(read, {f for f, _, _ in labels if f})
         if boxes is not None:
             h, w = picture.shape[:2]
             half = cv2.resize(picture, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
@@ -181,10 +267,13 @@ def write_index_boxes(folder: Path, out: Path, split: str = "train", det=None, p
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m vision.training.real_piles", description=__doc__.split("\n")[0])
-    ap.add_argument("folder", type=Path, help="the phone set's folder (benchmarks/bench_real_piles.py's doc)")
+    ap.add_argument("folder", type=Path, help="the set's folder (the phone set: benchmarks/bench_real_piles.py's doc; "
+                    "edje: vision/training/real_crops.py's)")
     ap.add_argument("out", type=Path, help="the YOLO data folder to write (kept out of git)")
     ap.add_argument("--split", default="train", choices=("train",),
                     help="which split (only train: valid and test are for measuring)")
+    ap.add_argument("--set", dest="kind", default="phone", choices=SETS,
+                    help="phone (farukalamai, a four-corner deck) or edje (EdjeElectronics, two corners)")
     ap.add_argument("--threads", type=int, default=2, choices=range(1, 65), metavar="1-64")
     args = ap.parse_args(argv)
     from vision.reading.detector import CardDetector
@@ -194,7 +283,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{k}/{n} photographs read", file=sys.stderr, flush=True)
 
     try:
-        tally = write_index_boxes(args.folder, args.out, args.split, CardDetector(threads=args.threads), show)
+        tally = write_index_boxes(args.folder, args.out, args.split, CardDetector(threads=args.threads), show,
+                                  args.kind)
     except RealPilesError as exc:
         print(f"real_piles: {exc}", file=sys.stderr)
         return 2
