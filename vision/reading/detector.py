@@ -437,7 +437,7 @@ class CardDetector:
         picked = [surest(t) for t in tried]
         best = [t[k] for t, k in zip(tried, picked)]
         # zones kept turned a quarter turn further: the angle their cards lay on their side at
-        across = self._quarter_turned(images, turned, tried, doubts, wholes, picked, best, scale, margin) \
+        across = self._quarter_turned(images, turned, tried, doubts, wholes, picked, best, scale, margin, faint) \
             if self.quarter_turns else {}
         every = [list(t) for t in tried]      # each zone's reads, the later turns' too
         # cards turned each its own way (the edges cluster at other angles too,
@@ -508,11 +508,13 @@ class CardDetector:
 
     def _quarter_turned(self, images: list[np.ndarray], turned: Callable[[int, float], Upright],
                         tried: list[list[ZoneRead]], doubts: list[list[bool]], wholes: list[list[float]],
-                        picked: list[int], best: list[ZoneRead], scale: float | None, margin: int
-                        ) -> dict[int, float]:
+                        picked: list[int], best: list[ZoneRead], scale: float | None, margin: int,
+                        faint: list[list[IndexDetection]] | None = None) -> dict[int, float]:
         """Each zone whose surer read names a joker or leaves a box the
         detector is fairly sure of unnamed (:meth:`_name_indices_many`'s
-        doubt), read again turned a quarter turn further than that read.
+        doubt), or reads no card although the detector boxed a faint index
+        there (``faint``), read again turned a quarter turn further than that
+        read.
         Where that read is the surer (:func:`surest`), names at least as
         many sure faces (:data:`SURE`, not jokers) as the other has cards,
         and no more jokers, it is kept as one of the zone's turns
@@ -526,7 +528,13 @@ class CardDetector:
         seen a quarter turn further names no sure faces, so it stays as read;
         a card turned far the other way may read as a joker there, which is
         not taken (models/MODEL_CARD.md, "Cards lying across the zone")."""
-        zones = [z for z in range(len(images)) if doubts[z][picked[z]] or _jokers(best[z])]
+        # (a card lying across the zone alone often gets no index box the
+        # detector is sure of, and the read finds nothing: an empty play at
+        # full confidence; the detector still boxes a faint index there. Not
+        # for a hand it proposes: over an empty zone a gloved hand, which the
+        # hand models miss, read as a sure C6 a quarter turn further)
+        zones = [z for z in range(len(images)) if doubts[z][picked[z]] or _jokers(best[z])
+                 or (not best[z].cards and faint is not None and bool(faint[z]))]
         kept: dict[int, float] = {}
         if not zones:
             return kept
