@@ -29,8 +29,8 @@ from vision.reading.hand_landmarks import HandLandmarks
 from vision.reading.hand_model import DEFAULT_MODEL as HAND_MODEL, ENV as HAND_ENV, HandModel
 from vision.reading.index_classifier import (ENV as CLF_ENV, LABELS as CLF_LABELS, NONE as CLF_NONE,
                                              IndexClassifier, shipped_classifier, turned_crop)
-from vision.reading.orientation import (OTHER_LINES, TURN_FROM, Region, Turns, Upright, cards_hull, lines_apart,
-                                        turn_angles, upright)
+from vision.reading.orientation import (OTHER_LINES, TURN_FROM, Region, Turns, Upright, cards_hull, line_turns,
+                                        lines_apart, turn_angles, upright)
 from vision.reading.pairing import (BOTTOM_MIN, FOUR_CORNER_SIDES, FOUR_CORNER_SQUARE, PAIR_DY_MAX, PAIR_RATIO,
                                     SAME_INDEX, CardRead, IndexDetection, _corner_of, _corner_pair_error, height_bands,
                                     one_per_index, pair_indices)
@@ -185,6 +185,12 @@ class CardDetector:
     and that read kept where it is the surer, names as many sure faces and
     no more jokers (a card lying across the zone shows its indices on
     their side, which read as jokers or as nothing; False: not).
+    ``line_turns``: a zone whose surer read has an unsure card, or none
+    where the detector boxed a faint index, is also read turned by the
+    angle of its longest straight edges (a
+    card's, :func:`vision.reading.orientation.line_turns`) where no other
+    turn has tried that angle, merged card by card (the edge histogram can
+    miss a card on a grained board; False: not).
     ``hand_landmarks`` (the default): where the detector proposes a hand
     (a box from ``hand_conf``, by default :attr:`HAND_PROPOSAL_CONF`),
     MediaPipe's palm detector and hand landmark model
@@ -207,7 +213,7 @@ class CardDetector:
                  classifier: str | Path | bool | None = None, index_conf: float = 0.25,
                  turn_from: float | None = TURN_FROM, deck: str | Path | None = None,
                  own_turns: bool = True, box_turns: bool = True, crop_turns: bool = True, merge_turns: bool = True,
-                 quarter_turns: bool = True, hand_model: str | Path | bool | None = None,
+                 quarter_turns: bool = True, line_turns: bool = True, hand_model: str | Path | bool | None = None,
                  hand_threshold: float | None = None, hand_landmarks: bool = True):
         try:
             path = model_path(model, "GUANDAN_CARD_MODEL", shipped_model(DEFAULT_MODEL, FLOAT_MODEL))
@@ -289,6 +295,9 @@ class CardDetector:
         # also read a quarter turn further: an index on its side reads as a
         # joker or as nothing (False: not, as before 2026-12-04)
         self.quarter_turns = quarter_turns
+        # a zone read unsure, or empty with a faint box, is also read turned by
+        # its longest straight edges' angle where no turn has tried it (False: not)
+        self.line_turns = line_turns
         # each zone's picture work (edges, turning, resizing) on its own core
         # beside the others' (vision.reading.runtime.Workers)
         self.workers = Workers(threads)
@@ -440,6 +449,16 @@ class CardDetector:
         across = self._quarter_turned(images, turned, tried, doubts, wholes, picked, best, scale, margin, faint) \
             if self.quarter_turns else {}
         every = [list(t) for t in tried]      # each zone's reads, the later turns' too
+        # a card whose angle the edge histogram missed (a board's long grain sets
+        # the zone's angle; a white card on light wood has faint edges): where a
+        # read has an unsure card, or none but a faint box, its longest straight
+        # edges at an angle no turn has tried are a card's own turn too
+        if self.line_turns and self.turn_from is not None:
+            more_turns = self.workers.map(
+                lambda z: line_turns(images[z], margin, (0.0, found[z].tilt, *wholes[z], *owns[z]), self.turn_from)
+                if (faint[z] if not best[z].cards else any(c.confidence < SURE for c in best[z].cards)) else [],
+                range(len(images)))
+            owns = [o + m for o, m in zip(owns, more_turns)]
         # cards turned each its own way (the edges cluster at other angles too,
         # and the surer read has a box it does not name or an unsure card, or
         # long straight edges lie at another angle: a pip's or a picture's are

@@ -234,6 +234,33 @@ def lines_apart(image: np.ndarray, margin: int = 0, tried: tuple[float, ...] = (
     >>> lines_apart(img) > 100, lines_apart(img, tried=(30.0,)) == 0.0
     (True, True)
     """
+    return _longest_lines(image, margin, tried, turn_from)[0]
+
+
+def line_turns(image: np.ndarray, margin: int = 0, tried: tuple[float, ...] = (0.0,),
+               turn_from: float = TURN_FROM) -> list[float]:
+    """The turns that stand upright the zone's longest straight edges at an
+    angle at least ``turn_from`` degrees from every angle of ``tried``
+    (square-wise), where they are :data:`OTHER_LINES` long or longer (a
+    card's edge, see :func:`lines_apart`); near 45 degrees both ways round.
+    The edge histogram can miss a card: a wooden board's long grain sets
+    the zone's angle, and a white card on light wood has faint edges
+    (models/MODEL_CARD.md, "A card's angle from its straight edges").
+
+    >>> import cv2
+    >>> img = np.full((300, 500, 3), 60, np.uint8)
+    >>> _ = cv2.fillConvexPoly(img, cv2.boxPoints(((250, 150), (90, 130), 30)).astype(np.int32), (235, 235, 235))
+    >>> [round(t) for t in line_turns(img)], line_turns(img, tried=(30.0,))
+    ([30], [])
+    """
+    length, angle = _longest_lines(image, margin, tried, turn_from)
+    if length < OTHER_LINES:
+        return []
+    return _turns_for((angle + 45.0) % 90.0 - 45.0, turn_from, OWN_AMBIGUOUS_FROM) or [0.0]
+
+
+def _longest_lines(image: np.ndarray, margin: int, tried: tuple[float, ...], turn_from: float) -> tuple[float, float]:
+    """:func:`lines_apart`'s length, and the angle (degrees in [0, 90)) of those edges."""
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
     band = margin + int(LINE_BAND * min(gray.shape[:2])) if margin else 0
     if band:
@@ -242,17 +269,17 @@ def lines_apart(image: np.ndarray, margin: int = 0, tried: tuple[float, ...] = (
     # segments 60 px or longer in the picture (30 at half its size), gaps of a few px bridged
     found = cv2.HoughLinesP(cv2.Canny(small, 40, 120), 1, np.pi / 180, 25, minLineLength=30, maxLineGap=3)
     if found is None:
-        return 0.0
+        return 0.0, 0.0
     seg = found.reshape(-1, 4).astype(np.float64)
     angle = np.degrees(np.arctan2(seg[:, 3] - seg[:, 1], seg[:, 2] - seg[:, 0])) % 90.0
     length = 2.0 * np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1])
     hist, _ = np.histogram(angle, bins=90, range=(0.0, 90.0), weights=length)
     k = np.exp(-0.5 * (np.arange(-4, 5) / 1.5) ** 2)
     smooth = np.convolve(np.concatenate([hist[-4:], hist, hist[:4]]), k, mode="same")[4:-4]
-    keep = [float(smooth[i]) for i in range(90)
+    keep = [(float(smooth[i]), i + 0.5) for i in range(90)
             if all(_apart(i + 0.5, t) >= turn_from for t in tried)
             and smooth[i] >= smooth[i - 1] and smooth[i] >= smooth[(i + 1) % 90]]
-    return max(keep, default=0.0)
+    return max(keep, default=(0.0, 0.0))
 
 
 def _apart(a: float, b: float) -> float:
