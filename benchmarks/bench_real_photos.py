@@ -40,7 +40,7 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.bench_real_piles import add_quarter_turns_option  # noqa: E402
+from benchmarks.bench_real_piles import add_turn_options, turn_settings  # noqa: E402
 from vision.reading.detector import CardDetector  # noqa: E402
 from vision.reading.table import ZONE_PX  # noqa: E402
 from vision.training.real_crops import RANKS, load_labels, scaled_photo  # noqa: E402
@@ -93,12 +93,13 @@ def main() -> int:
     ap.add_argument("--dir", type=Path, required=True, help="the folder holding images/ (see above)")
     ap.add_argument("--split", choices=("test", "train"), default="test")
     ap.add_argument("--threads", type=int, default=2)
-    add_quarter_turns_option(ap)
+    add_turn_options(ap)
     args = ap.parse_args()
+    turning, said = turn_settings(args)
     out = {"source": "EdjeElectronics card photographs (Apache-2.0), real, not made here",
-           "split": args.split, **({"quarter_turns": False} if args.without_quarter_turns else {})}
+           "split": args.split, **said}
     for label, turn_from in (("turning_rows_upright", 12.0), ("as_they_lie", None)):
-        det = CardDetector(threads=args.threads, turn_from=turn_from, quarter_turns=not args.without_quarter_turns)
+        det = CardDetector(threads=args.threads, turn_from=turn_from, **turning)
         out[label] = measure(det, args.dir, args.split)
     print(json.dumps(out, indent=1))
     return 0

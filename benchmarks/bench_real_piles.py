@@ -223,11 +223,25 @@ def measure(det: CardDetector, folder: Path, which: str = "ccml", per_photo: boo
     return {**out, "per_photograph": rows} if per_photo else out
 
 
-def add_quarter_turns_option(ap: argparse.ArgumentParser) -> None:
-    """``--without-quarter-turns``, shared with bench_real_photos.py: read as before the quarter turn."""
+def add_turn_options(ap: argparse.ArgumentParser) -> None:
+    """``--without-quarter-turns`` and ``--without-line-turns``, shared with
+    bench_real_photos.py: read as before either rule."""
     ap.add_argument("--without-quarter-turns", action="store_true",
                     help="read as before 2026-12-04: no zone read a quarter turn further (models/MODEL_CARD.md, "
                          "\"Cards lying across the zone\")")
+    ap.add_argument("--without-line-turns", action="store_true",
+                    help="no zone read turned by its longest straight edges' angle (models/MODEL_CARD.md, "
+                         "\"A card's angle from its straight edges\")")
+
+
+def turn_settings(args: argparse.Namespace) -> dict:
+    """The detector's settings for :func:`add_turn_options`' flags, and what the output says of them.
+
+    >>> turn_settings(argparse.Namespace(without_quarter_turns=True, without_line_turns=False))
+    ({'quarter_turns': False, 'line_turns': True}, {'quarter_turns': False})
+    """
+    settings = {"quarter_turns": not args.without_quarter_turns, "line_turns": not args.without_line_turns}
+    return settings, {k: v for k, v in settings.items() if not v}
 
 
 def main() -> int:
@@ -238,16 +252,17 @@ def main() -> int:
     ap.add_argument("--per-photograph", action="store_true", help="also each photograph's faces and read")
     ap.add_argument("--deck", type=Path, default=None, metavar="PROFILE",
                     help="read with a deck profile from guandan-ref enroll-deck (.npz), as a table naming it does")
-    add_quarter_turns_option(ap)
+    add_turn_options(ap)
     args = ap.parse_args()
+    turning, said = turn_settings(args)
     try:
-        det = CardDetector(threads=args.threads, deck=args.deck, quarter_turns=not args.without_quarter_turns)
+        det = CardDetector(threads=args.threads, deck=args.deck, **turning)
     except (DetectorError, DeckProfileError) as exc:
         ap.error(f"--deck {args.deck}: {exc}")
     print(json.dumps({"source": SETS[args.set].source,
                       "detector": det.model_path.name, "index_classifier": det.classifier.model_path.name,
                       **({"deck_profile": args.deck.name} if args.deck else {}),
-                      **({"quarter_turns": False} if args.without_quarter_turns else {}),
+                      **said,
                       **measure(det, args.dir, args.set, args.per_photograph)}, indent=1))
     return 0
 

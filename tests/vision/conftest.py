@@ -32,6 +32,22 @@ def detector():
 
 
 @pytest.fixture
+def detector_setting(detector):
+    """The shared detector with some of its settings changed, each restored
+    after the test: ``detector_setting("quarter_turns", False)``."""
+    saved: dict = {}
+
+    def use(name: str, value):
+        saved.setdefault(name, getattr(detector, name))
+        setattr(detector, name, value)
+        return detector
+
+    yield use
+    for name, value in saved.items():
+        setattr(detector, name, value)
+
+
+@pytest.fixture
 def rng():
     return np.random.default_rng(12345)
 

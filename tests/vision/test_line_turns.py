@@ -21,16 +21,9 @@ EDJE = Path(__file__).resolve().parents[1] / "data" / "real" / "edje"
 
 
 @pytest.fixture
-def lines(detector):
+def lines(detector_setting):
     """The shared detector with line turns on or off (restored after)."""
-    was = detector.line_turns
-
-    def use(on: bool):
-        detector.line_turns = on
-        return detector
-
-    yield use
-    detector.line_turns = was
+    return lambda on: detector_setting("line_turns", on)
 
 
 def _turned(name: str, degrees: float) -> tuple[np.ndarray, list[str]]:

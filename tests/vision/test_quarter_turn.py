@@ -25,16 +25,10 @@ PHONE = Path(__file__).resolve().parents[1] / "data" / "real" / "phone"
 
 
 @pytest.fixture
-def quarter(detector):
+def quarter(detector_setting):
     """The shared detector with quarter turns on or off (restored after)."""
-    was = detector.quarter_turns
-
-    def use(on: bool):
-        detector.quarter_turns = on
-        return detector
-
-    yield use
-    detector.quarter_turns = was
+    # (off: as the reader was before it, and before the straight-edge turns that came after it)
+    return lambda on: detector_setting("line_turns", on) and detector_setting("quarter_turns", on)
 
 
 def _read(det, path, labels):
@@ -171,9 +165,10 @@ def _bench(script: str, *args: str) -> dict:
 
 def test_the_real_benches_read_with_and_without_the_quarter_turn():
     # the figures before it, from the shipped scripts, and the side-by-side section of bench_vision
-    before = _bench("bench_real_piles.py", "--set", "phone", "--dir", str(PHONE), "--without-quarter-turns")
-    assert before["quarter_turns"] is False and before["phantom_jokers"] == 10
+    before = _bench("bench_real_piles.py", "--set", "phone", "--dir", str(PHONE), "--without-quarter-turns",
+                    "--without-line-turns")
+    assert before["quarter_turns"] is False and before["line_turns"] is False and before["phantom_jokers"] == 10
     side = _bench("bench_vision.py", "--plays", "0", "--frames", "0", "--phone-photos", str(PHONE))["phone_photos"]
     assert side["photographs"] == 3 and side["phantom_jokers"] == 0 and side["source"].startswith("farukalamai")
-    edje = _bench("bench_real_photos.py", "--dir", str(EDJE), "--without-quarter-turns")
+    edje = _bench("bench_real_photos.py", "--dir", str(EDJE), "--without-quarter-turns", "--without-line-turns")
     assert edje["quarter_turns"] is False and edje["turning_rows_upright"]["all"]["rank_recall"] == 0.0

@@ -24,6 +24,15 @@
 NT=${1:-600}; NV=${2:-40}; HRS=${3:-0.085}; DEV=${4:-0}; O=${5:?give the folder for the results}
 SIZES=${6:-"256 320"}; LR=${7:+--lr0 $7}
 W=${FINE_TUNE_WORK:-/tmp}   # scenes and runs go here
+# a bad REAL stops the run before any scene is drawn
+python3 - "${REAL:-}" <<'PY' || exit 4
+import sys
+from pathlib import Path
+for item in sys.argv[1].split():
+    d, _, k = item.rpartition(":")
+    if not d or not k.isdigit() or not 1 <= int(k) <= 20 or not (Path(d) / "images" / "train").is_dir():
+        sys.exit(f"REAL: {item!r} is not DIR:COPIES with DIR/images/train and 1-20 copies")
+PY
 mkdir -p "$O"
 export PYTHONUNBUFFERED=1 YOLO_OFFLINE=1 YOLO_VERBOSE=True
 R=$PWD
@@ -63,24 +72,21 @@ for i in $(seq 0 15); do
 done
 wait
 date
-python3 - "$DS" "${REAL:-}" <<'PY' || exit 4
+python3 - "$DS" "${REAL:-}" <<'PY' || exit 5
 import sys
 from pathlib import Path
 from vision.reading.classes import DETECTOR_NAMES
 ds = Path(sys.argv[1])
-parts = sorted(p for p in ds.iterdir() if p.is_dir())
-real = [(Path(d).resolve(), int(k)) for d, k in (x.rsplit(":", 1) for x in sys.argv[2].split())]
-for d, k in real:
-    if not (d / "images" / "train").is_dir() or not 1 <= k <= 20:
-        sys.exit(f"REAL: {d} has no images/train, or {k} copies is not 1-20")
-    parts += [d] * k
-n = sum(len(list((p / "images" / "train").glob("*.jpg"))) for p in parts)
+scenes = sorted(p for p in ds.iterdir() if p.is_dir())
+real = [(Path(d).resolve(), int(k)) for d, _, k in (item.rpartition(":") for item in sys.argv[2].split())]
+parts = scenes + [d for d, k in real for _ in range(k)]
+count = lambda p: len(list((p / "images" / "train").glob("*.jpg")))   # noqa: E731
 lines = ["train:"] + [f"  - {p / 'images' / 'train'}" for p in parts]
-parts = [p for p in parts if p.parent == ds]    # validation: the generated scenes only
-lines += ["val:"] + [f"  - {p / 'images' / 'val'}" for p in parts]
+lines += ["val:"] + [f"  - {p / 'images' / 'val'}" for p in scenes]   # the generated scenes only
 lines += ["names:"] + [f"  {i}: {x}" for i, x in enumerate(DETECTOR_NAMES)]
 (ds / "data.yaml").write_text("\n".join(lines) + "\n")
-print("train pictures", n, "of them real", sum(k * len(list((d / "images" / "train").glob("*.jpg"))) for d, k in real))
+print("train pictures", sum(count(p) for p in parts), "from", len(parts), "sets, of them real",
+      sum(count(d) * k for d, k in real))
 PY
 for sz in $SIZES; do
   python3 -m vision.training.train $DS/data.yaml --project $W/gruns --name g$sz --imgsz $sz --batch 64 \
