@@ -181,7 +181,8 @@ class CardDetector:
     other reads' sure cards where the surer read has none (a card turned far
     beside cards that are not; False: the surer read alone);
     ``quarter_turns``: a zone whose surer read names a joker or leaves a
-    box it is fairly sure of unnamed is also read a quarter turn further,
+    box it is fairly sure of unnamed, or names no card where it boxed a
+    faint index, is also read a quarter turn further,
     and that read kept where it is the surer, names as many sure faces and
     no more jokers (a card lying across the zone shows its indices on
     their side, which read as jokers or as nothing; False: not).
