@@ -186,12 +186,12 @@ class CardDetector:
     and that read kept where it is the surer, names as many sure faces and
     no more jokers (a card lying across the zone shows its indices on
     their side, which read as jokers or as nothing; False: not).
-    ``line_turns``: a zone whose surer read has an unsure card, or none
-    where the detector boxed a faint index, is also read turned by the
-    angle of its longest straight edges (a
-    card's, :func:`vision.reading.orientation.line_turns`) where no other
-    turn has tried that angle, merged card by card (the edge histogram can
-    miss a card on a grained board; False: not).
+    ``line_turns`` (with ``own_turns``): a zone whose surer read has an
+    unsure card, or none where the detector boxed a faint index, is also
+    read turned by the angle of its longest straight edges (a card's,
+    :func:`vision.reading.orientation.line_turns`) where no other turn has
+    tried that angle, merged card by card (the edge histogram can miss a
+    card on a grained board; False: not).
     ``hand_landmarks`` (the default): where the detector proposes a hand
     (a box from ``hand_conf``, by default :attr:`HAND_PROPOSAL_CONF`),
     MediaPipe's palm detector and hand landmark model
@@ -454,7 +454,7 @@ class CardDetector:
         # the zone's angle; a white card on light wood has faint edges): where a
         # read has an unsure card, or none but a faint box, its longest straight
         # edges at an angle no turn has tried are a card's own turn too
-        if self.line_turns and self.turn_from is not None:
+        if self.line_turns and self.own_turns and self.turn_from is not None:
             more_turns = self.workers.map(
                 lambda z: line_turns(images[z], margin, (0.0, found[z].tilt, *wholes[z], *owns[z]), self.turn_from)
                 if (faint[z] if not best[z].cards else any(c.confidence < SURE for c in best[z].cards)) else [],
