@@ -42,8 +42,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.bench_real_piles import add_turn_options, turn_settings  # noqa: E402
 from vision.reading.detector import CardDetector  # noqa: E402
-from vision.reading.table import ZONE_PX  # noqa: E402
-from vision.training.real_crops import RANKS, load_labels, scaled_photo  # noqa: E402
+from vision.training.real_crops import RANKS, load_labels  # noqa: E402
+from vision.training.real_piles import read_edje  # noqa: E402
 
 
 def load(folder: Path, split: str) -> dict[str, list[dict]]:
@@ -60,8 +60,7 @@ def read_photo(det: CardDetector, path: Path, boxes: list[dict]) -> list[str]:
     img = cv2.imread(str(path))
     if img is None:
         raise SystemExit(f"bench_real_photos: cannot read {path}")
-    img, _ = scaled_photo(img, boxes)
-    return det.read_zones([img], det.imgsz / max(ZONE_PX), 0)[0].names
+    return read_edje(det, img, boxes)[1].names
 
 
 def measure(det: CardDetector, folder: Path, split: str) -> dict:

@@ -14,10 +14,9 @@ import numpy as np
 import pytest
 
 from vision.reading.detector import CardDetector
-from vision.reading.table import ZONE_PX
-from vision.training.real_crops import RANKS, load_labels, scaled_photo
+from vision.training.real_crops import RANKS, load_labels
 from vision.training.real_piles import (PHONE_DIR, RealPilesError, index_boxes, main, phone_photographs,
-                                        rank_index_boxes, read_as_zone, write_index_boxes)
+                                        rank_index_boxes, read_as_zone, read_edje, write_index_boxes)
 
 PHONE = Path(__file__).resolve().parents[1] / "data" / "real" / "phone"
 COMPLETE = PHONE.with_name("phone_train")    # one the shipped reader reads completely
@@ -97,8 +96,7 @@ def test_a_two_corner_deck_labelled_by_rank_keeps_photographs_whose_every_card_s
     assert len(kept) == tally["kept"] >= 1
     rows = 0
     for name, labelled in load_labels(EDJE, "train").items():
-        picture, _ = scaled_photo(cv2.imread(str(EDJE / "images" / "train" / name)), labelled)
-        read = det.read_zones([picture], det.imgsz / max(ZONE_PX), 0)[0]
+        _, read = read_edje(det, cv2.imread(str(EDJE / "images" / "train" / name)), labelled)
         ranks = Counter(RANKS[b["class"]] for b in labelled)
         boxes = rank_index_boxes(read, ranks)
         assert (Path(name).stem in kept) == (boxes is not None)

@@ -529,7 +529,7 @@ class CardDetector:
     def _quarter_turned(self, images: list[np.ndarray], turned: Callable[[int, float], Upright],
                         tried: list[list[ZoneRead]], doubts: list[list[bool]], wholes: list[list[float]],
                         picked: list[int], best: list[ZoneRead], scale: float | None, margin: int,
-                        faint: list[list[IndexDetection]] | None = None) -> dict[int, float]:
+                        faint: list[list[IndexDetection]]) -> dict[int, float]:
         """Each zone whose surer read names a joker or leaves a box the
         detector is fairly sure of unnamed (:meth:`_name_indices_many`'s
         doubt), or reads no card although the detector boxed a faint index
@@ -554,7 +554,7 @@ class CardDetector:
         # for a hand it proposes: over an empty zone a gloved hand, which the
         # hand models miss, read as a sure C6 a quarter turn further)
         zones = [z for z in range(len(images)) if doubts[z][picked[z]] or _jokers(best[z])
-                 or (not best[z].cards and faint is not None and bool(faint[z]))]
+                 or (not best[z].cards and bool(faint[z]))]
         kept: dict[int, float] = {}
         if not zones:
             return kept

@@ -125,11 +125,26 @@ def zone_picture(img: np.ndarray, labels: list[Label], aspect: float, longest_px
 def read_as_zone(det, img: np.ndarray, labels: list[Label], aspect: float = PHONE_ASPECT,
                  longest_px: float = CARD_PX) -> tuple[np.ndarray, "ZoneRead"]:
     """A photograph as a zone picture (:func:`zone_picture`) and ``det``'s
-    read of it whole, at the zone pictures' scale and with no margin."""
+    read of it whole (:func:`read_whole`)."""
+    picture = zone_picture(img, labels, aspect, longest_px)
+    return picture, read_whole(det, picture)
+
+
+def read_edje(det, img: np.ndarray, boxes: list[dict]) -> tuple[np.ndarray, "ZoneRead"]:
+    """An EdjeElectronics photograph scaled so that its labelled cards are as
+    wide as a zone picture's (:func:`vision.training.real_crops.scaled_photo`),
+    and ``det``'s read of it whole (:func:`read_whole`)."""
+    from vision.training.real_crops import scaled_photo
+
+    picture, _ = scaled_photo(img, boxes)
+    return picture, read_whole(det, picture)
+
+
+def read_whole(det, picture: np.ndarray) -> "ZoneRead":
+    """``det``'s read of a picture whole, as one zone at the zone pictures' scale and with no margin."""
     from vision.reading.table import ZONE_PX
 
-    picture = zone_picture(img, labels, aspect, longest_px)
-    return picture, det.read_zones([picture], det.imgsz / max(ZONE_PX), 0)[0]
+    return det.read_zones([picture], det.imgsz / max(ZONE_PX), 0)[0]
 
 
 def index_boxes(read, truth: set[str]) -> list[tuple[float, float, float, float]] | None:
@@ -215,8 +230,7 @@ def _phone_photos(folder: Path, split: str) -> list:
 
 def _edje_photos(folder: Path, split: str) -> list:
     """The same for EdjeElectronics' photographs, scaled as bench_real_photos scales them and judged by rank."""
-    from vision.reading.table import ZONE_PX
-    from vision.training.real_crops import RANKS, load_labels, scaled_photo
+    from vision.training.real_crops import RANKS, load_labels
 
     try:
         by = load_labels(folder, split)
@@ -225,8 +239,7 @@ def _edje_photos(folder: Path, split: str) -> list:
 
     def reader(path: Path, labelled: list[dict]):
         def read(det):
-            picture, _ = scaled_photo(_image(path), labelled)
-            zone = det.read_zones([picture], det.imgsz / max(ZONE_PX), 0)[0]
+            picture, zone = read_edje(det, _image(path), labelled)
             return picture, rank_index_boxes(zone, Counter(RANKS[b["class"]] for b in labelled))
         return read
     return [(folder / "images" / split / name, reader(folder / "images" / split / name, labelled))
