@@ -29,8 +29,9 @@ folder): a Bicycle-style deck that prints an index in two corners only, as
 the zone reader expects, on carpet, cloth and knitwear. Its labels give
 each card's rank, not its suit, so a photograph is kept where the ranks
 read are the labelled ranks, each as often, no joker, and every card read
-from both its corners (:func:`rank_index_boxes`: 165 of the 296
-photographs, 460 index boxes); each photograph is scaled as
+from both its corners (:func:`rank_index_boxes`: 167 of the 296
+photographs, 464 index boxes, with the reader of 2026-12-04 evening); each
+photograph is scaled as
 ``benchmarks/bench_real_photos.py`` scales it. Its ``test`` split stays for
 measuring.
 
