@@ -187,3 +187,15 @@ def test_settings_players_and_captains_reach_the_table_snapshot():
     snap = table.snapshot()
     assert snap["players"]["S"] == "Li" and snap["captains"] == {"NS": "Li", "EW": "Wang"}
     assert note.extra["players"] == good["players"]
+
+
+def test_every_doubt_the_camera_gives_is_in_the_schema_and_an_unread_play_is_valid():
+    from vision.reading import tracker
+    from vision.reading.detector import ZoneRead
+    codes = {tracker.THIRD_COPY, tracker.JOKER_NO_COMBINATION, tracker.NO_COMBINATION, tracker.LEFT_OUT,
+             tracker.UNREAD}
+    assert set(SCHEMA["$defs"]["event"]["properties"]["doubt"]["enum"]) == codes
+    tr = tracker.ZoneTracker("S")
+    (play,) = [e for k in range(20) for e in tr.update(0.1 * k, ZoneRead(unread=True))]
+    out = Event.from_dict(play.to_dict()).with_id(1).to_dict()
+    assert out["cards"] == [] and out["doubt"] == "unread" and _errors(EVENT, out) == []

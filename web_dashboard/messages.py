@@ -130,6 +130,9 @@ TEMPLATES: dict[str, tuple[str, str]] = {
     "msg_low_confidence_doubt": ("{seat} 的{type@ev_}识别存疑（{doubt@doubt_}），置信度 {confidence}：请看图确认或更正（确认前不计）",
                                  "{type@ev_} by {seat} doubted ({doubt@doubt_}), confidence {confidence}: look at "
                                  "the picture, confirm or correct it (not counted until confirmed)"),
+    "msg_unread": ("{seat} 的出牌区新放了摄像头认不出的牌（牌面朝下或未知牌样？）：请看桌面，按所出的牌更正，或作废",
+                   "{seat}'s play zone holds something new the camera cannot read (a card face down, or an "
+                   "unknown deck?): look at the table and correct it with the cards laid, or void it"),
     "msg_held_violation": ("{held_code@code_}：暂不处罚，可能基于待确认的摄像头识别 {reads}，请确认或更正",
                            "{held_code@code_}: held, no penalty yet; it may rest on the camera read "
                            "{reads} awaiting confirmation: confirm or correct it"),
@@ -314,7 +317,7 @@ def _key(d: Mapping[str, Any]) -> tuple[str, str]:
 
 # Why the camera doubts a read however sure it is: a play event's ``doubt``
 # (vision.reading.tracker.doubt); each is worded in the catalogue as doubt_<code>
-DOUBTS = ("third_copy", "joker_no_combination", "no_combination", "left_out")
+DOUBTS = ("third_copy", "joker_no_combination", "no_combination", "left_out", "unread")
 
 
 def message(d: Mapping[str, Any], by_id: Mapping[Any, Mapping[str, Any]]) -> dict[str, Any]:
@@ -322,7 +325,9 @@ def message(d: Mapping[str, Any], by_id: Mapping[Any, Mapping[str, Any]]) -> dic
     ``Decision.to_dict`` makes it); ``by_id``: the table's events by id."""
     values = _values_of(d, by_id)
     key, generic = _key(d)
-    if key == "msg_low_confidence" and values.get("doubt") in DOUBTS:
+    if key == "msg_low_confidence" and values.get("doubt") == "unread":
+        key = "msg_unread"                   # no cards to confirm: the referee says which were laid
+    elif key == "msg_low_confidence" and values.get("doubt") in DOUBTS:
         key = "msg_low_confidence_doubt"     # the referee is told why (an unknown code: not worded)
     if key not in TEMPLATES or not _fits(key, values):
         key = generic if _fits(generic, values) else "msg_note"

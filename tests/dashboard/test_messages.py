@@ -98,10 +98,11 @@ def test_values_fill_the_template():
 
 def test_a_doubted_camera_read_tells_the_referee_why():
     # the tracker's doubt codes (a sure read asked about) are each worded in both languages
-    from vision.reading.tracker import JOKER_NO_COMBINATION, LEFT_OUT, NO_COMBINATION, THIRD_COPY, ZoneTracker
+    from vision.reading.tracker import (JOKER_NO_COMBINATION, LEFT_OUT, NO_COMBINATION, THIRD_COPY, UNREAD,
+                                        ZoneTracker)
     from vision.reading.detector import CardRead, ZoneRead
     from web_dashboard.messages import DOUBTS
-    assert {THIRD_COPY, JOKER_NO_COMBINATION, NO_COMBINATION, LEFT_OUT} == set(DOUBTS)
+    assert {THIRD_COPY, JOKER_NO_COMBINATION, NO_COMBINATION, LEFT_OUT, UNREAD} == set(DOUBTS)
     table = Table("T01", Settings())
     table.feed_dict({"t": 0.0, "type": "deal_start", "deal": 1, "level": "2", "leader": "S"})
     tracker = ZoneTracker("S", table="T01")
@@ -124,6 +125,32 @@ def test_a_doubted_camera_read_tells_the_referee_why():
     # a code the dashboard does not know (an event from elsewhere) is not worded: the plain request
     by_id = {i: dict(e, doubt="<script>") for i, e in by_id.items()}
     assert message(ask.to_dict(), by_id)["key"] == "msg_low_confidence"
+
+
+def test_an_unread_play_asks_the_referee_for_the_cards_and_holds_the_next_players_fault():
+    # a card the camera cannot read (face down) in S's zone: an unread play, and
+    # E's play after it is no out-of-turn penalty until the referee says what S laid
+    from vision.reading.tracker import UNREAD, ZoneTracker
+    from vision.reading.detector import ZoneRead
+    table = Table("T01", Settings())
+    table.feed_dict({"t": 0.0, "type": "deal_start", "deal": 1, "level": "2", "leader": "S"})
+    tracker = ZoneTracker("S", table="T01")
+    (play,) = [e for k in range(12) for e in tracker.update(1.0 + 0.1 * k, ZoneRead(unread=True))]
+    assert play.type == "play" and play.cards == () and play.confidence == 0.0 and play.get("doubt") == UNREAD
+    (ask,) = [d for d in table.feed(play) if d.type == "confirm_request"]
+    m = message(ask.to_dict(), {e.id: e.to_dict() for e in table.log})
+    assert m["key"] == "msg_unread"
+    assert "认不出" in render(m, "zh") and not english_words(render(m, "zh"))
+    assert render(m, "en").startswith("S's play zone holds something new the camera cannot read")
+    later = table.feed_dict({"t": 6.0, "type": "play", "seat": "E", "cards": ["H9"], "source": "vision",
+                             "confidence": 0.97})
+    assert not [d for d in later if d.penalty] and [d.code for d in later] == ["held_violation"]
+    # the referee says S laid H5: judged again, E's H9 beats it in turn
+    ref = next(e.id for e in table.log if e.type == "play" and e.seat == "S")
+    fixed = table.feed_dict({"t": 9.0, "type": "referee", "action": "correct", "ref": ref,
+                             "event": {"cards": ["H5"]}})
+    assert not [d for d in fixed if d.type == "violation"]
+    assert table.deal.turn == "N"
 
 
 def test_the_match_format_reads_in_both_languages():

@@ -79,3 +79,36 @@ def test_third_copy_of_a_card_is_flagged():
     tr = ZoneTracker("S", stable_s=0.2, stable_frames=3, calibration=None)
     events = feed(tr, [read("S5", "S5", "S5")] * 3)
     assert events[0].confidence == 0.45 and "more than two of S5" in events[0].get("warning")
+
+
+UNREAD_LOOK = ZoneRead(unread=True)     # empty, but something new lies there (vision.reading.laid)
+
+
+def test_something_laid_that_the_camera_cannot_read_is_an_unread_play_once_it_has_held():
+    from vision.reading.tracker import UNREAD
+    tr = ZoneTracker("S", stable_s=0.3, stable_frames=3, unread_s=1.0)
+    # (a shadow or a passing look that holds under unread_s is nothing)
+    assert feed(tr, [read()] * 3 + [UNREAD_LOOK] * 9 + [read()] * 3) == []
+    events = feed(tr, [UNREAD_LOOK] * 30, t0=2.0)
+    assert [(e.type, e.cards, e.confidence, e.get("doubt")) for e in events] == [("play", (), 0.0, UNREAD)]
+    assert events[0].t == 3.0 and "cannot read" in events[0].get("warning")
+    # taken away: the zone is clear again
+    assert [e.type for e in feed(tr, [read()] * 5, t0=6.0)] == ["zone_clear"]
+
+
+def test_an_unread_look_becomes_cards_read_and_a_reminder_zone_reports_none():
+    tr = ZoneTracker("S", stable_s=0.3, stable_frames=3)
+    events = feed(tr, [UNREAD_LOOK] * 15 + [read("S5", "S5")] * 5)
+    assert [(e.type, e.cards) for e in events] == [("play", ()), ("play", ("S5", "S5"))]
+    reminder = ZoneTracker("S", kind="reminder", stable_s=0.3, stable_frames=3)
+    assert feed(reminder, [UNREAD_LOOK] * 30) == []
+    # a hand over the zone holds it back as for cards
+    assert feed(ZoneTracker("S"), [ZoneRead(unread=True, hand=True)] * 30) == []
+
+
+def test_the_unread_hold_is_checked():
+    import pytest
+    assert ZoneTracker("S", stable_s=2.0).unread_s == 2.0 and ZoneTracker("S").unread_s == 1.0
+    for bad in (0.1, float("nan"), 601.0):
+        with pytest.raises(ValueError, match="unread_s"):
+            ZoneTracker("S", stable_s=0.4, unread_s=bad)

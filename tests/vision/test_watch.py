@@ -126,3 +126,56 @@ def test_recognize_reports_every_zone_of_a_table_frame(gen, tmp_path, capsys):
     # a margin that makes no sense is refused, clearly
     assert main(["recognize", str(picture), "--table", str(geo_path), "--margin-mm", "-1"]) == 2
     assert "--margin-mm: -1 is not a margin in mm from 0 to 100" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def face_down_frames(decks, cutouts):
+    """A generated table: S's zone empty, then a card laid face down in it, then taken away."""
+    from vision.reading.table import ZONE_MARGIN_MM, Zone
+    from vision.training.card_faces import zone_picture
+    painter = TablePainter(SceneGenerator(decks, hand_rate=0.0, hand_cutouts=cutouts), np.random.default_rng(31))
+    empty, _ = painter.frame({}, clean=True)
+    zone = painter.layout.zone("S-play")
+    m = Zone.margin_px(ZONE_MARGIN_MM)
+    zw, zh = zone.pixel_size()
+    canvas = np.zeros((zh + 2 * m, zw + 2 * m, 3), np.uint8)
+    back = cv2.cvtColor(decks[0].back, cv2.COLOR_BGRA2BGR)
+    card = zone_picture(back, canvas, 10.0).astype(np.float32)
+    mask = zone_picture(np.full_like(back, 255), canvas, 10.0)[..., 0].astype(np.float32) / 255
+    H = painter.top_to_frame @ painter.layout.zone_homography(zone, ZONE_MARGIN_MM)
+    w, h = painter.frame_size
+    mask = cv2.warpPerspective(mask, H, (w, h))[..., None]
+    laid = empty * (1 - mask) + cv2.warpPerspective(card, H, (w, h)) * painter.light[..., None] * mask
+    rng = np.random.default_rng(32)
+    noisy = lambda f: np.clip(f + rng.normal(0, 2, f.shape), 0, 255).astype(np.uint8)   # noqa: E731
+    return [noisy(empty) for _ in range(3)] + [noisy(laid) for _ in range(15)] + [noisy(empty) for _ in range(5)]
+
+
+def test_a_card_laid_face_down_is_reported_as_an_unread_play(face_down_frames, detector):
+    from vision.reading.tracker import UNREAD
+    geo = calibrate(face_down_frames[0])
+    for unread in (True, False):
+        watcher = TableWatcher(geo, detector, zones=["S-play"], stable_s=0.2, stable_frames=3, unread=unread)
+        events = [e for k, f in enumerate(face_down_frames) for e in watcher.process(k * 0.1, f)]
+        if unread:
+            # the referee is asked what S laid (nothing rests on it meanwhile), and the zone clears
+            assert [(e.type, e.cards, e.confidence, e.get("doubt")) for e in events] == [
+                ("play", (), 0.0, UNREAD), ("zone_clear", None, 1.0, None)]
+            assert 1.3 <= events[0].t <= 1.6      # laid at 0.3 s; held 1 s once still
+        else:
+            assert events == []       # as before: the play vanishes
+
+
+def test_a_printed_pass_card_is_a_pass_not_an_unread_play(gen, detector):
+    # a printed card is read by its marker (vision.reading.printed_cards), not
+    # by the card reader: it is no unread play however new it is in the zone
+    from tests.vision.test_printed import lay
+    painter = TablePainter(gen, np.random.default_rng(8))
+    empty, _ = painter.frame({})
+    centre = {z.name: np.mean(z.corners_mm, axis=0) for z in painter.layout.zones}
+    lay(painter, painter.cloth, "PASS", centre["S-play"], 8)
+    painter.redraw_cloth()
+    passed, _ = painter.frame({})
+    watcher = TableWatcher(calibrate(empty), detector, zones=["S-play"], stable_s=0.2, stable_frames=3)
+    events = [e for k, f in enumerate([empty] * 3 + [passed] * 15) for e in watcher.process(k * 0.1, f)]
+    assert [(e.type, e.seat) for e in events] == [("pass", "S")]

@@ -65,6 +65,9 @@ class ZoneRead:
     # the surest card another read of the zone (another turn) found where none
     # of these cards has an index: (name, confidence), or None (_left_out)
     left_out: tuple[str, float] | None = None
+    # something new lies in the zone that no card read explains: set by the
+    # table watcher (vision.reading.laid.EmptyLook), reported as an unread play
+    unread: bool = False
 
     @property
     def names(self) -> list[str]:
@@ -98,6 +101,8 @@ class ZoneRead:
             out["printed"] = list(self.printed)
         if self.left_out:
             out["left_out"] = {"card": self.left_out[0], "confidence": round(self.left_out[1], 4)}
+        if self.unread:
+            out["unread"] = True
         return out
 
 

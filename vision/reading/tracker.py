@@ -130,6 +130,14 @@ THIRD_COPY = "third_copy"
 JOKER_NO_COMBINATION = "joker_no_combination"
 NO_COMBINATION = "no_combination"
 LEFT_OUT = "left_out"
+UNREAD = "unread"
+
+# the value a play zone holds while something lies there that no card read
+# explains (ZoneRead.unread, vision.reading.laid): reported as a play of no
+# cards, at confidence 0, so the referee is asked and nothing rests on it
+_UNREAD = ("?",)
+UNREAD_S = 1.0     # seconds an unread look must hold (a shadow passes; a card laid stays)
+UNREAD_WORDS = "something new lies in the zone that the camera cannot read (a card face down, or a deck it does not know?)"
 
 
 def left_out(read: ZoneRead) -> tuple[str, str] | None:
@@ -207,10 +215,11 @@ class _Stable:
         self.run = None
 
     def update(self, t: float, value: tuple[str, ...], confidence: float,
-               why: tuple[str, str] | None = None) -> tuple[str, ...] | None:
+               why: tuple[str, str] | None = None, hold_s: float | None = None) -> tuple[str, ...] | None:
         """The value reported before, the first time ``value`` has held long
-        enough and differs from it; else None.  The run's lowest
-        ``confidence``, and the ``why`` that came with it, stay in :attr:`run`."""
+        enough (``hold_s`` seconds where given, else :attr:`stable_s`) and
+        differs from it; else None.  The run's lowest ``confidence``, and
+        the ``why`` that came with it, stay in :attr:`run`."""
         run = self.run
         if run is None or run.value != value:
             self.run = _Run(value, t, 1, confidence, why)
@@ -218,7 +227,7 @@ class _Stable:
         run.frames += 1
         if confidence < run.confidence:
             run.confidence, run.why = confidence, why
-        if run.frames < self.stable_frames or t - run.since < self.stable_s - 1e-9:
+        if run.frames < self.stable_frames or t - run.since < (self.stable_s if hold_s is None else hold_s) - 1e-9:
             return None
         if value == self.reported:
             return None
@@ -231,10 +240,18 @@ class ZoneTracker:
 
     def __init__(self, seat: str, kind: str = "play", table: str = "T01",
                  stable_s: float = 0.4, stable_frames: int = 3,
-                 calibration: Calibration | bool | None = True):
+                 calibration: Calibration | bool | None = True, unread_s: float | None = None):
         """``calibration``: the raw score -> P(cards read right) mapping; ``True``
-        the shipped one, ``None`` or ``False`` reports the raw score."""
+        the shipped one, ``None`` or ``False`` reports the raw score.
+        ``unread_s``: how long an empty play zone must show something it
+        cannot read (:attr:`ZoneRead.unread <vision.reading.detector.ZoneRead.unread>`)
+        before an unread play is reported (default :data:`UNREAD_S`, or
+        ``stable_s`` where that is longer)."""
+        unread_s = max(stable_s, UNREAD_S) if unread_s is None else unread_s
+        if not stable_s <= unread_s <= 600.0:      # (False for NaN too)
+            raise ValueError(f"unread_s must be seconds from stable_s ({stable_s!r}) to 600, got {unread_s!r}")
         self.seat, self.kind, self.table = seat, kind, table
+        self.unread_s = unread_s
         self.calibration = default_calibration() if calibration is True else (calibration or None)
         self._cards = _Stable(stable_s, stable_frames)
         self._printed = _Stable(stable_s, stable_frames)
@@ -258,7 +275,16 @@ class ZoneTracker:
                     extra={"zone": self.zone})
         events = []
         names = tuple(read.names)
-        if self._cards.update(t, names, read.confidence, left_out(read)) is not None:
+        # something laid that no card read explains, where the zone held no
+        # cards (cards read and then lost to glare are no new play)
+        unread = (not names and read.unread and self.kind == "play"
+                  and self._cards.reported in ((), _UNREAD))
+        value = _UNREAD if unread else names
+        settled = self._cards.update(t, value, read.confidence, left_out(read), self.unread_s if unread else None)
+        if settled is not None and unread:
+            events.append(Event(type="play", cards=(), confidence=0.0,
+                                **{**base, "extra": {**base["extra"], "doubt": UNREAD, "warning": UNREAD_WORDS}}))
+        elif settled is not None:
             raw = self._cards.run.confidence
             # the run's value is one tuple, so its size is fixed and the monotone
             # mapping of the run's lowest score is the run's lowest probability

@@ -18,6 +18,7 @@ import numpy as np
 
 from referee.events import Event
 from vision.reading.detector import CardDetector, DetectorError, ZoneRead
+from vision.reading.laid import EmptyLook
 from vision.reading.printed_cards import find_printed
 from vision.reading.runtime import Workers
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, GeometryError, TableGeometry, Zone
@@ -113,7 +114,7 @@ class TableWatcher:
     def __init__(self, geo: TableGeometry, detector: CardDetector, zones: list[str] | None = None,
                  stable_s: float = 0.4, stable_frames: int = 3, reuse_below: float = 2.5,
                  margin_mm: float = ZONE_MARGIN_MM, hand_still_s: float = 1.0, motion_level: float = 2.5,
-                 threads: int = 2):
+                 threads: int = 2, unread: bool = True):
         """``reuse_below``: a zone whose picture differs from the one last sent
         to the detector by less than this mean grey level keeps that read
         (most of the time nothing moves on a table; 0 reads every frame).
@@ -132,7 +133,13 @@ class TableWatcher:
         last movement, no longer.  0 believes the detector alone.
 
         ``threads``: the zones are cut out of the frame, and the frame searched
-        for printed cards' markers beside that, on this many threads."""
+        for printed cards' markers beside that, on this many threads.
+
+        ``unread``: a play zone read empty whose picture shows something
+        new laid inside it (a card face down, a deck the classifier cannot
+        read) is reported as an unread play, so the referee is asked
+        (:mod:`vision.reading.laid`); False: such a zone stays empty, as
+        before 2026-12-04."""
         if geo.homography is None:
             raise GeometryError("table geometry is not calibrated (run guandan-ref calibrate)")
         if not 0 <= margin_mm <= 100:
@@ -151,6 +158,8 @@ class TableWatcher:
         self._last: dict[str, tuple[np.ndarray, ZoneRead]] = {}
         self.hands = HandGate(hand_still_s, motion_level)
         self._thumbs: dict[str, np.ndarray] = {}      # this frame's thumbnails
+        self._crops: dict[str, np.ndarray] = {}       # this frame's zone pictures
+        self.empty_look = EmptyLook() if unread else None
         self.workers = Workers(threads, "table-watch")
 
     def _unchanged(self, name: str, crop: np.ndarray) -> tuple[np.ndarray, ZoneRead | None]:
@@ -178,6 +187,7 @@ class TableWatcher:
         for z, crop in zip(self.zones, crops):
             thumb, kept = self._unchanged(z.name, crop)
             self._thumbs[z.name] = thumb
+            self._crops[z.name] = crop
             if kept is not None:
                 reads[z.name] = replace(kept)
             else:
@@ -207,6 +217,8 @@ class TableWatcher:
         events = []
         for name, read in reads.items():
             read = self.hands(name, t, self._thumbs.get(name), read)
+            if self.empty_look is not None and self.trackers[name].kind == "play":
+                read = self.empty_look(name, t, self._crops[name], self._margin_px, read)
             events += self.trackers[name].update(t, read)
         return events
 

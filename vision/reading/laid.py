@@ -1,0 +1,159 @@
+"""Something laid in a zone that the reader names nothing: the zone's empty look, remembered.
+
+A card the camera cannot read (laid face down, an art deck's index, a card
+turned far on wood) gives an empty read, and an empty zone is never asked
+about: the play would vanish, and the next player's play would be judged
+out of turn (越序出牌, an infraction) against a player who did nothing
+wrong.  So the table watcher remembers each play zone's look while it lies
+empty (:func:`look_of`), and a zone read empty whose picture has changed
+from that look in a patch lying inside the zone, at least a fifth of a
+card large (:func:`laid_patch`), is marked
+:attr:`~vision.reading.detector.ZoneRead.unread`; its tracker reports an
+unread play (no cards, confidence 0) once that has held, so the referee is
+asked what was laid, and every violation that may rest on it waits
+(:mod:`vision.reading.tracker`).
+
+What is not something laid: a change of light (the look is the logarithm
+of grey, its median change taken off, and the texture of that logarithm: a
+dimmer, warmer or colder light changes neither), and a shadow cast from
+outside the zone (an arm, a lamp's edge: its patch reaches the zone's
+border).  Measured in
+models/MODEL_CARD.md, "A card the camera cannot read".
+
+>>> import cv2
+>>> empty = np.full((448, 640, 3), 90, np.uint8)
+>>> laid = empty.copy()
+>>> _ = cv2.rectangle(laid, (200, 120), (334, 308), (235, 235, 235), -1)
+>>> look = EmptyLook()
+>>> look("S-play", 0.0, empty, 0, ZoneRead()).unread
+False
+>>> look("S-play", 0.1, laid, 0, ZoneRead()).unread
+True
+>>> look("S-play", 0.2, (empty * 0.6).astype(np.uint8), 0, ZoneRead()).unread    # a dimmer lamp
+False
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from vision.reading.detector import ZoneRead
+
+SCALE = 4            # the look is a quarter of the zone picture's size (about 0.5 px/mm)
+OFFSET = 2.0         # grey levels added before the logarithm (the darkest pixels' noise)
+CHANGE = 0.12        # a change of the log grey level, its median change taken off, that counts
+TEXTURE = 0.05       # a change of the texture (log grey's step per pixel at half size) that counts
+CARD_AREA = 134 * 188   # a card's area in a zone picture (px, at 2.13 px/mm)
+MIN_CARD = 0.2       # the smallest patch that counts, as a share of a card's area
+QUIET = 0.01         # a look changed in less than this share of the zone is the empty look, followed
+ABSORB_S = 5.0       # seconds after which a change that marks nothing becomes the empty look
+
+
+def look_of(picture: np.ndarray, margin: int = 0) -> np.ndarray:
+    """The zone's look: its inside (the ``margin`` round it left out: a
+    neighbour's cards may lie there) at 1/:data:`SCALE` size, two layers:
+    the logarithm of its grey, and how much that changes from pixel to pixel
+    at twice that size (its texture: a card's print or pattern, the grain
+    it covers), each softened a little (a camera's grain).
+
+    >>> look_of(np.full((448, 640, 3), 90, np.uint8), 32).shape
+    (96, 144, 2)
+    """
+    h, w = picture.shape[:2]
+    inner = picture[margin:h - margin, margin:w - margin] if margin > 0 else picture
+    grey = cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY) if inner.ndim == 3 else inner
+    gh, gw = grey.shape[:2]
+    half = np.log(cv2.resize(grey, (max(16, gw * 2 // SCALE), max(16, gh * 2 // SCALE)),
+                             interpolation=cv2.INTER_AREA).astype(np.float32) + OFFSET)
+    # (a 3x3 Sobel weighs a step 8 times: per pixel)
+    texture = cv2.magnitude(cv2.Sobel(half, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(half, cv2.CV_32F, 0, 1, ksize=3)) / 8
+    size = (max(8, gw // SCALE), max(8, gh // SCALE))
+    layers = [cv2.GaussianBlur(cv2.resize(v, size, interpolation=cv2.INTER_AREA), (0, 0), 1.0) for v in (half, texture)]
+    return np.dstack(layers)
+
+
+def changed(empty: np.ndarray, now: np.ndarray) -> np.ndarray:
+    """Where ``now`` differs from ``empty`` (two looks, :func:`look_of`): its
+    log grey by :data:`CHANGE` or more, the change of the whole (the
+    light's) taken off, or its texture by :data:`TEXTURE` or more; as
+    closed patches.
+
+    >>> a = np.zeros((112, 160, 2), np.float32); b = a.copy(); b[..., 0] -= 0.5; b[40:80, 60:90, 0] += 1.0
+    >>> m = changed(a, b); bool(m[60, 75]), bool(m[10, 10])
+    (True, False)
+    >>> b = a.copy(); b[40:80, 60:90, 1] = 0.2          # a pattern as bright as the cloth
+    >>> bool(changed(a, b)[60, 75])
+    True
+    """
+    diff = now[..., 0] - empty[..., 0]
+    diff -= np.median(diff)
+    mask = ((np.abs(diff) >= CHANGE) | (np.abs(now[..., 1] - empty[..., 1]) >= TEXTURE)).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
+
+
+def laid_patch(mask: np.ndarray) -> float:
+    """The largest changed patch that lies inside the zone (not touching its
+    border: a shadow cast from outside, an arm, reaches it), as a share of
+    a card's area.
+
+    >>> m = np.zeros((112, 160), bool); m[40:87, 60:94] = True; m[:, 150:155] = True
+    >>> round(laid_patch(m), 2)
+    1.01
+    """
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    h, w = mask.shape
+    inside = [a for x, y, bw, bh, a in stats[1:] if x > 0 and y > 0 and x + bw < w and y + bh < h]
+    return float(max(inside, default=0)) * SCALE * SCALE / CARD_AREA
+
+
+class EmptyLook:
+    """Each zone's look while it lay empty, and whether something the reader
+    names nothing has been laid there since (:attr:`ZoneRead.unread`).
+
+    The look is taken from the zone's first empty read, and again from the
+    first empty read after cards were read there (the trick's cards swept
+    away).  Between, an empty read whose look has hardly changed
+    (:data:`QUIET`) becomes the look (the light drifts); one changed without
+    marking anything (a shadow, a lamp turned on) becomes it once that has
+    lasted :data:`ABSORB_S` seconds of event time.  A read with a hand, cards
+    or printed cards leaves the look as it is."""
+
+    def __init__(self, min_card: float = MIN_CARD):
+        if not 0.0 < min_card <= 10.0:       # (False for NaN too)
+            raise ValueError(f"min_card must be a share of a card's area, over 0 and at most 10, got {min_card!r}")
+        self.min_card = min_card
+        self._empty: dict[str, np.ndarray] = {}
+        self._had_cards: set[str] = set()
+        self._changed_since: dict[str, float] = {}
+
+    def __call__(self, zone: str, t: float, picture: np.ndarray, margin: int, read: ZoneRead) -> ZoneRead:
+        """``read`` of ``zone``'s ``picture`` at time ``t`` (with ``margin``
+        pixels round the zone), marked unread where something new lies
+        there that it does not name."""
+        if read.hand:
+            return read
+        if read.cards or read.printed:
+            self._had_cards.add(zone)
+            self._changed_since.pop(zone, None)
+            return read
+        now = look_of(picture, margin)
+        empty = self._empty.get(zone)
+        if empty is None or empty.shape != now.shape or zone in self._had_cards:
+            self._take(zone, now)
+            return read
+        mask = changed(empty, now)
+        if laid_patch(mask) >= self.min_card:
+            return replace(read, unread=True)
+        since = self._changed_since.setdefault(zone, t)
+        if float(mask.mean()) < QUIET or t - since >= ABSORB_S:
+            self._take(zone, now)
+        return read
+
+    def _take(self, zone: str, look: np.ndarray) -> None:
+        self._empty[zone] = look
+        self._had_cards.discard(zone)
+        self._changed_since.pop(zone, None)
