@@ -90,3 +90,32 @@ def test_overview_updates_live_and_links_through(server, browser, match_events):
     row.locator("a", has_text="T02").click()
     page.wait_for_url(base + "/tables/T02")
     page.wait_for_selector("#turn:not(:empty)")
+
+
+def test_an_unread_play_is_asked_about_without_a_confirm_button_and_corrected(server, browser, match_events):
+    # the camera saw something laid in the zone of the seat on turn that it
+    # cannot read (vision.reading.laid): the referee types the cards laid
+    app, base = server
+    live = app.extensions["guandan_venue"]
+    for e in match_events[:3]:
+        live.submit(e)
+    page = browser.new_page()
+    log_in(page, base, "li", "pw-li")
+    page.wait_for_url(base + "/")
+    page.goto(base + "/tables/T01")
+    page.wait_for_selector("#live-flag:not(.down)")
+    turn = live.snapshot("T01")["deal"]["turn"]
+    live.submit({"t": match_events[2]["t"] + 1, "table": "T01", "type": "play", "seat": turn, "cards": [],
+                 "source": "vision", "confidence": 0.0, "zone": f"{turn}-play", "doubt": "unread",
+                 "warning": "something new lies in the zone that the camera cannot read"})
+    item = page.wait_for_selector("#feed li.confirm_request.open[data-code='low_confidence']", timeout=5000)
+    assert "认不出" in item.inner_text() or "cannot read" in item.inner_text()
+    assert item.query_selector("button.confirm") is None and item.query_selector("button.void") is not None
+    ref = live.snapshot("T01")["events"]          # the log's length: the unread play is its last event
+    page.fill("#manual-correct input[name=ref]", str(ref))
+    page.fill("#manual-correct input[name=cards]", " ".join(match_events[3]["cards"]))   # what was laid
+    page.click("#manual-correct button[type=submit]")
+    # judged again from the log: the request is answered, the play counted and the turn moved on
+    page.wait_for_selector("#feed li.confirm_request.open[data-code='low_confidence']", state="detached",
+                           timeout=5000)
+    assert live.snapshot("T01")["deal"]["turn"] != turn

@@ -195,7 +195,9 @@
           li.appendChild(acts);
           return li;
         }
-        acts.appendChild(button(T("confirm"), { action: "confirm", ref }, "confirm"));
+        // an unread play has no cards to confirm: the referee corrects it with the cards laid, or voids it
+        const unread = d.type === "confirm_request" && (d.evidence || []).some((e) => e.doubt === "unread");
+        if (!unread) acts.appendChild(button(T("confirm"), { action: "confirm", ref }, "confirm"));
         acts.appendChild(button(T("void"), { action: "void", ref, what: d.type === "violation" ? "penalty" : "event" }, "void"));
         if (d.type === "violation" && d.seat) {
           const sel = el("select", "new-penalty");
