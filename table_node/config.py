@@ -23,6 +23,7 @@ class CameraConfig:
     zones: tuple[str, ...] | None = None     # the zones it reads (None: every zone of its geometry)
     deck: Path | None = None    # deck profile from `guandan-ref enroll-deck` (None: the shipped classifier alone)
     hands: str = "mediapipe"    # what says a hand is over a zone: HAND_CUES
+    unread: bool = True         # something laid that reads as no card is asked about (vision.reading.laid)
 
 
 @dataclass
@@ -141,8 +142,11 @@ def parse_config(data: dict[str, Any], base: Path = Path(".")) -> TableConfig:
         if hands not in HAND_CUES:
             raise ConfigError(f"[[camera]] {i}: hands must be one of {', '.join(map(repr, HAND_CUES))}, "
                               f"got {hands!r}")
+        unread = cam.get("unread", CameraConfig.unread)
+        if not isinstance(unread, bool):
+            raise ConfigError(f"[[camera]] {i}: unread must be true or false, got {unread!r}")
         cameras.append(CameraConfig(str(cam["source"]), rel(cam["geometry"]), float(margin),
-                                    None if zones is None else tuple(zones), deck_path, hands))
+                                    None if zones is None else tuple(zones), deck_path, hands, unread))
     _check_zones_watched_once(cameras)
     devices = data.get("devices", {})
     ports = devices.get("ports")

@@ -40,6 +40,8 @@ def test_example_config_parses():
     ({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "t.json", "hands": "gloves"}]},
      "[[camera]] 1: hands must be one of 'mediapipe', 'hand-model', got 'gloves'"),
     ({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "t.json", "hands": True}]}, "hands must be one of"),
+    ({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "t.json", "unread": "no"}]},
+     "[[camera]] 1: unread must be true or false, got 'no'"),
     ({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "a.json"},
                                          {"source": "1", "geometry": "b.json", "zones": ["S-play"]}]},
      "[[camera]] 1: with several cameras, give each its zones"),
@@ -94,25 +96,28 @@ def test_cameras_read_the_zones_with_the_margin_the_config_gives():
 
 
 def test_the_hand_cue_the_config_names_reaches_the_camera(tmp_path):
-    """[[camera]] hands: MediaPipe's models by default, the hand model when named."""
+    """[[camera]] hands: MediaPipe's models by default, the hand model when named; unread likewise."""
     import numpy as np
 
     from vision.reading.table import TABLE_MM, TableGeometry, default_layout
 
     cfg = parse_config({"table": {"id": "T01"}, "camera": [
         {"source": "0", "geometry": "a.json", "zones": ["S-play"]},
-        {"source": "1", "geometry": "b.json", "zones": ["N-play"], "hands": "hand-model"}]})
+        {"source": "1", "geometry": "b.json", "zones": ["N-play"], "hands": "hand-model", "unread": False}]})
     assert [c.hands for c in cfg.cameras] == ["mediapipe", "hand-model"]
+    assert [c.unread for c in cfg.cameras] == [True, False]
     node = TableNode("T01", str(tmp_path / "t.sqlite"))
     node.start(tick_every=None)
     try:
         # a camera 1 px/mm straight over the cloth: the watcher is made, never fed a frame
         geo = TableGeometry("T01", TABLE_MM, default_layout(), homography=np.eye(3),
                             image_size=(int(TABLE_MM), int(TABLE_MM)))
-        watchers = [node.add_camera(str(tmp_path / "none.avi"), geo, zones=["S-play"], retry_every=600, hands=c.hands)
-                    for c in cfg.cameras]
+        watchers = [node.add_camera(str(tmp_path / "none.avi"), geo, zones=["S-play"], retry_every=600, hands=c.hands,
+                                    unread=c.unread) for c in cfg.cameras]
         cues = [(w.detector.hand_landmarks is not None, w.detector.hand_model is not None) for w in watchers]
         assert cues == [(True, False), (False, True)]
+        # ([[camera]] unread: a play zone read as nothing with something laid in it is asked about, or not)
+        assert [w.empty_look is not None for w in watchers] == [True, False]
     finally:
         node.stop()
 
