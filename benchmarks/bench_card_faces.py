@@ -132,20 +132,30 @@ def _figures(c: Counter) -> dict:
     }
 
 
+def angle_list(text: str) -> tuple[float, ...]:
+    """``--angles``: comma-separated degrees, each from -90 to 90 (an argparse type).
+
+    >>> angle_list("0,20,-40")
+    (0.0, 20.0, -40.0)
+    """
+    try:
+        angles = tuple(float(a) for a in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not numbers: {text!r}") from None
+    if not all(np.isfinite(a) and -90 <= a <= 90 for a in angles):
+        raise argparse.ArgumentTypeError("each from -90 to 90")
+    return angles
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--root", type=Path, required=True, help="the folder holding faces/ (see vision/training/card_faces.py)")
     ap.add_argument("--splits", default="valid,test", help="comma-separated: train, valid, test")
-    ap.add_argument("--angles", default="0,20,40", help="comma-separated degrees (-90 to 90)")
+    ap.add_argument("--angles", type=angle_list, default=(0.0, 20.0, 40.0), help="comma-separated degrees (-90 to 90)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--per-picture", type=Path, help="also write each picture's read here (JSON lines)")
     args = ap.parse_args()
-    try:
-        angles = tuple(float(a) for a in args.angles.split(","))
-    except ValueError:
-        ap.error(f"--angles: not numbers: {args.angles!r}")
-    if not all(np.isfinite(a) and -90 <= a <= 90 for a in angles):
-        ap.error("--angles: each from -90 to 90")
+    angles = args.angles
     det = CardDetector(threads=args.threads)
     reads: list | None = [] if args.per_picture else None
     try:

@@ -40,6 +40,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.bench_card_faces import angle_list  # noqa: E402
 from vision.reading.detector import CardDetector, ZoneRead  # noqa: E402
 from vision.reading.laid import EmptyLook  # noqa: E402
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone  # noqa: E402
@@ -116,16 +117,11 @@ def main() -> int:
     ap.add_argument("--faces", type=int, default=500, help="card-face pictures drawn (0: all)")
     ap.add_argument("--table-split", default="train", choices=("train", "valid", "test"))
     ap.add_argument("--tables", type=int, default=0, help="tables photographs used (0: all)")
-    ap.add_argument("--angles", default="0,20,40", help="comma-separated degrees (-90 to 90)")
+    ap.add_argument("--angles", type=angle_list, default=(0.0, 20.0, 40.0), help="comma-separated degrees (-90 to 90)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args()
-    try:
-        angles = tuple(float(a) for a in args.angles.split(","))
-    except ValueError:
-        ap.error(f"--angles: not numbers: {args.angles!r}")
-    if not all(np.isfinite(a) and -90 <= a <= 90 for a in angles):
-        ap.error("--angles: each from -90 to 90")
+    angles = args.angles
     if args.faces < 0 or args.tables < 0:
         ap.error("--faces, --tables: 0 or more")
     det = CardDetector(threads=args.threads)
