@@ -282,8 +282,8 @@ class ZoneTracker:
         value = _UNREAD if unread else names
         settled = self._cards.update(t, value, read.confidence, left_out(read), self.unread_s if unread else None)
         if settled is not None and unread:
-            events.append(Event(type="play", cards=(), confidence=0.0,
-                                **{**base, "extra": {**base["extra"], "doubt": UNREAD, "warning": UNREAD_WORDS}}))
+            said = {"zone": self.zone, "doubt": UNREAD, "warning": UNREAD_WORDS}
+            events.append(Event(type="play", cards=(), confidence=0.0, **{**base, "extra": said}))
         elif settled is not None:
             raw = self._cards.run.confidence
             # the run's value is one tuple, so its size is fixed and the monotone
