@@ -46,6 +46,13 @@ def check_frame(frame, size: tuple[int, int] | None = None) -> np.ndarray:
     return frame
 
 
+# a zone whose thumbnail changed by LOCAL_LEVEL grey levels or more in this
+# share of its pixels is read again, however little its mean moved (a card
+# laid or taken on a surface about as light as the card: 4-5 % of a zone's
+# thumbnail on Debian's wooden boards, noise none)
+LOCAL_LEVEL, LOCAL_SHARE = 12, 0.005
+
+
 def thumbnail(picture: np.ndarray) -> np.ndarray:
     """The 64x64 grey picture zones are compared by (mean absolute difference)."""
     grey = cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY) if picture.ndim == 3 else picture
@@ -116,8 +123,10 @@ class TableWatcher:
                  margin_mm: float = ZONE_MARGIN_MM, hand_still_s: float = 1.0, motion_level: float = 2.5,
                  threads: int = 2, unread: bool = True):
         """``reuse_below``: a zone whose picture differs from the one last sent
-        to the detector by less than this mean grey level keeps that read
-        (most of the time nothing moves on a table; 0 reads every frame).
+        to the detector by less than this mean grey level, and by
+        :data:`LOCAL_LEVEL` or more nowhere in :data:`LOCAL_SHARE` of it,
+        keeps that read (most of the time nothing moves on a table; 0 reads
+        every frame).
         ``margin_mm``: how much cloth around each zone is read with it, so
         cards pushed past the printed line are still named
         (:data:`vision.reading.table.ZONE_MARGIN_MM`).
@@ -170,8 +179,12 @@ class TableWatcher:
         # a read that saw a hand is never reused: fingers leaving the edge of a
         # zone change its picture too little, and the tracker would wait for ever
         # (unless that hand was not believed: a still picture, nothing is leaving)
-        if last is not None and self.reuse_below > 0 and (not last[1].hand or self.hands.still.get(name)) \
-                and float(np.abs(thumb - last[0]).mean()) < self.reuse_below:
+        if last is None or self.reuse_below <= 0 or (last[1].hand and not self.hands.still.get(name)):
+            return thumb, None
+        # (and not where a card's worth of it changed: two white cards taken off
+        # light wood moved the mean by only 2.1 grey levels, and the zone kept its cards)
+        change = np.abs(thumb - last[0])
+        if float(change.mean()) < self.reuse_below and float((change >= LOCAL_LEVEL).mean()) < LOCAL_SHARE:
             return thumb, last[1]
         return thumb, None
 
