@@ -1,0 +1,136 @@
+"""Whole plays watched on tables whose top is a real surface: each play reported once, right, and cleared.
+
+The demo and the speed figures watch generated cloth.  Here each table's
+top is a real photograph or scan of a surface (Debian's wooden boards,
+cork, canvas, papers and cloths: :mod:`vision.training.real_surfaces`),
+seen through the table painter's camera (:mod:`vision.training.synth_table`:
+its tilt and its uneven light), optionally under another light
+(``--lights``: the whole frame warmer, colder, dimmer).  On each, plays are
+laid in S's zone one after another, each by a real hand (cut out of the
+rps photographs in ``tests/data/real/rps``, CC BY-SA 4.0), left still,
+then swept by the hand; the table watcher reads the frames as a camera
+gives them (10 a second) and its events are set against the script.
+
+Printed, per light and in all: plays reported with the right cards (in
+any order), plays reported wrong, plays missed, zone clears reported and
+missed, and events that are no play of the script (an unread play, a
+second report of a play).  The cards are the held-out decks' (generated);
+the tops and hands are real; the camera and its light are drawn.
+
+    python benchmarks/bench_real_tops.py [--plays 3] [--tops N] [--lights as_shot,warm,dim] [--seed 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from vision.reading.confidence import read_right  # noqa: E402
+from vision.reading.detector import CardDetector  # noqa: E402
+from vision.reading.table import calibrate  # noqa: E402
+from vision.reading.watch import TableWatcher  # noqa: E402
+from vision.training.card_art import HELD_OUT_DECKS, load_decks  # noqa: E402
+from vision.training.real_photos import green_cloth_cutout  # noqa: E402
+from vision.training.real_surfaces import LIGHTS, relight, surfaces, zone_surface  # noqa: E402
+from vision.training.synth import SceneGenerator, random_play  # noqa: E402
+from vision.training.synth_table import TablePainter  # noqa: E402
+
+RPS = Path(__file__).resolve().parent.parent / "tests" / "data" / "real" / "rps"
+ZONE = "S-play"
+FPS = 10.0
+# frames of one play: the zone bare, a hand laying the cards, the cards still,
+# a hand sweeping them, the zone bare again
+BARE, LAYING, STILL, SWEEPING = 8, 4, 8, 3
+
+
+def watch_top(det: CardDetector, gen: SceneGenerator, top: np.ndarray, plays: int, light: str,
+              rng: np.random.Generator) -> Counter:
+    """One table with ``top``, ``plays`` plays laid and swept in S's zone; the counts."""
+    painter = TablePainter(gen, rng, top=top)
+    script: list[tuple[np.ndarray, list[str] | None]] = []
+    lit = (lambda f: f) if light == "as_shot" else (lambda f: relight(f, light, np.random.default_rng(0)))
+
+    def frame(cards: list[str] | None, hand: bool) -> np.ndarray:
+        return lit(painter.frame({ZONE: cards} if cards else {}, hands={ZONE} if hand else frozenset(),
+                                 clean=True)[0])
+
+    laid = []
+    for _ in range(plays):
+        cards = random_play(rng)
+        laid.append(cards)
+        script += [(frame(None, False), None)] * BARE + [(frame(cards, True), None)] * LAYING
+        script += [(frame(cards, False), None)] * STILL + [(frame(cards, True), None)] * SWEEPING
+    script += [(frame(None, False), None)] * (BARE + 4)
+    watcher = TableWatcher(calibrate(script[0][0]), det, zones=[ZONE], stable_s=0.3, stable_frames=3)
+    events = [e for k, (f, _) in enumerate(script) for e in watcher.process(k / FPS, f)]
+    c: Counter = Counter()
+    seen = [e for e in events if e.type == "play"]
+    clears = [e for e in events if e.type == "zone_clear"]
+    # each play of the script is matched with the play events in its stretch of time
+    span = (BARE + LAYING + STILL + SWEEPING) / FPS
+    for i, cards in enumerate(laid):
+        t0, t1 = i * span, (i + 1) * span + BARE / FPS
+        mine = [e for e in seen if t0 <= e.t < t1 and e.cards]
+        c["plays"] += 1
+        c["reported_right"] += any(read_right(list(e.cards), cards) for e in mine)
+        c["reported_wrong"] += bool(mine) and not any(read_right(list(e.cards), cards) for e in mine)
+        c["missed"] += not mine
+        c["reported_more_than_once"] += len(mine) > 1
+        c["cleared"] += any(t0 <= e.t < t1 for e in clears)
+    c["unread_plays"] += sum(1 for e in seen if not e.cards)
+    return c
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--plays", type=int, default=3, help="plays laid on each top (1-50)")
+    ap.add_argument("--tops", type=int, default=0, help="the first N surfaces only (0: all)")
+    ap.add_argument("--lights", default="as_shot,warm,dim", help=f"comma-separated, of {', '.join(LIGHTS[:4])}")
+    ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--threads", type=int, default=2)
+    args = ap.parse_args()
+    if not 1 <= args.plays <= 50:
+        ap.error("--plays: 1 to 50")
+    lights = args.lights.split(",")
+    if not lights or any(x not in LIGHTS[:4] for x in lights):
+        ap.error(f"--lights: each one of {', '.join(LIGHTS[:4])} (a shadow band across the whole table is no light)")
+    tops = surfaces()[:args.tops or None]
+    if not tops:
+        ap.error("no real surfaces installed (apt-get install mate-backgrounds mypaint-data-extras)")
+    hands = [green_cloth_cutout(cv2.imread(str(p))) for p in sorted(RPS.glob("*.png"))]
+    gen = SceneGenerator(load_decks(HELD_OUT_DECKS), hand_rate=0.0, hand_cutouts=hands or None)
+    det = CardDetector(threads=args.threads)
+    rng = np.random.default_rng(args.seed)
+    out: dict = {"tops": len(tops), "plays_a_top": args.plays, "decks": list(HELD_OUT_DECKS)}
+    total: Counter = Counter()
+    start = time.perf_counter()
+    for light in lights:
+        c: Counter = Counter()
+        wrong = []
+        for s in tops:
+            # the table's top: the surface at its own scale (tiles repeated, the photograph cropped)
+            top = zone_surface(s, (1800, 1800), rng)
+            got = watch_top(det, gen, top, args.plays, light, rng)
+            c += got
+            if got["reported_right"] < got["plays"] or got["unread_plays"] or got["cleared"] < got["plays"]:
+                wrong.append({"top": s.name, **{k: v for k, v in got.items() if v}})
+            print(f"  {light} {s.name}: {dict(got)}", file=sys.stderr, flush=True)
+        out[light] = {**dict(sorted(c.items())), "tops_not_all_right": wrong}
+        total += c
+    out["all"] = dict(sorted(total.items()))
+    out["seconds"] = round(time.perf_counter() - start, 1)
+    print(json.dumps(out, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
