@@ -17,7 +17,7 @@ missed, and events that are no play of the script (an unread play, a
 second report of a play).  The cards are the held-out decks' (generated);
 the tops and hands are real; the camera and its light are drawn.
 
-    python benchmarks/bench_real_tops.py [--plays 3] [--tops N] [--lights as_shot,warm,dim] [--seed 5]
+    python benchmarks/bench_real_tops.py [--plays 3] [--tops N] [--lights as_shot,warm,dim] [--seed 5] [--details FILE]
 """
 
 from __future__ import annotations
@@ -53,8 +53,10 @@ BARE, LAYING, STILL, SWEEPING = 8, 4, 8, 3
 
 
 def watch_top(det: CardDetector, gen: SceneGenerator, top: np.ndarray, plays: int, light: str,
-              rng: np.random.Generator) -> Counter:
-    """One table with ``top``, ``plays`` plays laid and swept in S's zone; the counts."""
+              rng: np.random.Generator, details: list | None = None) -> Counter:
+    """One table with ``top``, ``plays`` plays laid and swept in S's zone; the
+    counts.  ``details``: gets one dict a play (the cards laid, the play
+    events of its stretch of time)."""
     painter = TablePainter(gen, rng, top=top)
     script: list[tuple[np.ndarray, list[str] | None]] = []
     lit = (lambda f: f) if light == "as_shot" else (lambda f: relight(f, light, np.random.default_rng(0)))
@@ -86,6 +88,9 @@ def watch_top(det: CardDetector, gen: SceneGenerator, top: np.ndarray, plays: in
         c["missed"] += not mine
         c["reported_more_than_once"] += len(mine) > 1
         c["cleared"] += any(t0 <= e.t < t1 for e in clears)
+        if details is not None:
+            details.append({"laid": cards, "seen": [{"t": e.t, "cards": list(e.cards or ()), "confidence": e.confidence,
+                                                     "doubt": e.get("doubt")} for e in seen if t0 <= e.t < t1]})
     c["unread_plays"] += sum(1 for e in seen if not e.cards)
     return c
 
@@ -97,6 +102,7 @@ def main() -> int:
     ap.add_argument("--lights", default="as_shot,warm,dim", help=f"comma-separated, of {', '.join(LIGHTS[:4])}")
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--details", type=Path, help="also write each play (cards laid, events seen) here, JSON lines")
     args = ap.parse_args()
     if not 1 <= args.plays <= 50:
         ap.error("--plays: 1 to 50")
@@ -109,17 +115,22 @@ def main() -> int:
     hands = [green_cloth_cutout(cv2.imread(str(p))) for p in sorted(RPS.glob("*.png"))]
     gen = SceneGenerator(load_decks(HELD_OUT_DECKS), hand_rate=0.0, hand_cutouts=hands or None)
     det = CardDetector(threads=args.threads)
-    rng = np.random.default_rng(args.seed)
     out: dict = {"tops": len(tops), "plays_a_top": args.plays, "decks": list(HELD_OUT_DECKS)}
     total: Counter = Counter()
     start = time.perf_counter()
+    details: list | None = [] if args.details else None
     for light in lights:
         c: Counter = Counter()
         wrong = []
-        for s in tops:
+        for k, s in enumerate(tops):
+            # each table drawn from its own seed (the same with --tops, --lights)
+            rng = np.random.default_rng([args.seed, LIGHTS.index(light), k])
             # the table's top: the surface at its own scale (tiles repeated, the photograph cropped)
             top = zone_surface(s, (1800, 1800), rng)
-            got = watch_top(det, gen, top, args.plays, light, rng)
+            mine: list | None = [] if details is not None else None
+            got = watch_top(det, gen, top, args.plays, light, rng, mine)
+            if details is not None and mine is not None:
+                details += [{"light": light, "top": s.name, **d} for d in mine]
             c += got
             if got["reported_right"] < got["plays"] or got["unread_plays"] or got["cleared"] < got["plays"]:
                 wrong.append({"top": s.name, **{k: v for k, v in got.items() if v}})
@@ -128,6 +139,8 @@ def main() -> int:
         total += c
     out["all"] = dict(sorted(total.items()))
     out["seconds"] = round(time.perf_counter() - start, 1)
+    if args.details:
+        args.details.write_text("".join(json.dumps(d) + "\n" for d in details or []))
     print(json.dumps(out, indent=1))
     return 0
 
