@@ -58,7 +58,7 @@ def watch_top(det: CardDetector, gen: SceneGenerator, top: np.ndarray, plays: in
     counts.  ``details``: gets one dict a play (the cards laid, the play
     events of its stretch of time)."""
     painter = TablePainter(gen, rng, top=top)
-    script: list[tuple[np.ndarray, list[str] | None]] = []
+    script: list[np.ndarray] = []
     lit = (lambda f: f) if light == "as_shot" else (lambda f: relight(f, light, np.random.default_rng(0)))
 
     def frame(cards: list[str] | None, hand: bool) -> np.ndarray:
@@ -69,11 +69,11 @@ def watch_top(det: CardDetector, gen: SceneGenerator, top: np.ndarray, plays: in
     for _ in range(plays):
         cards = random_play(rng)
         laid.append(cards)
-        script += [(frame(None, False), None)] * BARE + [(frame(cards, True), None)] * LAYING
-        script += [(frame(cards, False), None)] * STILL + [(frame(cards, True), None)] * SWEEPING
-    script += [(frame(None, False), None)] * (BARE + 4)
-    watcher = TableWatcher(calibrate(script[0][0]), det, zones=[ZONE], stable_s=0.3, stable_frames=3)
-    events = [e for k, (f, _) in enumerate(script) for e in watcher.process(k / FPS, f)]
+        script += [frame(None, False)] * BARE + [frame(cards, True)] * LAYING
+        script += [frame(cards, False)] * STILL + [frame(cards, True)] * SWEEPING
+    script += [frame(None, False)] * (BARE + 4)
+    watcher = TableWatcher(calibrate(script[0]), det, zones=[ZONE], stable_s=0.3, stable_frames=3)
+    events = [e for k, f in enumerate(script) for e in watcher.process(k / FPS, f)]
     c: Counter = Counter()
     seen = [e for e in events if e.type == "play"]
     clears = [e for e in events if e.type == "zone_clear"]
