@@ -53,6 +53,10 @@ LAY_AHEAD = 1.0     # cards go down this long before the scripted time (the came
 HAND_FOR = 0.4      # a hand covers the zone this long while laying or taking cards
 MIN_GAP = 1.5       # after a seen event, the next one waits this long (the camera's delay)
 CLEAR_AFTER = 0.6   # a finished trick's cards are taken away this long after its last action
+# the longest wait for a press (the scripted overtime aside; else 3.5 s): a
+# fifth of the video's frames were passes waiting up to 3.5 s, each frame
+# rendered, encoded and read
+MAX_GAP = 2.0
 
 
 class DemoError(RuntimeError):
@@ -90,7 +94,9 @@ def _ends(events: list[dict], settings: Settings) -> tuple[set[int], set[int]]:
 
 
 def _retime(events: list[dict], keep_gap: set[int], trick_ends: set[int] = frozenset()) -> list[dict]:
-    """Players act briskly (1.5-3.5 s) except where the script needs a long gap.
+    """Players act briskly (a press at most :data:`MAX_GAP` after the action
+    before it, anything else 3.5 s; a seen play at least :data:`MIN_GAP`)
+    except where the script needs a long gap.
 
     After a trick ends the table is cleared (:data:`CLEAR_AFTER`) before the
     next cards go down (:data:`LAY_AHEAD`), so the next event waits for both.
@@ -100,7 +106,7 @@ def _retime(events: list[dict], keep_gap: set[int], trick_ends: set[int] = froze
         if prev is not None:
             gap = e["t"] - prev["t"]
             if i not in keep_gap:
-                gap = min(max(gap * 0.35, 0.2), 3.5)
+                gap = min(max(gap * 0.35, 0.2), MAX_GAP if e["type"] in DEVICE_TYPES else 3.5)
             if prev["type"] in VISION_TYPES or e["type"] in VISION_TYPES:
                 gap = max(gap, MIN_GAP)
             if i - 1 in trick_ends:
@@ -263,12 +269,12 @@ def run_demo(workdir: Path | None = None, *, seed: int = 3, speed: float = 8.0,
     from hardware.binding import Binding, DeviceBinding
     from hardware.simulator import SimulatedDevice
     from table_node.node import TableNode
-    from vision.reading.detector import DEFAULT_MODEL, CardDetector
+    from vision.reading.detector import FLOAT_MODEL, CardDetector
     from vision.reading.table import calibrate
     from vision.reading.watch import FrameError, TableWatcher, open_source
 
-    if not Path(DEFAULT_MODEL).exists():
-        raise DemoError(f"the card model {DEFAULT_MODEL} is missing")
+    if not Path(FLOAT_MODEL).exists():
+        raise DemoError(f"the card model {FLOAT_MODEL} is missing")
     workdir = Path(workdir or tempfile.mkdtemp(prefix="guandan-demo-"))
     workdir.mkdir(parents=True, exist_ok=True)
     script = make_script(seed)
