@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.reading.detector import DEFAULT_MODEL, CardDetector
+from vision.reading.detector import FLOAT_MODEL, CardDetector
 from vision.training.card_art import load_decks
 from vision.training.synth import SceneGenerator
 
@@ -27,7 +27,7 @@ def gen(decks):
 
 @pytest.fixture(scope="session")
 def detector():
-    assert Path(DEFAULT_MODEL).exists(), f"the shipped model {DEFAULT_MODEL} is missing"
+    assert Path(FLOAT_MODEL).exists(), f"the shipped model {FLOAT_MODEL} is missing"
     return CardDetector(threads=2)
 
 

@@ -167,17 +167,17 @@ def test_each_shipped_detector_reads_with_the_curve_fitted_for_it(monkeypatch):
     from types import SimpleNamespace
 
     from vision.reading.confidence import calibration_for_model, model_id
-    from vision.reading.detector import DEFAULT_MODEL, FLOAT_MODEL
+    from vision.reading.detector import EIGHT_BIT_MODEL, FLOAT_MODEL
     from vision.reading.tracker import calibration_for
     monkeypatch.delenv("GUANDAN_CONFIDENCE_CALIBRATION", raising=False)
     curves = {}
-    for model in (DEFAULT_MODEL, FLOAT_MODEL):
+    for model in (EIGHT_BIT_MODEL, FLOAT_MODEL):
         cal = calibration_for(SimpleNamespace(model_path=model, classifier=None))
         assert cal.doc["detector"] == model_id(model)
         assert calibration_for_model(model) is cal
         curves[model] = cal
     # and the two are not the same curve (each detector scores its own way)
-    assert curves[DEFAULT_MODEL].doc["curves"] != curves[FLOAT_MODEL].doc["curves"]
+    assert curves[EIGHT_BIT_MODEL].doc["curves"] != curves[FLOAT_MODEL].doc["curves"]
 
 
 def test_a_detector_no_curve_was_fitted_for_reads_with_the_default_and_says_so(tmp_path, monkeypatch, caplog):
@@ -201,27 +201,27 @@ def test_a_detector_no_curve_was_fitted_for_reads_with_the_default_and_says_so(t
 def test_a_curve_read_with_another_classifier_says_so(tmp_path, monkeypatch, caplog):
     # a play's raw score is the classifier's too: a curve names the classifier it was fitted with
     from vision.reading.confidence import calibration_for_model
-    from vision.reading.detector import DEFAULT_MODEL
-    from vision.reading.index_classifier import DEFAULT_MODEL as CLF_MODEL
+    from vision.reading.detector import EIGHT_BIT_MODEL
+    from vision.reading.index_classifier import EIGHT_BIT_MODEL as CLF_MODEL
     monkeypatch.delenv("GUANDAN_CONFIDENCE_CALIBRATION", raising=False)
     from vision.reading.confidence import model_id
     from vision.reading.detector import FLOAT_MODEL
     from vision.reading.index_classifier import FLOAT_MODEL as CLF_FLOAT
-    shipped = calibration_for_model(DEFAULT_MODEL)
+    shipped = calibration_for_model(EIGHT_BIT_MODEL)
     # each shipped curve was fitted with the classifier a table runs beside its
     # detector (vision.reading.runtime.shipped_model): 8-bit with 8-bit, float with float
     assert shipped.doc["classifier"] == model_id(CLF_MODEL)
     assert shipped.doc["classifier"].startswith("index-classifier-int8.onnx (sha256 ")
     assert calibration_for_model(FLOAT_MODEL).doc["classifier"] == model_id(CLF_FLOAT)
     with caplog.at_level("WARNING", logger="vision.reading.confidence"):
-        assert calibration_for_model(DEFAULT_MODEL, CLF_MODEL) is shipped
+        assert calibration_for_model(EIGHT_BIT_MODEL, CLF_MODEL) is shipped
         assert calibration_for_model(FLOAT_MODEL, CLF_FLOAT) is calibration_for_model(FLOAT_MODEL)
     assert caplog.text == ""
     other = tmp_path / "index-classifier-retrained.onnx"
     other.write_bytes(b"another classifier")
     with caplog.at_level("WARNING", logger="vision.reading.confidence"):
-        assert calibration_for_model(DEFAULT_MODEL, other) is shipped
-        calibration_for_model(DEFAULT_MODEL, other)
+        assert calibration_for_model(EIGHT_BIT_MODEL, other) is shipped
+        calibration_for_model(EIGHT_BIT_MODEL, other)
     assert caplog.text.count("index-classifier-retrained.onnx") == 1 and "calibrate_confidence" in caplog.text
 
 

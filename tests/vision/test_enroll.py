@@ -307,13 +307,13 @@ def test_a_profile_made_for_either_shipped_classifier_runs_with_that_one(tmp_pat
     """A profile enrolled on a node whose CPU runs the 8-bit classifier (or
     the float one) still loads on a node that would run the other: the
     classifier it was made for is one of the two shipped files."""
-    from vision.reading.index_classifier import DEFAULT_MODEL, FLOAT_MODEL
+    from vision.reading.index_classifier import EIGHT_BIT_MODEL, FLOAT_MODEL
 
     monkeypatch.setenv("GUANDAN_EIGHT_BIT", eight_bit)
     made_with = shipped_classifier()
     path = _profile(tmp_path)
     assert DeckProfile.load(path).classifier_sha256 == file_sha256(made_with)
     monkeypatch.setenv("GUANDAN_EIGHT_BIT", "0" if eight_bit == "1" else "1")
-    assert shipped_classifier() != made_with and {made_with, shipped_classifier()} == {DEFAULT_MODEL, FLOAT_MODEL}
+    assert shipped_classifier() != made_with and {made_with, shipped_classifier()} == {EIGHT_BIT_MODEL, FLOAT_MODEL}
     assert shipped_classifier(path) == made_with
     assert CardDetector(threads=1, deck=path, hand_landmarks=False).classifier.model_path == made_with

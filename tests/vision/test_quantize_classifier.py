@@ -7,7 +7,7 @@ import pytest
 
 from vision.reading.classes import HAND_CLASS
 from vision.reading.detector import CardDetector
-from vision.reading.index_classifier import CROP_H, CROP_W, DEFAULT_MODEL, FLOAT_MODEL, IndexClassifier, crop
+from vision.reading.index_classifier import CROP_H, CROP_W, EIGHT_BIT_MODEL, FLOAT_MODEL, IndexClassifier, crop
 from vision.reading.runtime import shipped_model
 from vision.reading.table import ZONE_PX, Zone
 from vision.training import quantize_classifier
@@ -48,10 +48,10 @@ def test_a_quantised_classifier_reads_a_play_and_keeps_its_features(tmp_path, ge
 
 
 def test_the_shipped_8_bit_classifier_is_made_from_the_float_one(gen):
-    assert DEFAULT_MODEL != FLOAT_MODEL and DEFAULT_MODEL.is_file() and FLOAT_MODEL.is_file()
+    assert EIGHT_BIT_MODEL != FLOAT_MODEL and EIGHT_BIT_MODEL.is_file() and FLOAT_MODEL.is_file()
     # (a table runs it where the CPU sums 8-bit products exactly, else the float one)
-    assert IndexClassifier(threads=1).model_path == shipped_model(DEFAULT_MODEL, FLOAT_MODEL)
-    shipped, source = IndexClassifier(DEFAULT_MODEL, threads=1), IndexClassifier(FLOAT_MODEL, threads=1)
+    assert IndexClassifier(threads=1).model_path == shipped_model(EIGHT_BIT_MODEL, FLOAT_MODEL)
+    shipped, source = IndexClassifier(EIGHT_BIT_MODEL, threads=1), IndexClassifier(FLOAT_MODEL, threads=1)
     assert shipped.features == source.features == 256
     scene = gen.render(["S9", "HQ", "D4", "CA"], np.random.default_rng(8), deck=gen.decks[1], margin=MARGIN)
     crops = [crop(scene.image, label[1:]) for label in scene.labels if label[0] != HAND_CLASS]

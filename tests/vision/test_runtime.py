@@ -9,22 +9,22 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vision.reading.detector import DEFAULT_MODEL, CardDetector, DetectorError
-from vision.reading.index_classifier import DEFAULT_MODEL as CLF_MODEL
+from vision.reading.detector import EIGHT_BIT_MODEL, CardDetector, DetectorError
+from vision.reading.index_classifier import EIGHT_BIT_MODEL as CLF_MODEL
 from vision.reading.runtime import ParallelSession, Workers, cpu_session
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone
 
 
 @pytest.fixture(scope="module")
 def detector_session():
-    return ParallelSession(DEFAULT_MODEL, threads=2)
+    return ParallelSession(EIGHT_BIT_MODEL, threads=2)
 
 
 def test_a_split_batch_gives_what_one_run_gives(detector_session):
     rng = np.random.default_rng(1)
     four = rng.random((4, 3, 256, 352), dtype=np.float32)
     name = detector_session.get_inputs()[0].name
-    whole = cpu_session(DEFAULT_MODEL, 2).run(None, {name: four})[0]
+    whole = cpu_session(EIGHT_BIT_MODEL, 2).run(None, {name: four})[0]
     shared = detector_session.run(None, {name: four})[0]
     assert detector_session.shares([4]) == [[(0, 0, 2)], [(0, 2, 4)]]
     assert shared.shape == whole.shape and np.array_equal(shared, whole)
@@ -117,25 +117,36 @@ def test_a_model_that_takes_one_picture_a_run_keeps_one_session():
     assert len(outs) == 2 and np.array_equal(outs[0][0], outs[1][0]) and not s.workers.started
 
 
-def test_eight_bit_models_only_where_the_cpu_sums_them_exactly(monkeypatch):
+def test_the_float_models_unless_eight_bits_are_asked_for(monkeypatch, caplog):
     from vision.reading import runtime
     from vision.reading.detector import FLOAT_MODEL
 
-    monkeypatch.delenv(runtime.EIGHT_BIT_ENV, raising=False)
     assert runtime.eight_bit_exact("fpu sse4_2 avx2 amx_int8", "x86_64")
     assert not runtime.eight_bit_exact("fpu sse4_2 avx2 avx512f avx512bw", "x86_64")   # AVX-512 without VNNI
     assert not runtime.eight_bit_exact("fp asimd", "aarch64")
-    monkeypatch.setattr(runtime, "_cpu_flags", lambda: "fpu avx2 fma")
-    assert runtime.shipped_model(DEFAULT_MODEL, FLOAT_MODEL) == FLOAT_MODEL
-    assert CardDetector(threads=1, hand_landmarks=False).model_path == FLOAT_MODEL
-    monkeypatch.setattr(runtime, "_cpu_flags", lambda: "fpu avx2 avx_vnni")
-    assert runtime.shipped_model(DEFAULT_MODEL, FLOAT_MODEL) == DEFAULT_MODEL
-    # the setting decides over the CPU's flags, and only its two values are taken
-    monkeypatch.setenv(runtime.EIGHT_BIT_ENV, "0")
-    assert runtime.shipped_model(DEFAULT_MODEL, FLOAT_MODEL) == FLOAT_MODEL
+    # the float models on every CPU, one that sums 8-bit products exactly too
+    monkeypatch.delenv(runtime.EIGHT_BIT_ENV, raising=False)
+    for flags in ("fpu avx2 fma", "fpu avx2 avx_vnni"):
+        monkeypatch.setattr(runtime, "_cpu_flags", lambda flags=flags: flags)
+        assert runtime.shipped_model(EIGHT_BIT_MODEL, FLOAT_MODEL) == FLOAT_MODEL
+        assert CardDetector(threads=1, hand_landmarks=False).model_path == FLOAT_MODEL
+        monkeypatch.setenv(runtime.EIGHT_BIT_ENV, "0")
+        assert runtime.shipped_model(EIGHT_BIT_MODEL, FLOAT_MODEL) == FLOAT_MODEL
+        monkeypatch.delenv(runtime.EIGHT_BIT_ENV)
+    # asked for, the 8-bit ones; the log warns, once, where the CPU sums them in 16 bits
+    monkeypatch.setenv(runtime.EIGHT_BIT_ENV, "1")
+    monkeypatch.setattr(runtime, "_warned_inexact", set())
+    with caplog.at_level("WARNING", logger="vision.reading.runtime"):
+        assert runtime.shipped_model(EIGHT_BIT_MODEL, FLOAT_MODEL) == EIGHT_BIT_MODEL
+        assert caplog.text == ""
+        monkeypatch.setattr(runtime, "_cpu_flags", lambda: "fpu avx2 fma")
+        assert runtime.shipped_model(EIGHT_BIT_MODEL, FLOAT_MODEL) == EIGHT_BIT_MODEL
+        assert runtime.shipped_model(EIGHT_BIT_MODEL, FLOAT_MODEL) == EIGHT_BIT_MODEL
+    assert caplog.text.count("loses cards") == 1 and EIGHT_BIT_MODEL.name in caplog.text
+    # only the setting's two values are taken
     monkeypatch.setenv(runtime.EIGHT_BIT_ENV, "yes")
     with pytest.raises(runtime.RuntimeSettingError, match="GUANDAN_EIGHT_BIT must be 1"):
-        runtime.eight_bit_exact()
+        runtime.eight_bit_chosen()
     with pytest.raises(DetectorError, match="GUANDAN_EIGHT_BIT must be 1"):     # a clear error at start
         CardDetector(threads=1, hand_landmarks=False)
 

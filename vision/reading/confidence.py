@@ -18,9 +18,9 @@ of the deck's cards; a table reading with the profile applies that one
 A detector's scores are its own, so each shipped detector has its own
 curve, and each curve names the model file it was fitted for (the
 ``detector`` field: file name and SHA-256, :func:`model_id`):
-``models/confidence-calibration.json`` for the 8-bit detector a table runs
-where its CPU sums 8-bit products exactly, ``models/confidence-calibration-float.json``
-for the float one it runs elsewhere (:func:`vision.reading.runtime.shipped_model`).
+``models/confidence-calibration-float.json`` for the float detector a table
+runs, ``models/confidence-calibration.json`` for the 8-bit one it runs where
+``GUANDAN_EIGHT_BIT=1`` (:func:`vision.reading.runtime.shipped_model`).
 Each was fitted with the classifier a table runs beside that detector (its
 ``classifier`` field: 8-bit with 8-bit, float with float, since 2026-12-04).
 :func:`calibration_for_model` picks the one fitted for the detector in use.

@@ -36,14 +36,14 @@ from vision.reading.pairing import (BOTTOM_MIN, FOUR_CORNER_SIDES, FOUR_CORNER_S
                                     one_per_index, pair_indices)
 from vision.reading.runtime import ParallelSession, RuntimeSettingError, Workers, model_path, shipped_model
 
-# The detector as trained (32-bit floats), and the one a table runs: its
-# convolutions quantised to 8 bits (vision.training.quantize_detector): on a
-# CPU with 8-bit dot products its runs are a third shorter on one thread (a
-# tenth on two), and it is as accurate on every set measured there
-# (models/MODEL_CARD.md, "Speed over many tables"); a CPU without them
-# runs the float one (vision.reading.runtime.eight_bit_exact)
+# The detector as trained (32-bit floats), the one a table runs; and its
+# convolutions quantised to 8 bits (vision.training.quantize_detector), a
+# fifth faster on a CPU with 8-bit dot products but worse on real
+# photographs, run only where GUANDAN_EIGHT_BIT=1 asks for it
+# (vision.reading.runtime.eight_bit_chosen; models/MODEL_CARD.md, "The
+# float models on every CPU")
 FLOAT_MODEL = Path(__file__).resolve().parents[2] / "models" / "cards-yolo11n.onnx"
-DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "cards-yolo11n-int8.onnx"
+EIGHT_BIT_MODEL = Path(__file__).resolve().parents[2] / "models" / "cards-yolo11n-int8.onnx"
 T = TypeVar("T")
 
 
@@ -222,7 +222,7 @@ class CardDetector:
                  quarter_turns: bool = True, line_turns: bool = True, hand_model: str | Path | bool | None = None,
                  hand_threshold: float | None = None, hand_landmarks: bool = True):
         try:
-            path = model_path(model, "GUANDAN_CARD_MODEL", shipped_model(DEFAULT_MODEL, FLOAT_MODEL))
+            path = model_path(model, "GUANDAN_CARD_MODEL", shipped_model(EIGHT_BIT_MODEL, FLOAT_MODEL))
         except RuntimeSettingError as exc:
             raise DetectorError(str(exc)) from None
         self.session = _load("card model", path, lambda p: ParallelSession(p, threads))

@@ -7,8 +7,8 @@ index, resized to :data:`CROP_W` x :data:`CROP_H`, and names its card face
 
 Crops come from zone pictures at :data:`vision.reading.table.ZONE_PX` (640 px
 wide), where an index is ~35 px tall.  :class:`IndexClassifier` runs the
-exported ONNX on ONNX Runtime (a table, its convolutions in 8 bits:
-:data:`DEFAULT_MODEL`, made from :data:`FLOAT_MODEL` by
+exported ONNX on ONNX Runtime (:data:`FLOAT_MODEL`; where asked, its
+convolutions in 8 bits: :data:`EIGHT_BIT_MODEL`, made by
 :mod:`vision.training.quantize_classifier`); making its data and training it is
 :mod:`vision.training.index_classifier`.  With a deck profile
 (:mod:`vision.reading.deck_profile`, from ``guandan-ref enroll-deck``) the
@@ -36,11 +36,12 @@ CROP_W, CROP_H = 32, 48
 LABELS = CARD_NAMES + ("NONE",)
 NONE = len(CARD_NAMES)
 log = logging.getLogger(__name__)
-# what a table runs: the float model's convolutions in 8 bits, half the time
-# on two cores (vision.training.quantize_classifier; models/MODEL_CARD.md),
-# where the CPU sums 8-bit products exactly (vision.reading.runtime.eight_bit_exact)
-DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "index-classifier-int8.onnx"
-FLOAT_MODEL = DEFAULT_MODEL.with_name("index-classifier.onnx")  # its source, and what training continues from
+# the float model's convolutions in 8 bits, half the time on two cores where
+# the CPU sums 8-bit products exactly (vision.training.quantize_classifier;
+# models/MODEL_CARD.md), run only where GUANDAN_EIGHT_BIT=1 asks for it
+# (vision.reading.runtime.eight_bit_chosen); a table runs the float one
+EIGHT_BIT_MODEL = Path(__file__).resolve().parents[2] / "models" / "index-classifier-int8.onnx"
+FLOAT_MODEL = EIGHT_BIT_MODEL.with_name("index-classifier.onnx")  # its source, and what training continues from
 ENV = "GUANDAN_INDEX_MODEL"  # the environment variable naming another model file
 MARGIN = 0.15          # crops take this share of the box's size around it
 
@@ -49,22 +50,22 @@ def shipped_classifier(deck: str | Path | DeckProfile | None = None) -> Path:
     """The shipped classifier file a table runs when none is named: the one
     a deck profile was made for, if it is one of the two shipped files (a
     profile fits one file's features, :class:`DeckProfileError` with any
-    other), else the 8-bit one where the CPU runs it as measured, else the
-    float one (:func:`vision.reading.runtime.shipped_model`).
+    other), else the float one (the 8-bit one where ``GUANDAN_EIGHT_BIT=1``:
+    :func:`vision.reading.runtime.shipped_model`).
 
-    >>> shipped_classifier() in (DEFAULT_MODEL, FLOAT_MODEL)
+    >>> shipped_classifier() in (EIGHT_BIT_MODEL, FLOAT_MODEL)
     True
     """
     if deck is not None:
         made_for = (deck if isinstance(deck, DeckProfile) else DeckProfile.load(deck)).classifier_sha256
-        for path in (DEFAULT_MODEL, FLOAT_MODEL):
+        for path in (EIGHT_BIT_MODEL, FLOAT_MODEL):
             if path.exists() and file_sha256(path) == made_for:
-                if path == DEFAULT_MODEL and not eight_bit_exact():
+                if path == EIGHT_BIT_MODEL and not eight_bit_exact():
                     log.warning("deck profile made for the 8-bit index classifier, on a CPU that sums 8-bit "
                                 "products in 16 bits: reads may lose cards (enroll the deck again on this node "
                                 "for the float classifier; models/MODEL_CARD.md)")
                 return path
-    return shipped_model(DEFAULT_MODEL, FLOAT_MODEL)
+    return shipped_model(EIGHT_BIT_MODEL, FLOAT_MODEL)
 
 
 def crop(image: np.ndarray, box, margin: float = MARGIN, size: tuple[int, int] = (CROP_W, CROP_H)) -> np.ndarray:
@@ -122,7 +123,7 @@ class IndexClassifier:
 
     def __init__(self, model: str | Path | None = None, threads: int = 2,
                  deck: str | Path | DeckProfile | None = None):
-        path = model_path(model, ENV, DEFAULT_MODEL) if model or os.environ.get(ENV) else shipped_classifier(deck)
+        path = model_path(model, ENV, EIGHT_BIT_MODEL) if model or os.environ.get(ENV) else shipped_classifier(deck)
         self.session, self.input_name = open_model("index classifier", path, threads)
         self.model_path = path
         outputs = {o.name: o for o in self.session.get_outputs()}

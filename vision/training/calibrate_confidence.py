@@ -51,7 +51,7 @@ import numpy as np
 
 from vision.reading.confidence import SIZE_GROUPS, Calibration, model_id, read_right
 from vision.reading.confidence import fit_curves as fit  # noqa: F401  (also deck enrollment's fit)
-from vision.reading.detector import DEFAULT_MODEL, FLOAT_MODEL, CardDetector
+from vision.reading.detector import EIGHT_BIT_MODEL, FLOAT_MODEL, CardDetector
 from vision.reading.index_classifier import ENV as CLF_ENV, shipped_classifier
 from vision.reading.runtime import RuntimeSettingError, file_sha256, model_path, shipped_model
 from vision.reading.tracker import play_confidence
@@ -175,9 +175,9 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(f"seed {s} was used to train or choose the models (models/MODEL_CARD.md)")
     if args.eval_seed in args.fit_seed:
         ap.error("the evaluation seed must differ from the fitting seed")
-    # the files a table on this CPU runs (vision.reading.runtime.shipped_model), as CardDetector picks them
+    # the files a table runs (vision.reading.runtime.shipped_model: GUANDAN_EIGHT_BIT), as CardDetector picks them
     try:
-        model = model_path(args.model, "GUANDAN_CARD_MODEL", shipped_model(DEFAULT_MODEL, FLOAT_MODEL))
+        model = model_path(args.model, "GUANDAN_CARD_MODEL", shipped_model(EIGHT_BIT_MODEL, FLOAT_MODEL))
         classifier = model_path(None, CLF_ENV, shipped_classifier())
     except RuntimeSettingError as exc:       # GUANDAN_EIGHT_BIT set to something else than 1 or 0
         ap.error(str(exc))
@@ -209,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"--fit-turned / --eval-turned say; fitted on seeds "
                 f"{', '.join(map(str, args.fit_seed))} ({len(fit_recs)} plays), checked on seed {args.eval_seed} "
                 f"({len(eval_recs)} plays)",
-        # both files named: which ones a CPU picks by default differs (shipped_model)
+        # both files named: which ones a table picks follows GUANDAN_EIGHT_BIT (shipped_model)
         "made_by": f"{CLF_ENV}={_shown(classifier)} python -m vision.training.calibrate_confidence " + " ".join(
             f"--{k} {v}" for k, v in (("model", _shown(model)),
                ("fit-seed", " ".join(map(str, args.fit_seed))), ("fit-plays", args.fit_plays),
