@@ -16,8 +16,13 @@ any order), plays reported wrong, plays missed, zone clears reported and
 missed, and events that are no play of the script (an unread play, a
 second report of a play).  The cards are the held-out decks' (generated);
 the tops and hands are real; the camera and its light are drawn.
+``--joker-bombs 0.3`` makes that share of the plays the joker bomb (its
+count, right, and read wrong at or over the table's default threshold,
+unasked, printed apart); ``--no-white-balance`` reads the pictures with
+the lamp's colour left in (:mod:`vision.reading.white_balance`).
 
     python benchmarks/bench_real_tops.py [--plays 3] [--tops N] [--lights as_shot,warm,dim] [--seed 5] [--details FILE]
+    python benchmarks/bench_real_tops.py --lights warm,cold --joker-bombs 0.3 [--no-white-balance]
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from referee.settings import Settings  # noqa: E402
 from vision.reading.confidence import read_right  # noqa: E402
 from vision.reading.detector import CardDetector  # noqa: E402
 from vision.reading.table import calibrate  # noqa: E402
@@ -50,13 +56,18 @@ FPS = 10.0
 # frames of one play: the zone bare, a hand laying the cards, the cards still,
 # a hand sweeping them, the zone bare again
 BARE, LAYING, STILL, SWEEPING = 8, 4, 8, 3
+JOKER_BOMB = ["BJ", "BJ", "LJ", "LJ"]
+ASKED = Settings().min_confidence     # a play read under a table's default threshold is asked about
 
 
 def watch_top(det: CardDetector, gen: SceneGenerator, top: np.ndarray, plays: int, light: str,
-              rng: np.random.Generator, details: list | None = None) -> Counter:
+              rng: np.random.Generator, details: list | None = None, joker_bombs: float = 0.0,
+              white_balance: bool = True) -> Counter:
     """One table with ``top``, ``plays`` plays laid and swept in S's zone; the
     counts.  ``details``: gets one dict a play (the cards laid, the play
-    events of its stretch of time)."""
+    events of its stretch of time).  ``joker_bombs``: the share of plays
+    that are the joker bomb (else drawn as a match's); ``white_balance``:
+    the watcher's (:mod:`vision.reading.white_balance`)."""
     painter = TablePainter(gen, rng, top=top)
     script: list[np.ndarray] = []
     lit = (lambda f: f) if light == "as_shot" else (lambda f: relight(f, light, np.random.default_rng(0)))
@@ -67,12 +78,13 @@ def watch_top(det: CardDetector, gen: SceneGenerator, top: np.ndarray, plays: in
 
     laid = []
     for _ in range(plays):
-        cards = random_play(rng)
+        cards = JOKER_BOMB if joker_bombs and rng.random() < joker_bombs else random_play(rng)
         laid.append(cards)
         script += [frame(None, False)] * BARE + [frame(cards, True)] * LAYING
         script += [frame(cards, False)] * STILL + [frame(cards, True)] * SWEEPING
     script += [frame(None, False)] * (BARE + 4)
-    watcher = TableWatcher(calibrate(script[0]), det, zones=[ZONE], stable_s=0.3, stable_frames=3)
+    watcher = TableWatcher(calibrate(script[0]), det, zones=[ZONE], stable_s=0.3, stable_frames=3,
+                           white_balance=white_balance)
     events = [e for k, f in enumerate(script) for e in watcher.process(k / FPS, f)]
     c: Counter = Counter()
     seen = [e for e in events if e.type == "play"]
@@ -86,6 +98,12 @@ def watch_top(det: CardDetector, gen: SceneGenerator, top: np.ndarray, plays: in
         c["reported_right"] += any(read_right(list(e.cards), cards) for e in mine)
         c["reported_wrong"] += bool(mine) and not any(read_right(list(e.cards), cards) for e in mine)
         c["missed"] += not mine
+        if cards == JOKER_BOMB:
+            c["joker_bombs"] += 1
+            c["joker_bombs_right"] += any(read_right(list(e.cards), cards) for e in mine)
+            # read wrong, and no doubt raised on it: the dangerous kind
+            c["joker_bombs_wrong_unasked"] += any(not read_right(list(e.cards), cards) and e.confidence >= ASKED
+                                                  for e in mine)
         c["reported_more_than_once"] += len(mine) > 1
         c["cleared"] += any(t0 <= e.t < t1 for e in clears)
         if details is not None:
@@ -103,7 +121,13 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--details", type=Path, help="also write each play (cards laid, events seen) here, JSON lines")
+    ap.add_argument("--joker-bombs", type=float, default=0.0,
+                    help="share of plays that are the joker bomb, 0-1 (default 0: plays drawn as a match's)")
+    ap.add_argument("--no-white-balance", action="store_true",
+                    help="read the pictures as the camera gives them (the lamp's colour left in)")
     args = ap.parse_args()
+    if not 0.0 <= args.joker_bombs <= 1.0:     # (False for NaN too)
+        ap.error("--joker-bombs: a share from 0 to 1")
     if not 1 <= args.plays <= 50:
         ap.error("--plays: 1 to 50")
     lights = args.lights.split(",")
@@ -115,7 +139,8 @@ def main() -> int:
     hands = [green_cloth_cutout(cv2.imread(str(p))) for p in sorted(RPS.glob("*.png"))]
     gen = SceneGenerator(load_decks(HELD_OUT_DECKS), hand_rate=0.0, hand_cutouts=hands or None)
     det = CardDetector(threads=args.threads)
-    out: dict = {"tops": len(tops), "plays_a_top": args.plays, "decks": list(HELD_OUT_DECKS)}
+    out: dict = {"tops": len(tops), "plays_a_top": args.plays, "decks": list(HELD_OUT_DECKS),
+                 "joker_bomb_share": args.joker_bombs, "white_balance": not args.no_white_balance}
     total: Counter = Counter()
     start = time.perf_counter()
     details: list | None = [] if args.details else None
@@ -128,7 +153,8 @@ def main() -> int:
             # the table's top: the surface at its own scale (tiles repeated, the photograph cropped)
             top = zone_surface(s, (1800, 1800), rng)
             mine: list | None = [] if details is not None else None
-            got = watch_top(det, gen, top, args.plays, light, rng, mine)
+            got = watch_top(det, gen, top, args.plays, light, rng, mine, args.joker_bombs,
+                            not args.no_white_balance)
             if details is not None and mine is not None:
                 details += [{"light": light, "top": s.name, **d} for d in mine]
             c += got

@@ -24,6 +24,7 @@ class CameraConfig:
     deck: Path | None = None    # deck profile from `guandan-ref enroll-deck` (None: the shipped classifier alone)
     hands: str = "mediapipe"    # what says a hand is over a zone: HAND_CUES
     unread: bool = True         # something laid that reads as no card is asked about (vision.reading.laid)
+    white_balance: bool = True  # the lamp's colour, measured on the markers, taken out (vision.reading.white_balance)
 
 
 @dataclass
@@ -142,11 +143,13 @@ def parse_config(data: dict[str, Any], base: Path = Path(".")) -> TableConfig:
         if hands not in HAND_CUES:
             raise ConfigError(f"[[camera]] {i}: hands must be one of {', '.join(map(repr, HAND_CUES))}, "
                               f"got {hands!r}")
-        unread = cam.get("unread", CameraConfig.unread)
-        if not isinstance(unread, bool):
-            raise ConfigError(f"[[camera]] {i}: unread must be true or false, got {unread!r}")
+        switches = {}
+        for key in ("unread", "white_balance"):
+            switches[key] = cam.get(key, getattr(CameraConfig, key))
+            if not isinstance(switches[key], bool):
+                raise ConfigError(f"[[camera]] {i}: {key} must be true or false, got {switches[key]!r}")
         cameras.append(CameraConfig(str(cam["source"]), rel(cam["geometry"]), float(margin),
-                                    None if zones is None else tuple(zones), deck_path, hands, unread))
+                                    None if zones is None else tuple(zones), deck_path, hands, **switches))
     _check_zones_watched_once(cameras)
     devices = data.get("devices", {})
     ports = devices.get("ports")

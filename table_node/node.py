@@ -231,7 +231,7 @@ class TableNode:
 
     def add_camera(self, source: str | int, geometry, detector=None, retry_every: float = 5.0,
                    margin_mm: float | None = None, zones: list[str] | None = None, deck=None,
-                   hands: str = "mediapipe", unread: bool = True):
+                   hands: str = "mediapipe", unread: bool = True, white_balance: bool = True):
         """Watch a camera (device index, RTSP URL or video file); plays become events.
         A camera that fails is reported and retried; the table goes on without it.
         ``margin_mm``: cloth read around each zone (default
@@ -240,13 +240,16 @@ class TableNode:
         (``guandan-ref enroll-deck``) and ``hands`` (``"mediapipe"``, or
         ``"hand-model"``: :data:`table_node.config.HAND_CUES`) for the detector made here;
         ``unread``: a play zone read as nothing with something new laid in it is
-        reported as an unread play (:mod:`vision.reading.laid`)."""
+        reported as an unread play (:mod:`vision.reading.laid`); ``white_balance``:
+        the lamp's colour, measured on the markers, is taken out of the zone
+        pictures (:mod:`vision.reading.white_balance`)."""
         from vision.reading.detector import CardDetector
         from vision.reading.table import ZONE_MARGIN_MM
         from vision.reading.watch import FrameError, SourceError, TableWatcher, open_source
         made = detector or CardDetector(deck=deck, hand_landmarks=hands == "mediapipe")
         watcher = TableWatcher(geometry, made, zones=list(zones) if zones else None,
-                               margin_mm=ZONE_MARGIN_MM if margin_mm is None else margin_mm, unread=unread)
+                               margin_mm=ZONE_MARGIN_MM if margin_mm is None else margin_mm, unread=unread,
+                               white_balance=white_balance)
         name = f"camera {source}"
         ring = self.frame_ring(name)
 

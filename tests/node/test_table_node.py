@@ -42,6 +42,8 @@ def test_example_config_parses():
     ({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "t.json", "hands": True}]}, "hands must be one of"),
     ({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "t.json", "unread": "no"}]},
      "[[camera]] 1: unread must be true or false, got 'no'"),
+    ({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "t.json", "white_balance": 1}]},
+     "[[camera]] 1: white_balance must be true or false, got 1"),
     ({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "a.json"},
                                          {"source": "1", "geometry": "b.json", "zones": ["S-play"]}]},
      "[[camera]] 1: with several cameras, give each its zones"),
@@ -96,16 +98,18 @@ def test_cameras_read_the_zones_with_the_margin_the_config_gives():
 
 
 def test_the_hand_cue_the_config_names_reaches_the_camera(tmp_path):
-    """[[camera]] hands: MediaPipe's models by default, the hand model when named; unread likewise."""
+    """[[camera]] hands: MediaPipe's models by default, the hand model when named; unread and white_balance likewise."""
     import numpy as np
 
     from vision.reading.table import TABLE_MM, TableGeometry, default_layout
 
     cfg = parse_config({"table": {"id": "T01"}, "camera": [
         {"source": "0", "geometry": "a.json", "zones": ["S-play"]},
-        {"source": "1", "geometry": "b.json", "zones": ["N-play"], "hands": "hand-model", "unread": False}]})
+        {"source": "1", "geometry": "b.json", "zones": ["N-play"], "hands": "hand-model", "unread": False,
+         "white_balance": False}]})
     assert [c.hands for c in cfg.cameras] == ["mediapipe", "hand-model"]
     assert [c.unread for c in cfg.cameras] == [True, False]
+    assert [c.white_balance for c in cfg.cameras] == [True, False]
     node = TableNode("T01", str(tmp_path / "t.sqlite"))
     node.start(tick_every=None)
     try:
@@ -113,11 +117,13 @@ def test_the_hand_cue_the_config_names_reaches_the_camera(tmp_path):
         geo = TableGeometry("T01", TABLE_MM, default_layout(), homography=np.eye(3),
                             image_size=(int(TABLE_MM), int(TABLE_MM)))
         watchers = [node.add_camera(str(tmp_path / "none.avi"), geo, zones=["S-play"], retry_every=600, hands=c.hands,
-                                    unread=c.unread) for c in cfg.cameras]
+                                    unread=c.unread, white_balance=c.white_balance) for c in cfg.cameras]
         cues = [(w.detector.hand_landmarks is not None, w.detector.hand_model is not None) for w in watchers]
         assert cues == [(True, False), (False, True)]
         # ([[camera]] unread: a play zone read as nothing with something laid in it is asked about, or not)
         assert [w.empty_look is not None for w in watchers] == [True, False]
+        # ([[camera]] white_balance: the lamp's colour measured on the markers and taken out, or not)
+        assert [w.white is not None for w in watchers] == [True, False]
     finally:
         node.stop()
 

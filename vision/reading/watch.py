@@ -23,6 +23,7 @@ from vision.reading.printed_cards import find_printed
 from vision.reading.runtime import Workers
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, GeometryError, TableGeometry, Zone
 from vision.reading.tracker import ZoneTracker, calibration_for
+from vision.reading.white_balance import MarkerWhite
 
 
 class FrameError(ValueError):
@@ -121,7 +122,7 @@ class TableWatcher:
     def __init__(self, geo: TableGeometry, detector: CardDetector, zones: list[str] | None = None,
                  stable_s: float = 0.4, stable_frames: int = 3, reuse_below: float = 2.5,
                  margin_mm: float = ZONE_MARGIN_MM, hand_still_s: float = 1.0, motion_level: float = 2.5,
-                 threads: int = 2, unread: bool = True):
+                 threads: int = 2, unread: bool = True, white_balance: bool = True):
         """``reuse_below``: a zone whose picture differs from the one last sent
         to the detector by less than this mean grey level, and by
         :data:`LOCAL_LEVEL` or more nowhere in :data:`LOCAL_SHARE` of it,
@@ -148,7 +149,13 @@ class TableWatcher:
         new laid inside it (a card face down, a deck the classifier cannot
         read) is reported as an unread play, so the referee is asked
         (:mod:`vision.reading.laid`); False: such a zone stays empty, as
-        before 2026-12-04."""
+        before 2026-12-04.
+
+        ``white_balance``: the light's colour is measured on the markers'
+        white paper each frame and, where it is more than the reader learnt,
+        taken out of every zone picture before it is read
+        (:mod:`vision.reading.white_balance`); False: the pictures are read
+        as the camera gives them, as before 2026-12-04."""
         if geo.homography is None:
             raise GeometryError("table geometry is not calibrated (run guandan-ref calibrate)")
         if not 0 <= margin_mm <= 100:
@@ -169,6 +176,7 @@ class TableWatcher:
         self._thumbs: dict[str, np.ndarray] = {}      # this frame's thumbnails
         self._crops: dict[str, np.ndarray] = {}       # this frame's zone pictures
         self.empty_look = EmptyLook() if unread else None
+        self.white = MarkerWhite(geo) if white_balance else None
         self.workers = Workers(threads, "table-watch")
 
     def _unchanged(self, name: str, crop: np.ndarray) -> tuple[np.ndarray, ZoneRead | None]:
@@ -196,7 +204,11 @@ class TableWatcher:
         printing = workers.submit(find_printed, frame, self.geo, self.margin_mm)
         reads: dict[str, ZoneRead] = {}
         todo = []
-        crops = workers.map(lambda z: self.geo.rectify(frame, z, self.margin_mm), self.zones)
+        white = self.white
+        if white is not None:
+            white.update(frame)
+        crops = workers.map(lambda z: self.geo.rectify(frame, z, self.margin_mm) if white is None
+                            else white.correct(self.geo.rectify(frame, z, self.margin_mm)), self.zones)
         for z, crop in zip(self.zones, crops):
             thumb, kept = self._unchanged(z.name, crop)
             self._thumbs[z.name] = thumb
