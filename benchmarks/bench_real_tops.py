@@ -19,10 +19,13 @@ the tops and hands are real; the camera and its light are drawn.
 ``--joker-bombs 0.3`` makes that share of the plays the joker bomb (its
 count, right, and read wrong at or over the table's default threshold,
 unasked, printed apart); ``--no-white-balance`` reads the pictures with
-the lamp's colour left in (:mod:`vision.reading.white_balance`).
+the lamp's colour left in (:mod:`vision.reading.white_balance`);
+``--bump`` knocks each table's camera halfway through its plays (the
+camera's moves, how often it said it found the table again, or lost it).
 
     python benchmarks/bench_real_tops.py [--plays 3] [--tops N] [--lights as_shot,warm,dim] [--seed 5] [--details FILE]
     python benchmarks/bench_real_tops.py --lights warm,cold --joker-bombs 0.3 [--no-white-balance]
+    python benchmarks/bench_real_tops.py --bump --plays 4
 """
 
 from __future__ import annotations
@@ -62,22 +65,35 @@ ASKED = Settings().min_confidence     # a play read under a table's default thre
 
 def watch_top(det: CardDetector, gen: SceneGenerator, top: np.ndarray, plays: int, light: str,
               rng: np.random.Generator, details: list | None = None, joker_bombs: float = 0.0,
-              white_balance: bool = True) -> Counter:
+              white_balance: bool = True, bump: bool = False) -> Counter:
     """One table with ``top``, ``plays`` plays laid and swept in S's zone; the
     counts.  ``details``: gets one dict a play (the cards laid, the play
     events of its stretch of time).  ``joker_bombs``: the share of plays
     that are the joker bomb (else drawn as a match's); ``white_balance``:
-    the watcher's (:mod:`vision.reading.white_balance`)."""
+    the watcher's (:mod:`vision.reading.white_balance`); ``bump``: halfway
+    through, the camera is knocked (turned 0.5-3 degrees and pushed 10-40 mm
+    on the cloth) and stays so (:mod:`vision.reading.camera_shift`)."""
     painter = TablePainter(gen, rng, top=top)
     script: list[np.ndarray] = []
     lit = (lambda f: f) if light == "as_shot" else (lambda f: relight(f, light, np.random.default_rng(0)))
 
+    knocked: list[np.ndarray] = []      # the camera's move, once knocked (an affine map of the frame)
+
     def frame(cards: list[str] | None, hand: bool) -> np.ndarray:
-        return lit(painter.frame({ZONE: cards} if cards else {}, hands={ZONE} if hand else frozenset(),
-                                 clean=True)[0])
+        f = lit(painter.frame({ZONE: cards} if cards else {}, hands={ZONE} if hand else frozenset(), clean=True)[0])
+        if knocked:
+            f = cv2.warpAffine(f, knocked[0], (f.shape[1], f.shape[0]), borderMode=cv2.BORDER_REPLICATE)
+        return f
 
     laid = []
-    for _ in range(plays):
+    for p in range(plays):
+        if bump and p == plays // 2:
+            h, w = painter.frame_size[1], painter.frame_size[0]
+            m = cv2.getRotationMatrix2D((w / 2, h / 2), float(rng.uniform(0.5, 3.0) * rng.choice([-1, 1])), 1.0)
+            a = rng.uniform(0, 2 * np.pi)
+            px_mm = float(np.linalg.norm(np.subtract(*calibrate(script[0]).to_image([(0, 0), (100, 0)])))) / 100
+            m[:, 2] += rng.uniform(10, 40) * px_mm * np.array([np.cos(a), np.sin(a)])
+            knocked.append(m)
         cards = JOKER_BOMB if joker_bombs and rng.random() < joker_bombs else random_play(rng)
         laid.append(cards)
         script += [frame(None, False)] * BARE + [frame(cards, True)] * LAYING
@@ -110,6 +126,10 @@ def watch_top(det: CardDetector, gen: SceneGenerator, top: np.ndarray, plays: in
             details.append({"laid": cards, "seen": [{"t": e.t, "cards": list(e.cards or ()), "confidence": e.confidence,
                                                      "doubt": e.get("doubt")} for e in seen if t0 <= e.t < t1]})
     c["unread_plays"] += sum(1 for e in seen if not e.cards)
+    said = [e for e in events if e.type == "device_status"]
+    c["camera_moves"] += len(knocked)
+    c["camera_found_again"] += sum(1 for e in said if e.get("online"))
+    c["camera_lost"] += sum(1 for e in said if not e.get("online"))
     return c
 
 
@@ -123,6 +143,8 @@ def main() -> int:
     ap.add_argument("--details", type=Path, help="also write each play (cards laid, events seen) here, JSON lines")
     ap.add_argument("--joker-bombs", type=float, default=0.0,
                     help="share of plays that are the joker bomb, 0-1 (default 0: plays drawn as a match's)")
+    ap.add_argument("--bump", action="store_true",
+                    help="knock each table's camera halfway through (turned 0.5-3 degrees, pushed 10-40 mm)")
     ap.add_argument("--no-white-balance", action="store_true",
                     help="read the pictures as the camera gives them (the lamp's colour left in)")
     args = ap.parse_args()
@@ -140,7 +162,8 @@ def main() -> int:
     gen = SceneGenerator(load_decks(HELD_OUT_DECKS), hand_rate=0.0, hand_cutouts=hands or None)
     det = CardDetector(threads=args.threads)
     out: dict = {"tops": len(tops), "plays_a_top": args.plays, "decks": list(HELD_OUT_DECKS),
-                 "joker_bomb_share": args.joker_bombs, "white_balance": not args.no_white_balance}
+                 "joker_bomb_share": args.joker_bombs, "white_balance": not args.no_white_balance,
+                 "camera_knocked": args.bump}
     total: Counter = Counter()
     start = time.perf_counter()
     details: list | None = [] if args.details else None
@@ -154,7 +177,7 @@ def main() -> int:
             top = zone_surface(s, (1800, 1800), rng)
             mine: list | None = [] if details is not None else None
             got = watch_top(det, gen, top, args.plays, light, rng, mine, args.joker_bombs,
-                            not args.no_white_balance)
+                            not args.no_white_balance, args.bump)
             if details is not None and mine is not None:
                 details += [{"light": light, "top": s.name, **d} for d in mine]
             c += got

@@ -247,10 +247,10 @@ class TableNode:
         from vision.reading.table import ZONE_MARGIN_MM
         from vision.reading.watch import FrameError, SourceError, TableWatcher, open_source
         made = detector or CardDetector(deck=deck, hand_landmarks=hands == "mediapipe")
+        name = f"camera {source}"
         watcher = TableWatcher(geometry, made, zones=list(zones) if zones else None,
                                margin_mm=ZONE_MARGIN_MM if margin_mm is None else margin_mm, unread=unread,
-                               white_balance=white_balance)
-        name = f"camera {source}"
+                               white_balance=white_balance, name=name)
         ring = self.frame_ring(name)
 
         def run():

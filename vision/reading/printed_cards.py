@@ -42,10 +42,10 @@ def count_of(name: str) -> int | None:
     return int(name[5:]) if name.startswith("COUNT") else None
 
 
-def find_printed(frame: np.ndarray, geo: TableGeometry,
-                 margin_mm: float = ZONE_MARGIN_MM) -> dict[str, list[str]]:
-    """Printed cards in a whole-table frame, by the zone their marker lies
-    in (or lies nearest, up to ``margin_mm`` past its line)."""
+def markers_in(frame: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    """Every marker of the dictionary in a whole-table frame, the table's
+    corners and the printed cards alike: (id, its four corners in the
+    frame's pixels, OpenCV's order)."""
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     # a card's 40 mm marker stays ~40 px wide in a half-size picture of a
     # 2 px/mm camera, and the search costs a quarter as much
@@ -55,15 +55,25 @@ def find_printed(frame: np.ndarray, geo: TableGeometry,
     det = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(MARKER_DICT),
                                   cv2.aruco.DetectorParameters())
     corners, ids, _ = det.detectMarkers(gray)
-    found: dict[str, list[str]] = {}
     if ids is None:
-        return found
+        return []
+    # (a half-size pixel's centre lies half a pixel in from its full-size block's corner)
+    return [(int(i), (c.reshape(4, 2).astype(np.float64) + 0.5) * shrink - 0.5)
+            for c, i in zip(corners, ids.reshape(-1))]
+
+
+def find_printed(frame: np.ndarray, geo: TableGeometry, margin_mm: float = ZONE_MARGIN_MM,
+                 markers: list[tuple[int, np.ndarray]] | None = None) -> dict[str, list[str]]:
+    """Printed cards in a whole-table frame, by the zone their marker lies
+    in (or lies nearest, up to ``margin_mm`` past its line).  ``markers``:
+    the frame's markers (:func:`markers_in`) where they were found already."""
+    found: dict[str, list[str]] = {}
     inv = np.linalg.inv(geo.homography)
-    for c, i in zip(corners, ids.reshape(-1)):
-        name = PRINTED_IDS.get(int(i))
+    for i, c in markers_in(frame) if markers is None else markers:
+        name = PRINTED_IDS.get(i)
         if name is None:
             continue
-        centre = c.reshape(4, 2).mean(axis=0) * shrink
+        centre = c.mean(axis=0)
         mm = cv2.perspectiveTransform(centre.reshape(1, 1, 2).astype(np.float64), inv).reshape(2)
         # signed distance in mm: positive inside a zone, negative outside it
         depth = {z.name: cv2.pointPolygonTest(np.float32(z.corners_mm), (float(mm[0]), float(mm[1])), True)

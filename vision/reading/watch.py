@@ -19,7 +19,8 @@ import numpy as np
 from referee.events import Event
 from vision.reading.detector import CardDetector, DetectorError, ZoneRead
 from vision.reading.laid import EmptyLook
-from vision.reading.printed_cards import find_printed
+from vision.reading.camera_shift import CameraShift, ShiftNews
+from vision.reading.printed_cards import find_printed, markers_in
 from vision.reading.runtime import Workers
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, GeometryError, TableGeometry, Zone
 from vision.reading.tracker import ZoneTracker, calibration_for
@@ -122,7 +123,7 @@ class TableWatcher:
     def __init__(self, geo: TableGeometry, detector: CardDetector, zones: list[str] | None = None,
                  stable_s: float = 0.4, stable_frames: int = 3, reuse_below: float = 2.5,
                  margin_mm: float = ZONE_MARGIN_MM, hand_still_s: float = 1.0, motion_level: float = 2.5,
-                 threads: int = 2, unread: bool = True, white_balance: bool = True):
+                 threads: int = 2, unread: bool = True, white_balance: bool = True, name: str = "camera"):
         """``reuse_below``: a zone whose picture differs from the one last sent
         to the detector by less than this mean grey level, and by
         :data:`LOCAL_LEVEL` or more nowhere in :data:`LOCAL_SHARE` of it,
@@ -155,7 +156,13 @@ class TableWatcher:
         white paper each frame and, where it is more than the reader learnt,
         taken out of every zone picture before it is read
         (:mod:`vision.reading.white_balance`); False: the pictures are read
-        as the camera gives them, as before 2026-12-04."""
+        as the camera gives them, as before 2026-12-04.
+
+        A camera knocked out of place is noticed on the corner markers and
+        the table found again from them (:mod:`vision.reading.camera_shift`),
+        said in a ``device_status`` event of the camera ``name``; while the
+        markers seem moved, and while too few are in view to find the table
+        again, no zone's read reaches its tracker."""
         if geo.homography is None:
             raise GeometryError("table geometry is not calibrated (run guandan-ref calibrate)")
         if not 0 <= margin_mm <= 100:
@@ -177,6 +184,9 @@ class TableWatcher:
         self._crops: dict[str, np.ndarray] = {}       # this frame's zone pictures
         self.empty_look = EmptyLook() if unread else None
         self.white = MarkerWhite(geo) if white_balance else None
+        self.name = name
+        self.shift = CameraShift(geo)
+        self._markers: list[tuple[int, np.ndarray]] = []     # this frame's markers, every id
         self.workers = Workers(threads, "table-watch")
 
     def _unchanged(self, name: str, crop: np.ndarray) -> tuple[np.ndarray, ZoneRead | None]:
@@ -201,7 +211,7 @@ class TableWatcher:
         frame = check_frame(frame, self.geo.image_size)
         # the printed cards' marker search runs beside the zones' reading
         workers = self.workers
-        printing = workers.submit(find_printed, frame, self.geo, self.margin_mm)
+        finding = workers.submit(markers_in, frame)
         reads: dict[str, ZoneRead] = {}
         todo = []
         white = self.white
@@ -227,7 +237,8 @@ class TableWatcher:
             self.detections += 1
             self._last[name] = (thumb, read)
             reads[name] = replace(read)
-        printed = printing.result()
+        self._markers = finding.result()
+        printed = find_printed(frame, self.geo, self.margin_mm, self._markers)
         for z in self.zones:
             reads[z.name].printed = tuple(sorted(printed.get(z.name, ())))
         return {z.name: reads[z.name] for z in self.zones}
@@ -240,12 +251,31 @@ class TableWatcher:
         except DetectorError as exc:
             raise FrameError(str(exc)) from None
         events = []
+        news = self.shift.update(t, {i: c for i, c in self._markers if i < 4})
+        if news is not None:
+            events.append(self._shifted(t, news))
+        if news is not None or self.shift.lost or self.shift.suspect:
+            return events       # the zones' pictures may be of the wrong place: nothing read counts
         for name, read in reads.items():
             read = self.hands(name, t, self._thumbs.get(name), read)
             if self.empty_look is not None and self.trackers[name].kind == "play":
                 read = self.empty_look(name, t, self._crops[name], self._margin_px, read)
             events += self.trackers[name].update(t, read)
         return events
+
+
+    def _shifted(self, t: float, news: ShiftNews) -> Event:
+        """The camera moved (:class:`ShiftNews`): what was kept of the old
+        view is dropped, and the camera's status said."""
+        self._last.clear()                     # no read of the old view is reused
+        if self.empty_look is not None:        # every zone's empty look was of the old view
+            self.empty_look = EmptyLook(self.empty_look.min_card)
+        if self.white is not None:             # the markers' paper is elsewhere now; the light the same
+            gains, self.white = self.white.gains, MarkerWhite(self.geo)
+            self.white.gains = gains
+        return Event.from_dict({"t": round(t, 3), "table": self.geo.table, "type": "device_status",
+                                "source": "vision", "device": self.name, "online": news.kind != "lost",
+                                "reason": news.reason})
 
 
 def open_source(source: str | int, max_failures: int = 25) -> Iterator[tuple[float, np.ndarray | None]]:

@@ -1,0 +1,120 @@
+"""A camera knocked out of place, noticed on the table's own markers, and the table found again.
+
+The zones are cut out of each frame where calibration put them.  A camera
+bumped on its stand, or a table pushed, moves every zone at once: cards
+are then read half out of their zone or in a neighbour's, and every empty
+zone's look changes (:mod:`vision.reading.laid` would ask about all of
+them).  The four corner markers are found in every frame anyway (the
+search for printed cards finds every marker of the dictionary:
+:func:`vision.reading.printed_cards.markers_in`), so each frame says
+where they lie now.  Where those in view (two or more) have moved by
+:data:`SHIFT_MM` or more from where the calibration has them, for
+:data:`HOLD_S` seconds of event time, the camera has moved: with three or
+four in view the table's homography is found again from them at once;
+with fewer, the zones are not read (their pictures would be of the wrong
+place) until three show again.  A hand over a marker hides it, it does
+not move it, so a passing hand never counts.
+
+>>> import numpy as np
+>>> from vision.reading.table import TableGeometry, default_layout, marker_corners_mm
+>>> geo = TableGeometry("T01", 900.0, default_layout(), homography=np.diag([2.0, 2.0, 1.0]))
+>>> shift = CameraShift(geo)
+>>> where = {i: c * 2 for i, c in marker_corners_mm().items()}      # where the calibration has them
+>>> shift.update(0.0, where)
+>>> bumped = {i: c + 24 for i, c in where.items()}                  # 12 mm right and down
+>>> shift.update(0.2, bumped), shift.update(1.3, bumped).kind
+(None, 'moved')
+>>> np.allclose(geo.to_image([(0.0, 0.0)]), [[24.0, 24.0]])        # the table found again
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.reading.table import TableGeometry, marker_corners_mm
+
+SHIFT_MM = 5.0     # markers this far from where the calibration has them: the camera (or the table) moved
+HOLD_S = 1.0       # ... for this long (a frame's noise, a marker half hidden, say nothing)
+MIN_MARKERS = 2    # markers in view that must agree before a move is believed
+REFIT_MARKERS = 3  # markers in view the homography is found again from (12 corners)
+
+
+@dataclass(frozen=True)
+class ShiftNews:
+    """What changed: ``kind`` ``"moved"`` (the table found again from the
+    markers in view), ``"lost"`` (moved, too few markers in view: the zones
+    are not read) or ``"found"`` (after ``lost``, found again);
+    ``shift_mm``: how far the markers had moved."""
+
+    kind: str
+    shift_mm: float
+    markers: int
+
+    @property
+    def reason(self) -> str:
+        if self.kind == "lost":
+            return (f"the camera moved ({self.shift_mm:.0f} mm) and only {self.markers} of the table's markers are "
+                    f"in view: its zones are not read until three show (uncover them, or run guandan-ref calibrate)")
+        return f"the camera moved ({self.shift_mm:.0f} mm): the table found again from {self.markers} markers"
+
+
+class CameraShift:
+    """Watches the corner markers of one calibrated table; moves the
+    table's homography (in ``geo``, in place) when the camera has moved."""
+
+    def __init__(self, geo: TableGeometry):
+        if geo.homography is None:
+            raise ValueError("the table geometry is not calibrated")
+        self.geo = geo
+        self.corners_mm = marker_corners_mm(geo.size_mm)
+        self.lost = False           # moved with too few markers in view: the zones are not to be read
+        self._since: float | None = None
+
+    @property
+    def suspect(self) -> bool:
+        """The markers in view seem moved, not yet for :data:`HOLD_S`."""
+        return self._since is not None
+
+    def update(self, t: float, found: dict[int, np.ndarray]) -> ShiftNews | None:
+        """The corner markers (id 0-3 -> their corners in pixels) found in the
+        frame at time ``t``; what changed, or None."""
+        seen = {i: np.asarray(c, np.float64).reshape(4, 2) for i, c in found.items() if i in self.corners_mm}
+        shift = self._shift_mm(seen) if len(seen) >= MIN_MARKERS else None
+        if shift is None or shift < SHIFT_MM:
+            self._since = None
+            if self.lost and shift is not None:      # the markers are back where the zones are
+                self.lost = False
+                return ShiftNews("found", shift, len(seen))
+            return None
+        if self._since is None:
+            self._since = t
+        if t - self._since < HOLD_S - 1e-9:
+            return None
+        self._since = None
+        if len(seen) < REFIT_MARKERS:
+            if self.lost:
+                return None
+            self.lost = True
+            return ShiftNews("lost", shift, len(seen))
+        src = np.concatenate([self.corners_mm[i] for i in sorted(seen)]).astype(np.float32)
+        dst = np.concatenate([seen[i] for i in sorted(seen)]).astype(np.float32)
+        H, _ = cv2.findHomography(src, dst, 0)
+        if H is None:
+            return None
+        self.geo.homography = H
+        self.geo._maps.clear()
+        was_lost, self.lost = self.lost, False
+        return ShiftNews("found" if was_lost else "moved", shift, len(seen))
+
+    def _shift_mm(self, seen: dict[int, np.ndarray]) -> float:
+        """How far the markers in view lie from where the calibration has
+        them, in mm on the table (the median over their corners)."""
+        inv = np.linalg.inv(self.geo.homography)
+        pts = np.concatenate([seen[i] for i in sorted(seen)]).reshape(-1, 1, 2)
+        mm = cv2.perspectiveTransform(pts, inv).reshape(-1, 2)
+        want = np.concatenate([self.corners_mm[i] for i in sorted(seen)])
+        return float(np.median(np.linalg.norm(mm - want, axis=1)))
