@@ -915,8 +915,12 @@ class Table:
                            message=f"device {device} back online")
         elif device not in self._s.offline:
             self._s.offline.add(device)
-            self._emit("device_offline", seat=e.seat, device=device,
-                       message=f"device {device} offline: watch passes and reports by hand")
+            if e.source == "vision":      # a camera: what goes unseen is the cards laid, not the presses
+                self._emit("device_offline", seat=e.seat, device=device, camera=True,
+                           message=f"camera {device} offline: enter plays and tributes by hand")
+            else:
+                self._emit("device_offline", seat=e.seat, device=device,
+                           message=f"device {device} offline: watch passes and reports by hand")
 
     def _on_referee(self, e: Event) -> None:
         action = e.get("action")

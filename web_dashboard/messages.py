@@ -121,6 +121,8 @@ TEMPLATES: dict[str, tuple[str, str]] = {
                     "{penalty@}"),
     "msg_device_offline": ("设备 {device} 离线：请人工留意过牌和报牌",
                            "device {device} offline: watch passes and reports by hand"),
+    "msg_camera_offline": ("摄像头 {device} 离线：请人工录入出牌和进贡",
+                           "camera {device} offline: enter plays and tributes by hand"),
     "msg_correction": ("裁判{action@act_} #{ref}：依记录重新判定",
                        "referee {action@act_} of #{ref}: judged again from the log"),
     # confirm requests
@@ -312,6 +314,8 @@ def _key(d: Mapping[str, Any]) -> tuple[str, str]:
         return f"msg_{code}", "msg_confirm"
     if kind == "note":
         return f"msg_{code}", "msg_note"
+    if kind == "device_offline" and d.get("camera"):
+        return "msg_camera_offline", "msg_device_offline"
     return f"msg_{kind}", "msg_note"
 
 

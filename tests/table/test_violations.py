@@ -205,6 +205,22 @@ def test_device_offline_and_back():
     assert [d.type for d in s.ev("device_status", device="pass-E", online=True)] == ["device_online"]
 
 
+def test_a_camera_offline_asks_for_the_plays_by_hand():
+    # (a camera whose frames stopped, or knocked with too few markers in view: vision.reading.camera_shift)
+    from web_dashboard.messages import message, render
+
+    s = Script()
+    (d,) = s.ev("device_status", device="camera 0", online=False, source="vision",
+                reason="the camera moved (30 mm) and only 2 of the table's markers are in view")
+    assert (d.type, d.extra["device"], d.extra.get("camera")) == ("device_offline", "camera 0", True)
+    assert "enter plays and tributes by hand" in d.message
+    msg = message(d.to_dict(), {})
+    assert msg["key"] == "msg_camera_offline"
+    assert render(msg, "zh") == "摄像头 camera 0 离线：请人工录入出牌和进贡"
+    (d,) = s.ev("device_status", device="pass-E", online=False, seat="E")
+    assert message(d.to_dict(), {})["key"] == "msg_device_offline" and "camera" not in d.extra
+
+
 def test_out_of_turn_pass_2022_variant_sits_out_the_trick():
     s = Script(Settings(out_of_turn_pass="sit_out_trick"))
     s.start(leader="S")
