@@ -20,12 +20,13 @@ the tops and hands are real; the camera and its light are drawn.
 count, right, and read wrong at or over the table's default threshold,
 unasked, printed apart); ``--no-white-balance`` reads the pictures with
 the lamp's colour left in (:mod:`vision.reading.white_balance`);
-``--bump`` knocks each table's camera halfway through its plays (the
-camera's moves, how often it said it found the table again, or lost it).
+``--bump [MM]`` knocks each table's camera halfway through its plays,
+pushed MM/4 to MM mm (default 40) and turned 0.5-3 degrees (the camera's
+moves, how often it said it found the table again, or lost it).
 
     python benchmarks/bench_real_tops.py [--plays 3] [--tops N] [--lights as_shot,warm,dim] [--seed 5] [--details FILE]
     python benchmarks/bench_real_tops.py --lights warm,cold --joker-bombs 0.3 [--no-white-balance]
-    python benchmarks/bench_real_tops.py --bump --plays 4
+    python benchmarks/bench_real_tops.py --bump [MM] --plays 4
 """
 
 from __future__ import annotations
@@ -65,14 +66,15 @@ ASKED = Settings().min_confidence     # a play read under a table's default thre
 
 def watch_top(det: CardDetector, gen: SceneGenerator, top: np.ndarray, plays: int, light: str,
               rng: np.random.Generator, details: list | None = None, joker_bombs: float = 0.0,
-              white_balance: bool = True, bump: bool = False) -> Counter:
+              white_balance: bool = True, bump: float = 0.0) -> Counter:
     """One table with ``top``, ``plays`` plays laid and swept in S's zone; the
     counts.  ``details``: gets one dict a play (the cards laid, the play
     events of its stretch of time).  ``joker_bombs``: the share of plays
     that are the joker bomb (else drawn as a match's); ``white_balance``:
     the watcher's (:mod:`vision.reading.white_balance`); ``bump``: halfway
-    through, the camera is knocked (turned 0.5-3 degrees and pushed 10-40 mm
-    on the cloth) and stays so (:mod:`vision.reading.camera_shift`)."""
+    through, the camera is knocked (turned 0.5-3 degrees and pushed a
+    quarter of ``bump`` mm to ``bump`` mm on the cloth) and stays so
+    (:mod:`vision.reading.camera_shift`); 0: never."""
     painter = TablePainter(gen, rng, top=top)
     script: list[np.ndarray] = []
     lit = (lambda f: f) if light == "as_shot" else (lambda f: relight(f, light, np.random.default_rng(0)))
@@ -92,7 +94,7 @@ def watch_top(det: CardDetector, gen: SceneGenerator, top: np.ndarray, plays: in
             m = cv2.getRotationMatrix2D((w / 2, h / 2), float(rng.uniform(0.5, 3.0) * rng.choice([-1, 1])), 1.0)
             a = rng.uniform(0, 2 * np.pi)
             px_mm = float(np.linalg.norm(np.subtract(*calibrate(script[0]).to_image([(0, 0), (100, 0)])))) / 100
-            m[:, 2] += rng.uniform(10, 40) * px_mm * np.array([np.cos(a), np.sin(a)])
+            m[:, 2] += rng.uniform(bump / 4, bump) * px_mm * np.array([np.cos(a), np.sin(a)])
             knocked.append(m)
         cards = JOKER_BOMB if joker_bombs and rng.random() < joker_bombs else random_play(rng)
         laid.append(cards)
@@ -143,13 +145,16 @@ def main() -> int:
     ap.add_argument("--details", type=Path, help="also write each play (cards laid, events seen) here, JSON lines")
     ap.add_argument("--joker-bombs", type=float, default=0.0,
                     help="share of plays that are the joker bomb, 0-1 (default 0: plays drawn as a match's)")
-    ap.add_argument("--bump", action="store_true",
-                    help="knock each table's camera halfway through (turned 0.5-3 degrees, pushed 10-40 mm)")
+    ap.add_argument("--bump", type=float, nargs="?", const=40.0, default=0.0, metavar="MM",
+                    help="knock each table's camera halfway through: turned 0.5-3 degrees, pushed MM/4 to MM "
+                         "(default 40) mm")
     ap.add_argument("--no-white-balance", action="store_true",
                     help="read the pictures as the camera gives them (the lamp's colour left in)")
     args = ap.parse_args()
     if not 0.0 <= args.joker_bombs <= 1.0:     # (False for NaN too)
         ap.error("--joker-bombs: a share from 0 to 1")
+    if not 0.0 <= args.bump <= 200.0:
+        ap.error("--bump: 0 to 200 mm")
     if not 1 <= args.plays <= 50:
         ap.error("--plays: 1 to 50")
     lights = args.lights.split(",")
@@ -163,7 +168,7 @@ def main() -> int:
     det = CardDetector(threads=args.threads)
     out: dict = {"tops": len(tops), "plays_a_top": args.plays, "decks": list(HELD_OUT_DECKS),
                  "joker_bomb_share": args.joker_bombs, "white_balance": not args.no_white_balance,
-                 "camera_knocked": args.bump}
+                 "camera_knocked_mm": args.bump}
     total: Counter = Counter()
     start = time.perf_counter()
     details: list | None = [] if args.details else None
