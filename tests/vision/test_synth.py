@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 from collections import Counter
 
 import cv2
@@ -194,3 +195,32 @@ def test_a_hand_reaches_into_the_zone_not_just_the_margin(gen, decks):
         (_, x0, y0, x1, y1), = [l for l in scene.labels if l[0] == HAND_CLASS]
         h, w = scene.image.shape[:2]
         assert x0 < w - m and x1 > m and y0 < h - m and y1 > m, seed
+
+
+def test_lamp_tints_only_when_asked(decks):
+    """A share of scenes under a warm or cold lamp's tint (the reader had
+    learnt 8 % a channel, and lost star-cornered jokers under tungsten);
+    without it, a seed's scenes are as they were."""
+    from vision.training.synth import SceneGenerator, add_scene_options, scene_options
+
+    def scene(share: float) -> np.ndarray:
+        gen = SceneGenerator(decks, hand_rate=0.0, lamp_tints=share)
+        return gen.render(["S5", "HK"], np.random.default_rng(7), deck=decks[0]).image
+
+    # asked for at all, a draw is made (the rest of the scene differs, untinted);
+    # not asked, none: the scene is the one the seed always gave
+    assert not np.array_equal(scene(0.0), scene(1e-12))
+    tinted = SceneGenerator(decks, hand_rate=0.0, lamp_tints=1.0)
+    ratios = []
+    for seed in range(12):
+        img = tinted.render(["S5", "HK"], np.random.default_rng(seed), deck=decks[0]).image.astype(float)
+        white = img.max(axis=2) > 170          # the card stock
+        b, _, r = img[white].mean(axis=0)
+        ratios.append(r / b)
+    # warm and cold both drawn, most of them past the 8 % a channel the reader had learnt
+    assert min(ratios) < 0.9 and max(ratios) > 1.1
+    with pytest.raises(ValueError, match="lamp_tints"):
+        SceneGenerator(decks, lamp_tints=1.5)
+    ap = argparse.ArgumentParser()
+    add_scene_options(ap)
+    assert scene_options(ap.parse_args(["--lamp-tints", "0.3"]))["lamp_tints"] == 0.3

@@ -482,7 +482,8 @@ def _draw_hand(rng: np.random.Generator, img: np.ndarray, top: np.ndarray, margi
 def add_scene_options(ap: argparse.ArgumentParser, scenes: str = "scenes") -> None:
     """Add the :class:`SceneGenerator` options that shape the data to a
     command line (``--joker-scenes``, ``--joker-designs``, ``--ink-weight``,
-    ``--index-designs``, ``--outline-prints``); ``scenes`` says in the help which scenes they shape.
+    ``--index-designs``, ``--outline-prints``, ``--lamp-tints``); ``scenes`` says in the help which
+    scenes they shape.
     :func:`scene_options` reads them back."""
     ap.add_argument("--joker-scenes", type=float, default=0.0,
                     help=f"share of {scenes} holding jokers on purpose (e.g. 0.15)")
@@ -494,13 +495,30 @@ def add_scene_options(ap: argparse.ArgumentParser, scenes: str = "scenes") -> No
                     help=f"share of {scenes} printing the indices in a new type face and pip shape (e.g. 0.5)")
     ap.add_argument("--outline-prints", type=float, default=0.0,
                     help=f"share of {scenes} whose cards are line drawings: pips and pictures outlined (e.g. 0.2)")
+    ap.add_argument("--lamp-tints", type=float, default=0.0,
+                    help=f"share of {scenes} seen under a warm or cold lamp's tint, 5-30 %% a channel (e.g. 0.3)")
 
 
 def scene_options(args: argparse.Namespace) -> dict[str, float]:
     """The options :func:`add_scene_options` added, as :class:`SceneGenerator` keywords."""
     return {"joker_scenes": args.joker_scenes, "joker_designs": args.joker_designs,
             "ink_weight": args.ink_weight, "index_designs": args.index_designs,
-            "outline_prints": args.outline_prints}
+            "outline_prints": args.outline_prints, "lamp_tints": args.lamp_tints}
+
+
+def lamp_tint(rng: np.random.Generator) -> np.ndarray:
+    """Blue, green and red gains of a lamp's tint: warm (tungsten: red up,
+    blue down) or cold (the other way), 5-30 % on the channel that moves
+    most, along the line from tungsten to daylight
+    (:func:`vision.training.real_surfaces.relight`'s ``warm`` is about 25 %).
+
+    >>> g = lamp_tint(np.random.default_rng(1)); g.shape, bool(abs(g[0] - g[2]) > 0.05)
+    ((3,), True)
+    """
+    k = float(rng.uniform(0.05, 0.3))
+    if rng.random() < 0.5:     # warm
+        return np.float32([1 - k, 1 - k / 5, 1 + 0.6 * k])
+    return np.float32([1 + 0.6 * k, 1.0, 1 - 0.8 * k])
 
 
 def _paste_hand(rng: np.random.Generator, img: np.ndarray, top: np.ndarray, cutout: np.ndarray,
@@ -538,7 +556,7 @@ class SceneGenerator:
                  hand_rate: float = 0.2, empty_rate: float = 0.06,
                  joker_scenes: float = 0.0, joker_designs: float = 0.0, ink_weight: float = 0.0,
                  index_designs: float = 0.0, outline_prints: float = 0.0,
-                 hand_cutouts: list[np.ndarray] | None = None):
+                 hand_cutouts: list[np.ndarray] | None = None, lamp_tints: float = 0.0):
         """``joker_scenes``: the share of random scenes that hold jokers on
         purpose (:func:`joker_play`); ``joker_designs``: the share of scenes
         with jokers whose jokers are drawn in a new design
@@ -552,7 +570,12 @@ class SceneGenerator:
         photographs (BGRA, the arm at the right edge:
         :func:`vision.training.real_photos.green_cloth_cutout`) laid in
         instead of drawn hands (:func:`_paste_hand`: real hand models
-        judge them; the detector learnt the drawn ones)."""
+        judge them; the detector learnt the drawn ones); ``lamp_tints``: the
+        share of scenes with camera effects seen under a warm or cold lamp's
+        tint (:func:`lamp_tint`: the reader had learnt 8 % a channel at most,
+        and lost star-cornered jokers under a tungsten lamp)."""
+        if not 0.0 <= lamp_tints <= 1.0:      # (False for NaN too)
+            raise ValueError(f"lamp_tints must be a share from 0 to 1, got {lamp_tints!r}")
         if not decks:
             raise ValueError("SceneGenerator needs at least one deck")
         self.decks = decks
@@ -566,6 +589,7 @@ class SceneGenerator:
         self.index_designs = index_designs
         self.outline_prints = outline_prints
         self.hand_cutouts = hand_cutouts or []
+        self.lamp_tints = lamp_tints
         self._with_jokers = [d for d in decks if "BJ" in d.cards]
 
     # -- one scene -----------------------------------------------------------
@@ -800,6 +824,9 @@ class SceneGenerator:
         gx, gy = np.meshgrid(np.linspace(-1, 1, w), np.linspace(-1, 1, h))
         gain = rng.uniform(0.6, 1.25) * (1 + 0.12 * low + rng.uniform(-0.2, 0.2) * gx + rng.uniform(-0.2, 0.2) * gy)
         img = img * gain[:, :, None].astype(np.float32) * rng.uniform(0.92, 1.08, 3).astype(np.float32)
+        # (no draw from rng unless asked: scenes from a given seed stay as they were)
+        if self.lamp_tints > 0 and rng.random() < self.lamp_tints:
+            img = img * lamp_tint(rng)
         if rng.random() < 0.3:   # glare from a lamp
             cx, cy, r = rng.uniform(0, w), rng.uniform(0, h), rng.uniform(15, 70)
             g = np.exp(-((gx * w / 2 + w / 2 - cx) ** 2 + (gy * h / 2 + h / 2 - cy) ** 2) / (2 * r * r))
