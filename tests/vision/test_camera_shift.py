@@ -68,7 +68,8 @@ def test_moved_with_two_markers_in_view_is_lost_until_three_show():
     # lost again, and the camera put back where it was: found at once, nothing refitted
     shift.update(9.0, _where(0, 40, ids=[2, 3]))
     assert shift.update(9.0 + HOLD_S, _where(0, 40, ids=[2, 3])).kind == "lost"
-    assert shift.update(11.0, _where(40, 0, ids=[2, 3])).kind == "found"
+    news = shift.update(11.0, _where(40, 0, ids=[2, 3]))
+    assert news.kind == "found" and news.reason.startswith("the table's markers are back where")
 
 
 @pytest.fixture(scope="module")

@@ -59,6 +59,8 @@ class ShiftNews:
         if self.kind == "lost":
             return (f"the camera moved ({self.shift_mm:.0f} mm) and only {self.markers} of the table's markers are "
                     f"in view: its zones are not read until three show (uncover them, or run guandan-ref calibrate)")
+        if self.shift_mm < SHIFT_MM:      # found where the calibration has them: put back, nothing refitted
+            return f"the table's markers are back where the calibration has them ({self.markers} in view)"
         return f"the camera moved ({self.shift_mm:.0f} mm): the table found again from {self.markers} markers"
 
 

@@ -263,7 +263,6 @@ class TableWatcher:
             events += self.trackers[name].update(t, read)
         return events
 
-
     def _shifted(self, t: float, news: ShiftNews) -> Event:
         """The camera moved (:class:`ShiftNews`): what was kept of the old
         view is dropped, and the camera's status said."""
