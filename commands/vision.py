@@ -100,8 +100,17 @@ def cmd_calibrate(args) -> int:
         raise UsageError(f"cannot write {args.out}: {exc.strerror}") from None
     if not cv2.imwrite(annotated, annotate(frame, geo)):
         raise UsageError(f"cannot write the annotated picture {annotated} (a .png or .jpg name?)")
+    # the lamp's colour as the markers' paper shows it (vision.reading.white_balance): said at set-up
+    from vision.reading.white_balance import MarkerWhite
+    papers, gains = MarkerWhite(geo).check(frame)
+    if papers == 0:
+        print("guandan-ref calibrate: no marker shows its white paper unclipped (burnt out, or covered): the "
+              "lamp's colour cannot be measured; lower the camera's exposure until the paper is not pure white",
+              file=sys.stderr)
     print(json.dumps({"geometry": str(args.out), "annotated": annotated,
-                      "zones": [z.name for z in geo.zones]}))
+                      "zones": [z.name for z in geo.zones],
+                      "light": {"markers_showing_paper": papers,
+                                "tint_taken_out": None if gains is None else [round(float(g), 3) for g in gains]}}))
     return 0
 
 

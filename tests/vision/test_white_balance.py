@@ -104,3 +104,21 @@ def test_a_joker_bomb_under_a_tungsten_lamp_keeps_its_jokers(detector):
     bomb = Counter({"BJ": 2, "LJ": 2})
     assert all(r == bomb for r in reads[True]), reads[True]
     assert sum(r == bomb for r in reads[False]) <= 2, reads[False]
+
+
+def test_calibrate_says_the_lamps_colour_and_paper_burnt_out(table, tmp_path, capsys):
+    import json
+
+    import cv2
+
+    from commands import main
+
+    _, frame = table
+    for name, picture in (("warm", _lit(frame, WARM)), ("burnt", _lit(frame, WARM, exposure=1.6))):
+        cv2.imwrite(str(tmp_path / f"{name}.png"), picture)
+        assert main(["calibrate", str(tmp_path / f"{name}.png"), "--out", str(tmp_path / f"{name}.json")]) == 0
+    out, err = capsys.readouterr()
+    warm, burnt = (json.loads(line)["light"] for line in out.splitlines() if line.startswith("{"))
+    assert warm["markers_showing_paper"] == 4 and np.allclose(warm["tint_taken_out"], WARM.mean() / WARM, atol=0.02)
+    assert burnt == {"markers_showing_paper": 0, "tint_taken_out": None}
+    assert err.count("the lamp's colour cannot be measured") == 1

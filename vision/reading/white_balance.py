@@ -69,6 +69,13 @@ class MarkerWhite:
         whites = self._whites(frame)
         return _gains(whites) if whites else None
 
+    def check(self, frame: np.ndarray) -> tuple[int, np.ndarray | None]:
+        """How many markers show their paper's colour in ``frame`` (0: covered
+        or burnt out, so no lamp's colour can be measured), and the gains
+        :meth:`measure` gives (None: none to take out)."""
+        whites = self._whites(frame)
+        return len(whites), (_gains(whites) if whites else None)
+
     def update(self, frame: np.ndarray) -> np.ndarray | None:
         """:meth:`measure` this frame and keep its cast (:attr:`gains`);
         where no marker shows its paper (all covered), the last one stays."""
