@@ -60,6 +60,17 @@ def test_a_covered_marker_is_left_out_and_with_all_covered_the_last_cast_stays(t
     assert white.update(_lit(frame, np.float32([1.0, 1.0, 1.0]))) is None   # the paper white again: nothing
 
 
+def test_a_tint_near_the_line_does_not_flicker(table):
+    geo, frame = table
+    white = MarkerWhite(geo)
+    # red up so that its gain is 0.9 of the line off 1 (the gains keep the paper's mean)
+    near = _lit(frame, np.float32([1.0, 1.0, 2 / (2 - 3 * LEARNT * 0.9)]))
+    assert white.update(near) is None
+    assert white.update(_lit(frame, WARM)) is not None                 # a tungsten lamp turned on
+    assert white.update(near) is not None                              # dimmed back near the line: still taken out
+    assert white.update(_lit(frame, np.float32([1.0, 1.0, 2 / (2 - 3 * LEARNT * 0.5)]))) is None   # well under
+
+
 def test_paper_burnt_out_says_nothing_of_the_light(table):
     geo, frame = table
     # red clipped on every marker's paper: its colour is lost, and no cast is guessed

@@ -81,7 +81,9 @@ class MarkerWhite:
         where no marker shows its paper (all covered), the last one stays."""
         whites = self._whites(frame)
         if whites:
-            self.gains = _gains(whites)
+            # (once taking a tint out, it goes on down to 3/4 of LEARNT: a tint
+            # near the line would otherwise flicker in and out frame to frame)
+            self.gains = _gains(whites, LEARNT * (0.75 if self.gains is not None else 1.0))
         return self.gains
 
     def _whites(self, frame: np.ndarray) -> list[np.ndarray]:
@@ -110,11 +112,11 @@ class MarkerWhite:
         return cv2.transform(picture, np.diag(self.gains))
 
 
-def _gains(whites: list[np.ndarray]) -> np.ndarray | None:
+def _gains(whites: list[np.ndarray], learnt: float = LEARNT) -> np.ndarray | None:
     """The gains that make the markers' paper (their median) grey, or None
-    where it is within :data:`LEARNT` of grey already or past :data:`MOST_GAIN`."""
+    where it is within ``learnt`` of grey already or past :data:`MOST_GAIN`."""
     white = np.median(np.array(whites), axis=0)
     gains = white.mean() / np.maximum(white, 1.0)
-    if float(np.abs(gains - 1.0).max()) <= LEARNT or float(gains.max()) > MOST_GAIN:
+    if float(np.abs(gains - 1.0).max()) <= learnt or float(gains.max()) > MOST_GAIN:
         return None
     return gains.astype(np.float32)
