@@ -87,6 +87,7 @@ class Note(DocumentedEnum):
     REPORT_CORRECTED = "report_corrected", "A seat with a report fault now reports its count correctly."
     SIGNED = "signed", "A side confirmed the score sheet (双方签字确认)."
     SETTINGS = "settings", "The match's settings (format, limits, rule variants, teams) from here on."
+    CAMERA_MOVED = "camera_moved", "A camera was knocked out of place and found the table again from its markers."
 
 
 class Confirm(DocumentedEnum):

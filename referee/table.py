@@ -908,6 +908,13 @@ class Table:
 
     def _on_device_status(self, e: Event) -> None:
         device = str(e.get("device"))
+        moved = e.get("moved_mm")
+        if (e.get("online") and e.source == "vision" and isinstance(moved, (int, float))
+                and not isinstance(moved, bool) and moved > 0):
+            # (vision.reading.camera_shift: the zones follow the table; the technician should recalibrate)
+            self._emit("note", code=Note.CAMERA_MOVED, device=device, moved_mm=moved,
+                       message=f"camera {device} moved {moved:g} mm and found the table again from its "
+                               f"markers: have it recalibrated")
         if e.get("online"):
             if device in self._s.offline:
                 self._s.offline.discard(device)

@@ -67,6 +67,7 @@ NOTE_NAMES = {
     "out": ("出完", "Out"), "stopped": ("限制出牌", "Play stopped"),
     "stop_recorded": ("已记录限制", "Stop recorded"), "report_corrected": ("报牌已更正", "Report corrected"),
     "signed": ("签字确认", "Signed"), "settings": ("比赛设置", "Match settings"),
+    "camera_moved": ("摄像头移动", "Camera moved"),
 }
 
 # key: (zh, en); every key starts with msg_
@@ -175,6 +176,9 @@ TEMPLATES: dict[str, tuple[str, str]] = {
     "msg_stopped": ("{seat} 被限制出牌，计为过牌", "{seat}'s play is stopped: counted as a pass"),
     "msg_stop_recorded": ("已记录：限制 {seat} 的下一手出牌", "recorded: {seat}'s next play is stopped"),
     "msg_report_corrected": ("{seat} 已正确报牌", "{seat} now reports correctly"),
+    "msg_camera_moved": ("摄像头 {device} 移动了 {moved_mm} 毫米，已依标记重新定位：请技术人员重新标定",
+                         "camera {device} moved {moved_mm} mm and found the table again from its markers: "
+                         "have it recalibrated"),
     "msg_signed": ("{side@} 签字确认：{name}", "{side@} signed the score sheet: {name}"),
     "msg_settings": ("比赛设置", "match settings"),
     "msg_note": ("{code@code_}", "{code@code_}"),

@@ -221,6 +221,21 @@ def test_a_camera_offline_asks_for_the_plays_by_hand():
     assert message(d.to_dict(), {})["key"] == "msg_device_offline" and "camera" not in d.extra
 
 
+def test_a_camera_that_moved_and_found_its_table_again_is_noted_for_the_technician():
+    from web_dashboard.messages import message, render
+
+    s = Script()
+    (d,) = s.ev("device_status", device="camera 0", online=True, source="vision", moved_mm=31.5,
+                reason="the camera moved (32 mm): the table found again from 4 markers")
+    assert (d.type, d.code, d.extra["device"], d.extra["moved_mm"]) == ("note", "camera_moved", "camera 0", 31.5)
+    assert render(message(d.to_dict(), {}), "en") == ("camera camera 0 moved 31.5 mm and found the table again "
+                                                     "from its markers: have it recalibrated")
+    # a camera back online after its video stopped, a device that says it moved, a move of nothing: no note
+    assert s.ev("device_status", device="camera 1", online=True, source="vision") == []
+    assert s.ev("device_status", device="pass-E", online=True, moved_mm=30.0) == []
+    assert s.ev("device_status", device="camera 0", online=True, source="vision", moved_mm=0.0) == []
+
+
 def test_out_of_turn_pass_2022_variant_sits_out_the_trick():
     s = Script(Settings(out_of_turn_pass="sit_out_trick"))
     s.start(leader="S")

@@ -96,6 +96,7 @@ def test_a_camera_knocked_on_its_stand_is_said_and_its_table_read_again(painter,
     events = [e for k in range(8) for e in w.process(1.0 + k * 0.2, bumped)]
     assert [(e.type, e.get("device"), e.get("online")) for e in events] == [("device_status", "camera 0", True)]
     assert "the camera moved" in events[0].get("reason") and "found again from 4 markers" in events[0].get("reason")
+    assert events[0].get("moved_mm") > SHIFT_MM          # how far: the referee's note asks for a recalibration
     # the zones follow the table: the same cards, no new play; E's play read where it now lies
     plays["E-play"] = ["C9"]
     later = _bump(painter.frame(plays, clean=True)[0], 60, -40, 2.0)
@@ -122,4 +123,5 @@ def test_a_camera_knocked_with_its_markers_covered_holds_its_zones(painter, dete
     # the sleeve lifted: the table found again, and the play read
     events = [e for k in range(8) for e in w.process(4.0 + k * 0.2, moved)]
     assert [(e.type, e.get("online")) for e in events][0] == ("device_status", True)
+    assert events[0].get("moved_mm") > SHIFT_MM
     assert [sorted(e.cards) for e in events if e.type == "play"] == [sorted(plays["S-play"])]

@@ -55,6 +55,11 @@ class ShiftNews:
     markers: int
 
     @property
+    def refitted(self) -> bool:
+        """Whether the table's homography was found again (not lost, not put back)."""
+        return self.kind != "lost" and self.shift_mm >= SHIFT_MM
+
+    @property
     def reason(self) -> str:
         if self.kind == "lost":
             return (f"the camera moved ({self.shift_mm:.0f} mm) and only {self.markers} of the table's markers are "

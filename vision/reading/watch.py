@@ -272,9 +272,10 @@ class TableWatcher:
         if self.white is not None:             # the markers' paper is elsewhere now; the light the same
             gains, self.white = self.white.gains, MarkerWhite(self.geo)
             self.white.gains = gains
+        moved = {"moved_mm": round(news.shift_mm, 1)} if news.refitted else {}
         return Event.from_dict({"t": round(t, 3), "table": self.geo.table, "type": "device_status",
                                 "source": "vision", "device": self.name, "online": news.kind != "lost",
-                                "reason": news.reason})
+                                "reason": news.reason, **moved})
 
 
 def open_source(source: str | int, max_failures: int = 25) -> Iterator[tuple[float, np.ndarray | None]]:
