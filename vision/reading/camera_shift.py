@@ -87,8 +87,8 @@ class CameraShift:
         return self._since is not None
 
     def update(self, t: float, found: dict[int, np.ndarray]) -> ShiftNews | None:
-        """The corner markers (id 0-3 -> their corners in pixels) found in the
-        frame at time ``t``; what changed, or None."""
+        """The markers found in the frame at time ``t`` (id -> their corners in
+        pixels; only the table's corners, ids 0-3, count); what changed, or None."""
         seen = {i: np.asarray(c, np.float64).reshape(4, 2) for i, c in found.items() if i in self.corners_mm}
         shift = self._shift_mm(seen) if len(seen) >= MIN_MARKERS else None
         if shift is None or shift < SHIFT_MM:
@@ -113,7 +113,6 @@ class CameraShift:
         if H is None:
             return None
         self.geo.homography = H
-        self.geo._maps.clear()
         was_lost, self.lost = self.lost, False
         return ShiftNews("found" if was_lost else "moved", shift, len(seen))
 

@@ -251,7 +251,7 @@ class TableWatcher:
         except DetectorError as exc:
             raise FrameError(str(exc)) from None
         events = []
-        news = self.shift.update(t, {i: c for i, c in self._markers if i < 4})
+        news = self.shift.update(t, dict(self._markers))
         if news is not None:
             events.append(self._shifted(t, news))
         if news is not None or self.shift.lost or self.shift.suspect:
@@ -269,9 +269,6 @@ class TableWatcher:
         self._last.clear()                     # no read of the old view is reused
         if self.empty_look is not None:        # every zone's empty look was of the old view
             self.empty_look = EmptyLook(self.empty_look.min_card)
-        if self.white is not None:             # the markers' paper is elsewhere now; the light the same
-            gains, self.white = self.white.gains, MarkerWhite(self.geo)
-            self.white.gains = gains
         moved = {"moved_mm": round(news.shift_mm, 1)} if news.refitted else {}
         return Event.from_dict({"t": round(t, 3), "table": self.geo.table, "type": "device_status",
                                 "source": "vision", "device": self.name, "online": news.kind != "lost",

@@ -40,7 +40,7 @@ import numpy as np
 from vision.reading.table import MARKER_MM, TableGeometry, marker_centres_mm
 
 LEARNT = 0.08       # the reader was trained on casts up to this much off on a channel (synth: 0.92-1.08)
-PATCH_MM = 70.0     # the square looked at round each marker's centre: the marker (60 mm) and 5 mm of its paper
+PATCH_MM = MARKER_MM + 10.0   # the square looked at round each marker's centre: the marker and 5 mm of its paper
 PATCH_PX = 56       # that square's side in the patch (0.8 px/mm: a marker's cell is 8 px)
 CONTRAST = 2.5      # a marker's paper is at least this many times brighter than its ink (else: covered)
 MOST_GAIN = 1.6     # a cast needing more than this on a channel is no lamp's (a coloured sleeve on a marker)
@@ -53,21 +53,21 @@ class MarkerWhite:
     def __init__(self, geo: TableGeometry):
         if geo.homography is None:
             raise ValueError("the table geometry is not calibrated")
+        # each patch's pixels -> table mm; to the frame through the table's homography
+        # as it is at each frame (vision.reading.camera_shift may find it again)
+        self.geo = geo
         half = PATCH_MM / 2
-        to_px = []
-        for x, y in marker_centres_mm(geo.size_mm).values():
-            src = np.float32([[0, 0], [PATCH_PX, 0], [PATCH_PX, PATCH_PX], [0, PATCH_PX]])
-            mm = np.float32([[x - half, y - half], [x + half, y - half], [x + half, y + half], [x - half, y + half]])
-            to_px.append(geo.homography @ cv2.getPerspectiveTransform(src, mm))
-        self._to_px = to_px
+        src = np.float32([[0, 0], [PATCH_PX, 0], [PATCH_PX, PATCH_PX], [0, PATCH_PX]])
+        self._to_mm = [cv2.getPerspectiveTransform(src, np.float32([[x - half, y - half], [x + half, y - half],
+                                                                    [x + half, y + half], [x - half, y + half]]))
+                       for x, y in marker_centres_mm(geo.size_mm).values()]
         self.gains: np.ndarray | None = None     # the last cast measured past LEARNT (None: none)
 
     def measure(self, frame: np.ndarray) -> np.ndarray | None:
         """Blue, green and red gains that take this frame's cast out (the
         paper made grey at its mean brightness), or None where the light is as white as
         the reader learnt, or no marker shows its paper."""
-        whites = self._whites(frame)
-        return _gains(whites) if whites else None
+        return self.check(frame)[1]
 
     def check(self, frame: np.ndarray) -> tuple[int, np.ndarray | None]:
         """How many markers show their paper's colour in ``frame`` (0: covered
@@ -89,8 +89,8 @@ class MarkerWhite:
     def _whites(self, frame: np.ndarray) -> list[np.ndarray]:
         """The paper's colour (B, G, R) at each marker that shows it."""
         whites = []
-        for H in self._to_px:
-            patch = cv2.warpPerspective(frame, H, (PATCH_PX, PATCH_PX),
+        for to_mm in self._to_mm:
+            patch = cv2.warpPerspective(frame, self.geo.homography @ to_mm, (PATCH_PX, PATCH_PX),
                                         flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
             grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
             level, _ = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
