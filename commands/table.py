@@ -144,7 +144,8 @@ def _start_sources(node, cfg) -> None:
             continue
         try:
             node.add_camera(cam.source, geometry, margin_mm=cam.margin_mm, zones=cam.zones, deck=cam.deck,
-                            hands=cam.hands, unread=cam.unread, white_balance=cam.white_balance)
+                            hands=cam.hands, unread=cam.unread, white_balance=cam.white_balance,
+                            frozen_s=cam.frozen_s)
         except Exception as exc:
             node.problem(f"camera {cam.source}: {exc}")
     if cfg.binding is not None:

@@ -141,7 +141,8 @@ def cmd_recognize(args) -> int:
 
 
 def cmd_watch(args) -> int:
-    from vision.reading.watch import FrameError, SourceError, TableWatcher, open_source
+    from vision.reading.picture_loss import FROZEN_S
+    from vision.reading.watch import FrameError, SourceError, TableWatcher, is_live, open_source
 
     geo = _geometry(args.table)
     zones = args.zones.split(",") if args.zones else None
@@ -149,7 +150,8 @@ def cmd_watch(args) -> int:
 
     try:
         watcher = TableWatcher(geo, _detector(args), zones, args.stable_s, args.stable_frames,
-                               margin_mm=args.margin_mm, threads=args.threads)
+                               margin_mm=args.margin_mm, threads=args.threads,
+                               frozen_s=FROZEN_S if is_live(args.source) else None)
     except GeometryError as exc:
         raise UsageError(str(exc)) from None
     n = -1

@@ -9,6 +9,7 @@ from typing import Any
 
 from referee.events import Event, EventError
 from referee.settings import Settings, SettingsError
+from vision.reading.picture_loss import FROZEN_S
 
 
 class ConfigError(ValueError):
@@ -25,6 +26,7 @@ class CameraConfig:
     hands: str = "mediapipe"    # what says a hand is over a zone: HAND_CUES
     unread: bool = True         # something laid that reads as no card is asked about (vision.reading.laid)
     white_balance: bool = True  # the lamp's colour, measured on the markers, taken out (vision.reading.white_balance)
+    frozen_s: float | None = FROZEN_S   # a live camera's picture unchanged this long: said frozen (None: not checked)
 
 
 @dataclass
@@ -54,6 +56,9 @@ class TableConfig:
 # [[camera]] hands: MediaPipe's hand models (the default), or the hand model
 # before them (faster where the detector proposes hands; more false alarms)
 HAND_CUES = ("mediapipe", "hand-model")
+# [[camera]] frozen_s: a live camera's sensor noise changes every frame; a
+# still stretch shorter than a few seconds can be a network camera's encoder
+FROZEN_MIN_S, FROZEN_MAX_S = 2.0, 600.0
 _SECTIONS = {"table", "rules", "camera", "devices", "dashboard", "audio", "venue", "match", "clips"}
 _NAME_KEYS = ("teams", "captains", "players")
 
@@ -148,8 +153,14 @@ def parse_config(data: dict[str, Any], base: Path = Path(".")) -> TableConfig:
             switches[key] = cam.get(key, getattr(CameraConfig, key))
             if not isinstance(switches[key], bool):
                 raise ConfigError(f"[[camera]] {i}: {key} must be true or false, got {switches[key]!r}")
+        frozen = cam.get("frozen_s", CameraConfig.frozen_s)
+        if isinstance(frozen, bool) or not isinstance(frozen, (int, float)) or not (
+                frozen == 0 or FROZEN_MIN_S <= frozen <= FROZEN_MAX_S):
+            raise ConfigError(f"[[camera]] {i}: frozen_s must be a number of seconds from {FROZEN_MIN_S:g} to "
+                              f"{FROZEN_MAX_S:g}, or 0 to turn the check off, got {frozen!r}")
         cameras.append(CameraConfig(str(cam["source"]), rel(cam["geometry"]), float(margin),
-                                    None if zones is None else tuple(zones), deck_path, hands, **switches))
+                                    None if zones is None else tuple(zones), deck_path, hands, **switches,
+                                    frozen_s=float(frozen) or None))
     _check_zones_watched_once(cameras)
     devices = data.get("devices", {})
     ports = devices.get("ports")

@@ -13,6 +13,7 @@ from referee.events import Event, EventError
 from referee.settings import Settings
 from services.live import LiveVenue
 from services.venue import Venue
+from vision.reading.picture_loss import FROZEN_S
 
 log = logging.getLogger(__name__)
 
@@ -231,7 +232,8 @@ class TableNode:
 
     def add_camera(self, source: str | int, geometry, detector=None, retry_every: float = 5.0,
                    margin_mm: float | None = None, zones: list[str] | None = None, deck=None,
-                   hands: str = "mediapipe", unread: bool = True, white_balance: bool = True):
+                   hands: str = "mediapipe", unread: bool = True, white_balance: bool = True,
+                   frozen_s: float | None = FROZEN_S):
         """Watch a camera (device index, RTSP URL or video file); plays become events.
         A camera that fails is reported and retried; the table goes on without it.
         ``margin_mm``: cloth read around each zone (default
@@ -242,15 +244,19 @@ class TableNode:
         ``unread``: a play zone read as nothing with something new laid in it is
         reported as an unread play (:mod:`vision.reading.laid`); ``white_balance``:
         the lamp's colour, measured on the markers, is taken out of the zone
-        pictures (:mod:`vision.reading.white_balance`)."""
+        pictures (:mod:`vision.reading.white_balance`); ``frozen_s``: a live
+        camera (a device or a URL, not a video file) whose picture has not
+        changed at all for this many seconds is said offline (None: not
+        checked; :mod:`vision.reading.picture_loss`)."""
         from vision.reading.detector import CardDetector
         from vision.reading.table import ZONE_MARGIN_MM
-        from vision.reading.watch import FrameError, SourceError, TableWatcher, open_source
+        from vision.reading.watch import FrameError, SourceError, TableWatcher, is_live, open_source
         made = detector or CardDetector(deck=deck, hand_landmarks=hands == "mediapipe")
         name = f"camera {source}"
         watcher = TableWatcher(geometry, made, zones=list(zones) if zones else None,
                                margin_mm=ZONE_MARGIN_MM if margin_mm is None else margin_mm, unread=unread,
-                               white_balance=white_balance, name=name)
+                               white_balance=white_balance, name=name,
+                               frozen_s=frozen_s if is_live(source) else None)
         ring = self.frame_ring(name)
 
         def run():
@@ -266,6 +272,7 @@ class TableNode:
                         if online is not True:
                             online = True
                             self.camera_status(name, True, "frames arriving")
+                            watcher.restarted()     # a picture still dark or frozen is said again
                         t = self.clock()
                         if ring is not None:
                             ring.push(t, frame)

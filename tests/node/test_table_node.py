@@ -44,6 +44,10 @@ def test_example_config_parses():
      "[[camera]] 1: unread must be true or false, got 'no'"),
     ({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "t.json", "white_balance": 1}]},
      "[[camera]] 1: white_balance must be true or false, got 1"),
+    ({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "t.json", "frozen_s": 1}]},
+     "[[camera]] 1: frozen_s must be a number of seconds from 2 to 600, or 0 to turn the check off, got 1"),
+    ({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "t.json", "frozen_s": True}]}, "frozen_s must be"),
+    ({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "t.json", "frozen_s": "15s"}]}, "frozen_s must be"),
     ({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "a.json"},
                                          {"source": "1", "geometry": "b.json", "zones": ["S-play"]}]},
      "[[camera]] 1: with several cameras, give each its zones"),
@@ -106,8 +110,9 @@ def test_the_hand_cue_the_config_names_reaches_the_camera(tmp_path):
     cfg = parse_config({"table": {"id": "T01"}, "camera": [
         {"source": "0", "geometry": "a.json", "zones": ["S-play"]},
         {"source": "1", "geometry": "b.json", "zones": ["N-play"], "hands": "hand-model", "unread": False,
-         "white_balance": False}]})
+         "white_balance": False, "frozen_s": 0}]})
     assert [c.hands for c in cfg.cameras] == ["mediapipe", "hand-model"]
+    assert [c.frozen_s for c in cfg.cameras] == [15.0, None]
     assert [c.unread for c in cfg.cameras] == [True, False]
     assert [c.white_balance for c in cfg.cameras] == [True, False]
     node = TableNode("T01", str(tmp_path / "t.sqlite"))
@@ -117,13 +122,16 @@ def test_the_hand_cue_the_config_names_reaches_the_camera(tmp_path):
         geo = TableGeometry("T01", TABLE_MM, default_layout(), homography=np.eye(3),
                             image_size=(int(TABLE_MM), int(TABLE_MM)))
         watchers = [node.add_camera(str(tmp_path / "none.avi"), geo, zones=["S-play"], retry_every=600, hands=c.hands,
-                                    unread=c.unread, white_balance=c.white_balance) for c in cfg.cameras]
+                                    unread=c.unread, white_balance=c.white_balance, frozen_s=c.frozen_s)
+                    for c in cfg.cameras]
         cues = [(w.detector.hand_landmarks is not None, w.detector.hand_model is not None) for w in watchers]
         assert cues == [(True, False), (False, True)]
         # ([[camera]] unread: a play zone read as nothing with something laid in it is asked about, or not)
         assert [w.empty_look is not None for w in watchers] == [True, False]
         # ([[camera]] white_balance: the lamp's colour measured on the markers and taken out, or not)
         assert [w.white is not None for w in watchers] == [True, False]
+        # ([[camera]] frozen_s: checked on live cameras only; a video file may hold a still stretch)
+        assert [w.picture.frozen_s for w in watchers] == [None, None]
     finally:
         node.stop()
 
@@ -322,3 +330,37 @@ def test_the_configured_names_go_into_the_logs_settings_once(tmp_path):
     assert node.live.snapshot("T01")["teams"]["EW"] == "Gold"
     assert any("teams" in p for p in node.problems)
     node.stop()
+
+
+def test_a_network_camera_that_stalls_is_said_offline_and_opened_again(tmp_path):
+    """An IP camera whose stream stops with its connection open: OpenCV waited 30 s on
+    it, saying nothing. Now it is said offline after the stall limit and opened again."""
+    import cv2
+    import numpy as np
+
+    from tests.mjpeg_camera import StallingCamera
+    from vision.reading.table import TABLE_MM, TableGeometry, default_layout
+    from vision.reading.watch import STALL_S
+
+    geo = TableGeometry(table="T01", size_mm=TABLE_MM, zones=default_layout(TABLE_MM),
+                        homography=np.diag([0.5, 0.5, 1.0]), image_size=(450, 450))
+    cam = StallingCamera([cv2.GaussianBlur(np.full((450, 450, 3), 90, np.uint8), (3, 3), 0)] * 3)
+    node = TableNode("T01", str(tmp_path / "t.sqlite"), clock=lambda: 20.0).start(tick_every=None)
+
+    def said(n):
+        return [(e.get("online"), e.get("reason")) for e in n.live.events("T01") if e["type"] == "device_status"]
+
+    try:
+        watcher = node.add_camera(cam.url, geo, zones=["S-play"], retry_every=0.2, hands="hand-model")
+        assert watcher.picture.frozen_s == 15.0          # a live source: its picture is watched for freezing
+        # frames, the stall, the stall said; then opened again: frames arriving, and the stall again
+        assert node.wait_for(lambda n: len(said(n)) >= 3, STALL_S * 2 + 30)
+        first = said(node)[:3]
+        assert [o for o, _ in first] == [True, False, True]
+        assert first[0][1] == first[2][1] == "frames arriving"
+        assert "(the camera or its link stalled)" in first[1][1] and cam.connections >= 2
+        assert any(d["type"] == "device_offline" and d.get("camera") for d in node.live.decisions("T01"))
+        assert any("stalled" in p and "retrying" in p for p in node.problems)
+    finally:
+        node.stop()
+        cam.close()

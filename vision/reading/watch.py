@@ -20,6 +20,7 @@ from referee.events import Event
 from vision.reading.detector import CardDetector, DetectorError, ZoneRead
 from vision.reading.laid import EmptyLook
 from vision.reading.camera_shift import CameraShift, ShiftNews
+from vision.reading.picture_loss import PictureLoss
 from vision.reading.printed_cards import find_printed, markers_in
 from vision.reading.runtime import Workers
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, GeometryError, TableGeometry, Zone
@@ -123,7 +124,8 @@ class TableWatcher:
     def __init__(self, geo: TableGeometry, detector: CardDetector, zones: list[str] | None = None,
                  stable_s: float = 0.4, stable_frames: int = 3, reuse_below: float = 2.5,
                  margin_mm: float = ZONE_MARGIN_MM, hand_still_s: float = 1.0, motion_level: float = 2.5,
-                 threads: int = 2, unread: bool = True, white_balance: bool = True, name: str = "camera"):
+                 threads: int = 2, unread: bool = True, white_balance: bool = True, name: str = "camera",
+                 frozen_s: float | None = None):
         """``reuse_below``: a zone whose picture differs from the one last sent
         to the detector by less than this mean grey level, and by
         :data:`LOCAL_LEVEL` or more nowhere in :data:`LOCAL_SHARE` of it,
@@ -162,7 +164,14 @@ class TableWatcher:
         the table found again from them (:mod:`vision.reading.camera_shift`),
         said in a ``device_status`` event of the camera ``name``; while the
         markers seem moved, and while too few are in view to find the table
-        again, no zone's read reaches its tracker."""
+        again, no zone's read reaches its tracker.
+
+        A camera covered, dark or showing no signal (none of the table's
+        corner markers in view) holds every zone's read from its first such
+        frame and is said offline after a second; ``frozen_s``: a picture
+        that has not changed in any sampled pixel for this many seconds is
+        said frozen (a live camera's noise always changes it; None, for a
+        video file: not checked). :mod:`vision.reading.picture_loss`."""
         if geo.homography is None:
             raise GeometryError("table geometry is not calibrated (run guandan-ref calibrate)")
         if not 0 <= margin_mm <= 100:
@@ -186,6 +195,7 @@ class TableWatcher:
         self.white = MarkerWhite(geo) if white_balance else None
         self.name = name
         self.shift = CameraShift(geo)
+        self.picture = PictureLoss(frozen_s)
         self._markers: list[tuple[int, np.ndarray]] = []     # this frame's markers, every id
         self.workers = Workers(threads, "table-watch")
 
@@ -251,6 +261,12 @@ class TableWatcher:
         except DetectorError as exc:
             raise FrameError(str(exc)) from None
         events = []
+        corners = sum(1 for i, _ in self._markers if i in self.shift.corners_mm)
+        for said in self.picture.update(t, frame, corners):
+            if not said.online or not (self.picture.offline or self.shift.lost):
+                events.append(self._status(t, said.online, said.reason))
+        if self.picture.held:
+            return events       # no table in view, or no new picture: the zones keep what they had
         news = self.shift.update(t, dict(self._markers))
         if news is not None:
             events.append(self._shifted(t, news))
@@ -270,42 +286,77 @@ class TableWatcher:
         if self.empty_look is not None:        # every zone's empty look was of the old view
             self.empty_look = EmptyLook(self.empty_look.min_card)
         moved = {"moved_mm": round(news.shift_mm, 1)} if news.refitted else {}
+        return self._status(t, news.kind != "lost", news.reason, **moved)
+
+    def _status(self, t: float, online: bool, reason: str, **extra: float) -> Event:
+        """The camera's ``device_status`` event."""
         return Event.from_dict({"t": round(t, 3), "table": self.geo.table, "type": "device_status",
-                                "source": "vision", "device": self.name, "online": news.kind != "lost",
-                                "reason": news.reason, **moved})
+                                "source": "vision", "device": self.name, "online": online,
+                                "reason": reason, **extra})
+
+    def restarted(self) -> None:
+        """The source was opened again and said online: a picture still dark
+        or frozen is said again (:meth:`PictureLoss.restart`)."""
+        self.picture.restart()
 
 
-def open_source(source: str | int, max_failures: int = 25) -> Iterator[tuple[float, np.ndarray | None]]:
+STALL_S = 5.0          # seconds without a picture from a live source before it is given up and opened again
+OPEN_TIMEOUT_S = 10.0  # seconds a network source may take to open
+
+
+def is_live(source: str | int) -> bool:
+    """Whether ``source`` is a live camera (a device index or a URL), not a video file.
+
+    >>> is_live(0), is_live("2"), is_live("rtsp://10.0.0.5/stream1"), is_live("game.mp4")
+    (True, True, True, False)
+    """
+    return not isinstance(source, str) or source.isdigit() or "://" in source
+
+
+def open_source(source: str | int, max_failures: int = 25,
+                stall_s: float = STALL_S) -> Iterator[tuple[float, np.ndarray | None]]:
     """Frames with their times from a camera index, a URL or a video file.
 
     Video files are timed by frame number and rate; live sources by the
     clock since opening.  A frame that fails to decode comes out as
-    ``None`` (the caller reports it and goes on); the stream ends at the
-    end of a file or after ``max_failures`` failures in a row.
+    ``None`` (the caller reports it and goes on); a file ends at its end
+    or after ``max_failures`` failures in a row.  A live source that gives
+    no picture for ``stall_s`` seconds raises :class:`SourceError` (the
+    caller says so and opens it again): a network camera's read waits at
+    most that long (OpenCV's own wait is 30 s), and one whose every read
+    fails at once is given up as soon.
     """
     src: str | int = int(source) if isinstance(source, str) and source.isdigit() else source
-    is_file = isinstance(src, str) and "://" not in src
-    if is_file and not Path(src).exists():
+    live = is_live(source)
+    if not live and not Path(str(src)).exists():
         raise SourceError(f"video file not found: {src}")
-    cap = cv2.VideoCapture(src)
+    if isinstance(src, str) and "://" in src:
+        cap = cv2.VideoCapture(src, cv2.CAP_FFMPEG, [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, int(OPEN_TIMEOUT_S * 1000),
+                                                     cv2.CAP_PROP_READ_TIMEOUT_MSEC, int(stall_s * 1000)])
+    else:
+        cap = cv2.VideoCapture(src)
     if not cap.isOpened():
         raise SourceError(f"cannot open video source {source!r}")
     fps = cap.get(cv2.CAP_PROP_FPS) or 0.0
-    total = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0) if is_file else 0
-    start = time.monotonic()
+    total = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0) if not live else 0
+    start = last_picture = time.monotonic()
     index, failures = 0, 0
     try:
         while True:
             ok, frame = cap.read()
-            t = index / fps if is_file and fps > 0 else time.monotonic() - start
+            now = time.monotonic()
+            t = index / fps if not live and fps > 0 else now - start
             if not ok:
                 failures += 1
-                if (is_file and (total == 0 or index >= total - 1)) or failures >= max_failures:
+                if live and now - last_picture >= stall_s - 1e-3:
+                    raise SourceError(f"no picture from {source!r} for {now - last_picture:.0f} s "
+                                      f"(the camera or its link stalled)")
+                if (not live and (total == 0 or index >= total - 1)) or failures >= max_failures:
                     return
                 index += 1
                 yield t, None
                 continue
-            failures = 0
+            failures, last_picture = 0, now
             index += 1
             yield t, frame
     finally:

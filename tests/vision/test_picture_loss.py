@@ -1,0 +1,133 @@
+"""A camera covered, dark, frozen or stalled: said, and no play cleared or reported twice."""
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.mjpeg_camera import StallingCamera
+from vision.reading.picture_loss import DARK_S, PictureLoss
+from vision.reading.table import calibrate
+from vision.reading.watch import SourceError, TableWatcher, open_source
+from vision.training.card_art import load_decks
+from vision.training.synth import SceneGenerator
+from vision.training.synth_table import TablePainter
+
+
+def _noisy(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The frame as a live sensor gives it: a little fresh noise each time."""
+    return cv2.add(frame, rng.integers(0, 3, frame.shape, dtype=np.uint8))
+
+
+def test_a_picture_unchanged_for_frozen_s_is_frozen_and_a_live_one_never():
+    rng = np.random.default_rng(1)
+    frame = rng.integers(0, 255, (120, 160, 3), dtype=np.uint8)
+    loss = PictureLoss(frozen_s=3.0)
+    # a live camera over a still table: noise changes every frame, for a minute
+    assert [n for k in range(600) for n in loss.update(k * 0.1, _noisy(frame, rng), 4)] == []
+    # the same picture from 60.0 s: not frozen at 62.9 s, frozen at 63.0 s, said once
+    said = [(round(t, 1), n.kind) for t in np.arange(60.0, 66.0, 0.1) for n in loss.update(float(t), frame, 4)]
+    assert said == [(63.0, "frozen")] and loss.held and loss.offline
+    news = loss.update(66.0, _noisy(frame, rng), 4)
+    assert [(n.kind, n.online, round(n.seconds, 1)) for n in news] == [("moving", True, 6.0)]
+    assert "moves again" in news[0].reason and not loss.held
+    # a video file (frozen_s None): a still stretch is the recording's, not a fault
+    still = PictureLoss()
+    assert [n for k in range(600) for n in still.update(k * 0.1, frame, 4)] == [] and not still.held
+
+
+def test_no_marker_in_view_holds_the_reads_at_once_and_is_said_after_a_second():
+    frame = np.zeros((120, 160, 3), np.uint8)
+    loss = PictureLoss()
+    # a camera that has never seen the table's markers (calibrated by hand): read as before
+    assert [loss.update(k * 0.1, frame, 0) for k in range(30)] == [[]] * 30 and not loss.held
+    assert loss.update(3.0, frame, 2) == [] and not loss.held
+    # the lens covered: held from the first frame, said after DARK_S
+    assert loss.update(3.1, frame, 0) == [] and loss.held and not loss.offline
+    said = [(round(t, 1), n) for t in np.arange(3.2, 6.0, 0.1) for n in loss.update(float(t), frame, 0)]
+    assert [(t, n.kind, n.online) for t, n in said] == [(round(3.1 + DARK_S, 1), "dark", False)]
+    assert "covered, dark or shows no picture" in said[0][1].reason and loss.offline
+    # one marker in view again (a sleeve over the others): the table is back
+    news = loss.update(6.0, frame, 1)
+    assert [(n.kind, n.online) for n in news] == [("back", True)] and not loss.held and not loss.offline
+    # a one-frame drop is held and never said
+    assert loss.update(6.1, frame, 0) == [] and loss.held and loss.update(6.2, frame, 3) == [] and not loss.held
+
+
+def test_a_source_opened_again_says_a_lasting_fault_again():
+    frame = np.zeros((60, 80, 3), np.uint8)
+    loss = PictureLoss(frozen_s=2.0)
+    loss.update(0.0, frame, 4)
+    assert [n.kind for t in (1.0, 2.0, 3.0) for n in loss.update(t, frame, 4)] == ["frozen"]
+    loss.restart()
+    assert not loss.offline
+    assert [n.kind for t in (4.0, 5.0, 6.0, 7.0) for n in loss.update(t, frame, 4)] == ["frozen"]
+
+
+@pytest.mark.parametrize("bad", [0, -1.0, float("nan"), float("inf"), 4000])
+def test_bad_settings_are_refused(bad):
+    with pytest.raises(ValueError, match="frozen_s must be above 0"):
+        PictureLoss(frozen_s=bad)
+    with pytest.raises(ValueError, match="dark_s must be above 0"):
+        PictureLoss(dark_s=bad)
+
+
+@pytest.fixture(scope="module")
+def painter():
+    return TablePainter(SceneGenerator(load_decks(["anglo"]), hand_rate=0.0), np.random.default_rng(5))
+
+
+def test_a_covered_camera_neither_clears_nor_reports_the_plays_again(painter, detector):
+    """Before: a coat over the lens cleared every zone, and each play was reported a
+    second time when it was lifted (a play out of turn, for the referee)."""
+    plays = {"S-play": ["S5", "H5"], "E-play": ["C9"]}
+    still = painter.frame(plays, clean=True)[0]
+    w = TableWatcher(calibrate(still), detector, zones=["S-play", "E-play", "N-play"], stable_s=0.3,
+                     stable_frames=2, name="camera 0")
+
+    def run(t0: float, frame: np.ndarray, n: int) -> list[tuple]:
+        return [(e.type, e.seat, e.cards, e.get("online")) for k in range(n) for e in w.process(t0 + k * 0.2, frame)]
+
+    assert run(0.0, still, 5) == [("play", "S", ("S5", "H5"), None), ("play", "E", ("C9",), None)]
+    dark = np.zeros_like(still)
+    assert run(1.0, dark, 15) == [("device_status", None, None, False)]        # covered 3 s: said once, nothing cleared
+    assert run(4.0, still, 8) == [("device_status", None, None, True)]         # lifted: no play again
+    # a capture card's blue "no signal" screen, and N lays a pair meanwhile: read once the picture is back
+    assert run(6.0, np.full_like(still, (150, 60, 20)), 10) == [("device_status", None, None, False)]
+    plays["N-play"] = ["D8", "D8"]
+    back = run(8.0, painter.frame(plays, clean=True)[0], 8)
+    assert back == [("device_status", None, None, True), ("play", "N", ("D8", "D8"), None)]
+
+
+def test_a_frozen_live_picture_from_a_video_file_is_said_and_the_play_after_it_read(painter, detector, tmp_path):
+    """A real video file (MJPG): a live camera's frames, then one frame repeated for 3 s (a
+    capture card that lost its camera), then live again with a new play."""
+    rng = np.random.default_rng(2)
+    plays = {"S-play": ["SK"]}
+    first = painter.frame(plays, clean=True)[0]
+    later = painter.frame({**plays, "W-play": ["HQ", "HQ"]}, clean=True)[0]
+    path = tmp_path / "frozen.avi"
+    out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, first.shape[1::-1])
+    frozen = _noisy(first, rng)
+    for f in [_noisy(first, rng) for _ in range(10)] + [frozen] * 30 + [_noisy(later, rng) for _ in range(10)]:
+        out.write(f)
+    out.release()
+    w = TableWatcher(calibrate(first), detector, zones=["S-play", "W-play"], stable_s=0.3, stable_frames=2,
+                     name="camera rtsp://10.0.0.5/1", frozen_s=2.0)
+    events = [(round(e.t, 1), e.type, e.seat, e.cards, e.get("online"), e.get("reason"))
+              for t, f in open_source(str(path)) for e in w.process(t, f)]
+    assert [e[:5] for e in events] == [(0.3, "play", "S", ("SK",), None), (3.0, "device_status", None, None, False),
+                                       (4.0, "device_status", None, None, True), (4.4, "play", "W", ("HQ", "HQ"), None)]
+    assert "has not changed at all for 2 s" in events[1][5] and "moves again (after 3 s)" in events[2][5]
+
+
+def test_a_network_camera_that_stalls_is_given_up_after_stall_s():
+    frames = [np.full((240, 320, 3), 40 + 20 * k, np.uint8) for k in range(5)]
+    cam = StallingCamera(frames)
+    got = []
+    try:
+        with pytest.raises(SourceError, match=r"no picture from .* for 1 s \(the camera or its link stalled\)"):
+            for _, f in open_source(cam.url, stall_s=1.0):
+                got.append(f)
+    finally:
+        cam.close()
+    assert len([f for f in got if f is not None]) == 5
