@@ -107,7 +107,16 @@ def cmd_calibrate(args) -> int:
         print("guandan-ref calibrate: no marker shows its white paper unclipped (burnt out, or covered): the "
               "lamp's colour cannot be measured; lower the camera's exposure until the paper is not pure white",
               file=sys.stderr)
-    print(json.dumps({"geometry": str(args.out), "annotated": annotated,
+    # a USB camera opened without a size gives OpenCV's default (640x480 on most):
+    # the cloth at a quarter of what reading needs, and nothing else says so
+    from vision.reading.table import MIN_PX_PER_MM
+    fine = geo.px_per_mm()
+    if fine < MIN_PX_PER_MM:
+        h, w = frame.shape[:2]
+        print(f"guandan-ref calibrate: the camera sees the play zones at {fine:.2f} px/mm ({w}x{h} frames); "
+              f"cards need 2 px/mm (a 900 mm cloth: 1,800 px or more on the short side), {MIN_PX_PER_MM:g} at the least: "
+              f"set the camera to a higher resolution, or bring it closer, and calibrate again", file=sys.stderr)
+    print(json.dumps({"geometry": str(args.out), "annotated": annotated, "px_per_mm": round(fine, 2),
                       "zones": [z.name for z in geo.zones],
                       "light": {"markers_showing_paper": papers,
                                 "tint_taken_out": None if gains is None else [round(float(g), 3) for g in gains]}}))

@@ -250,7 +250,8 @@ class TableNode:
         checked; :mod:`vision.reading.picture_loss`)."""
         from vision.reading.detector import CardDetector
         from vision.reading.table import ZONE_MARGIN_MM
-        from vision.reading.watch import FrameError, SourceError, TableWatcher, is_live, open_source
+        from vision.reading.watch import (FrameError, FrameSizeError, SourceError, TableWatcher, check_frame, is_live,
+                                          open_source)
         made = detector or CardDetector(deck=deck, hand_landmarks=hands == "mediapipe")
         name = f"camera {source}"
         watcher = TableWatcher(geometry, made, zones=list(zones) if zones else None,
@@ -268,6 +269,16 @@ class TableNode:
                             return
                         if frame is None:
                             self.problem(f"{name}: a frame could not be decoded")
+                            continue
+                        try:
+                            check_frame(frame, watcher.geo.image_size)
+                        except FrameError as exc:
+                            self.problem(f"{name}: {exc}")
+                            # a frame of another size: every frame will be, nothing of it can be read
+                            if isinstance(exc, FrameSizeError) and online is not False:
+                                online = False
+                                self.camera_status(name, False, f"{exc}: set the camera back to that size, "
+                                                                f"or calibrate again")
                             continue
                         if online is not True:
                             online = True

@@ -364,3 +364,34 @@ def test_a_network_camera_that_stalls_is_said_offline_and_opened_again(tmp_path)
     finally:
         node.stop()
         cam.close()
+
+
+def test_a_camera_whose_frames_are_not_the_calibrated_size_is_said_offline(tmp_path):
+    """A USB camera that came back in its default mode (640x480) after a power cut:
+    every frame refused, before only in the operator's problems; now the camera is offline."""
+    import cv2
+    import numpy as np
+
+    from tests.services import wait_until
+    from vision.reading.table import TABLE_MM, TableGeometry, default_layout
+
+    geo = TableGeometry(table="T01", size_mm=TABLE_MM, zones=default_layout(TABLE_MM),
+                        homography=np.diag([2.0, 2.0, 1.0]), image_size=(1800, 1800))
+    video = tmp_path / "small.avi"
+    out = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (640, 480))
+    for _ in range(6):
+        out.write(np.full((480, 640, 3), 80, np.uint8))
+    out.release()
+    node = TableNode("T01", str(tmp_path / "t.sqlite"), clock=lambda: 3.0).start(tick_every=None)
+    try:
+        node.add_camera(str(video), geo, retry_every=600, hands="hand-model")
+        wait_until(lambda: any("the stream ended" in p for p in node.problems), 60, "the video's end")
+        assert node.wait_for(lambda n: any(e["type"] == "device_status" for e in n.live.events("T01")), 10)
+        said = [(e.get("online"), e.get("reason")) for e in node.live.events("T01") if e["type"] == "device_status"]
+        # said once, never "frames arriving"
+        assert said == [(False, "frame is 640x480, the table was calibrated at 1800x1800: set the camera back "
+                                "to that size, or calibrate again")]
+        assert any("frame is 640x480" in p for p in node.problems)
+        assert [d["type"] for d in node.live.decisions("T01") if d["type"].startswith("device_")] == ["device_offline"]
+    finally:
+        node.stop()

@@ -100,3 +100,22 @@ def test_a_zone_rectified_with_a_margin_is_the_zone_and_the_cloth_around_it(pain
     assert diff < 1.0
     # and the margin shows the table around the zone, not the zone stretched
     assert np.abs(wide[:m, m:-m].astype(int) - plain[:m]).mean() > 3 * diff
+
+
+def test_calibrate_says_a_camera_too_coarse_to_read_cards(painter, tmp_path, capsys):
+    """A USB camera opened without a size gives OpenCV's default, 640x480 on most:
+    calibrated silently there before, with every card too small to read."""
+    import json
+
+    from commands import main
+    from vision.reading.table import MIN_PX_PER_MM
+
+    frame, _ = painter.frame({}, clean=True)
+    small = cv2.resize(frame, (640, 480), interpolation=cv2.INTER_AREA)
+    for name, picture in (("full", frame), ("small", small)):
+        cv2.imwrite(str(tmp_path / f"{name}.png"), picture)
+        assert main(["calibrate", str(tmp_path / f"{name}.png"), "--out", str(tmp_path / f"{name}.json")]) == 0
+    out, err = capsys.readouterr()
+    full, low = (json.loads(line)["px_per_mm"] for line in out.splitlines() if line.startswith("{"))
+    assert full >= MIN_PX_PER_MM > low and abs(low / full - 640 / frame.shape[1]) < 0.02
+    assert err.count("cards need 2 px/mm") == 1 and "(640x480 frames)" in err

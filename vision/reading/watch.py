@@ -32,6 +32,12 @@ class FrameError(ValueError):
     """A frame that cannot be used (empty, corrupt, wrong size); the watcher carries on."""
 
 
+class FrameSizeError(FrameError):
+    """A frame of another size than the table was calibrated at: every frame
+    will be (the camera's resolution was changed, or it came back in its
+    default mode), so the camera is as good as offline."""
+
+
 class SourceError(RuntimeError):
     """A camera or video that cannot be opened."""
 
@@ -44,8 +50,8 @@ def check_frame(frame, size: tuple[int, int] | None = None) -> np.ndarray:
         shape = getattr(frame, "shape", None)
         raise FrameError(f"corrupt frame: expected a H x W x 3 colour picture, got shape {shape}")
     if size is not None and (frame.shape[1], frame.shape[0]) != tuple(size):
-        raise FrameError(f"frame is {frame.shape[1]}x{frame.shape[0]}, the table was calibrated "
-                         f"at {size[0]}x{size[1]}")
+        raise FrameSizeError(f"frame is {frame.shape[1]}x{frame.shape[0]}, the table was calibrated "
+                             f"at {size[0]}x{size[1]}")
     return frame
 
 
