@@ -22,11 +22,17 @@ unasked, printed apart); ``--no-white-balance`` reads the pictures with
 the lamp's colour left in (:mod:`vision.reading.white_balance`);
 ``--bump [MM]`` knocks each table's camera halfway through its plays,
 pushed MM/4 to MM mm (default 40) and turned 0.5-3 degrees (the camera's
-moves, how often it said it found the table again, or lost it).
+moves, how often it said it found the table again, or lost it);
+``--blackout [S]`` takes the picture away for S seconds (default 2) while
+each play lies still, after it is reported: the lights off (the frame at
+4 %), a capture card's blue "no signal" screen and a dark coat over the
+lens in turn (:mod:`vision.reading.picture_loss`; the camera said offline
+and back, and any play reported again).
 
     python benchmarks/bench_real_tops.py [--plays 3] [--tops N] [--lights as_shot,warm,dim] [--seed 5] [--details FILE]
     python benchmarks/bench_real_tops.py --lights warm,cold --joker-bombs 0.3 [--no-white-balance]
     python benchmarks/bench_real_tops.py --bump [MM] --plays 4
+    python benchmarks/bench_real_tops.py --blackout [S] --plays 3
 """
 
 from __future__ import annotations
@@ -64,9 +70,22 @@ JOKER_BOMB = ["BJ", "BJ", "LJ", "LJ"]
 ASKED = Settings().min_confidence     # a play read under a table's default threshold is asked about
 
 
+def _coat(f: np.ndarray) -> np.ndarray:
+    """A dark wool coat over the lens: a near-black weave, a little light at one edge."""
+    rng = np.random.default_rng(3)
+    weave = cv2.GaussianBlur(rng.normal(28, 10, f.shape[:2]).astype(np.float32), (0, 0), 3)
+    ramp = np.linspace(1.0, 1.8, f.shape[1], dtype=np.float32)[None, :]
+    g = np.clip(weave * ramp, 0, 255).astype(np.uint8)
+    return cv2.merge([g, (g * 0.9).astype(np.uint8), (g * 0.8).astype(np.uint8)])
+
+
+# a picture taken away: the lights off, a capture card's "no signal" screen, a coat over the lens
+BLACKOUTS = (lambda f: cv2.convertScaleAbs(f, alpha=0.04), lambda f: np.full_like(f, (160, 40, 0)), _coat)
+
+
 def watch_top(det: CardDetector, gen: SceneGenerator, top: np.ndarray, plays: int, light: str,
               rng: np.random.Generator, details: list | None = None, joker_bombs: float = 0.0,
-              white_balance: bool = True, bump: float = 0.0) -> Counter:
+              white_balance: bool = True, bump: float = 0.0, blackout: float = 0.0) -> Counter:
     """One table with ``top``, ``plays`` plays laid and swept in S's zone; the
     counts.  ``details``: gets one dict a play (the cards laid, the play
     events of its stretch of time).  ``joker_bombs``: the share of plays
@@ -74,7 +93,9 @@ def watch_top(det: CardDetector, gen: SceneGenerator, top: np.ndarray, plays: in
     the watcher's (:mod:`vision.reading.white_balance`); ``bump``: halfway
     through, the camera is knocked (turned 0.5-3 degrees and pushed a
     quarter of ``bump`` mm to ``bump`` mm on the cloth) and stays so
-    (:mod:`vision.reading.camera_shift`); 0: never."""
+    (:mod:`vision.reading.camera_shift`); 0: never.  ``blackout``: seconds
+    without a picture in the middle of each play's still stretch (the kinds
+    of :data:`BLACKOUTS` in turn); 0: none."""
     painter = TablePainter(gen, rng, top=top)
     script: list[np.ndarray] = []
     lit = (lambda f: f) if light == "as_shot" else (lambda f: relight(f, light, np.random.default_rng(0)))
@@ -87,8 +108,9 @@ def watch_top(det: CardDetector, gen: SceneGenerator, top: np.ndarray, plays: in
             f = cv2.warpAffine(f, knocked[0], (f.shape[1], f.shape[0]), borderMode=cv2.BORDER_REPLICATE)
         return f
 
-    laid = []
+    laid, starts = [], []
     for p in range(plays):
+        starts.append(len(script))
         if bump and p == plays // 2:
             h, w = painter.frame_size[1], painter.frame_size[0]
             m = cv2.getRotationMatrix2D((w / 2, h / 2), float(rng.uniform(0.5, 3.0) * rng.choice([-1, 1])), 1.0)
@@ -99,7 +121,12 @@ def watch_top(det: CardDetector, gen: SceneGenerator, top: np.ndarray, plays: in
         cards = JOKER_BOMB if joker_bombs and rng.random() < joker_bombs else random_play(rng)
         laid.append(cards)
         script += [frame(None, False)] * BARE + [frame(cards, True)] * LAYING
-        script += [frame(cards, False)] * STILL + [frame(cards, True)] * SWEEPING
+        still = frame(cards, False)
+        script += [still] * STILL
+        if blackout:
+            script += [BLACKOUTS[p % len(BLACKOUTS)](still)] * round(blackout * FPS) + [still] * STILL
+        script += [frame(cards, True)] * SWEEPING
+    starts.append(len(script))
     script += [frame(None, False)] * (BARE + 4)
     watcher = TableWatcher(calibrate(script[0]), det, zones=[ZONE], stable_s=0.3, stable_frames=3,
                            white_balance=white_balance)
@@ -108,9 +135,8 @@ def watch_top(det: CardDetector, gen: SceneGenerator, top: np.ndarray, plays: in
     seen = [e for e in events if e.type == "play"]
     clears = [e for e in events if e.type == "zone_clear"]
     # each play of the script is matched with the play events in its stretch of time
-    span = (BARE + LAYING + STILL + SWEEPING) / FPS
     for i, cards in enumerate(laid):
-        t0, t1 = i * span, (i + 1) * span + BARE / FPS
+        t0, t1 = starts[i] / FPS, (starts[i + 1] + BARE) / FPS
         mine = [e for e in seen if t0 <= e.t < t1 and e.cards]
         c["plays"] += 1
         c["reported_right"] += any(read_right(list(e.cards), cards) for e in mine)
@@ -130,6 +156,7 @@ def watch_top(det: CardDetector, gen: SceneGenerator, top: np.ndarray, plays: in
     c["unread_plays"] += sum(1 for e in seen if not e.cards)
     said = [e for e in events if e.type == "device_status"]
     c["camera_moves"] += len(knocked)
+    c["blackouts"] += plays if blackout else 0
     c["camera_found_again"] += sum(1 for e in said if e.get("online"))
     c["camera_lost"] += sum(1 for e in said if not e.get("online"))
     return c
@@ -148,6 +175,8 @@ def main() -> int:
     ap.add_argument("--bump", type=float, nargs="?", const=40.0, default=0.0, metavar="MM",
                     help="knock each table's camera halfway through: turned 0.5-3 degrees, pushed MM/4 to MM "
                          "(default 40) mm")
+    ap.add_argument("--blackout", type=float, nargs="?", const=2.0, default=0.0, metavar="S",
+                    help="take the picture away for S (default 2) seconds while each play lies still")
     ap.add_argument("--no-white-balance", action="store_true",
                     help="read the pictures as the camera gives them (the lamp's colour left in)")
     args = ap.parse_args()
@@ -155,6 +184,8 @@ def main() -> int:
         ap.error("--joker-bombs: a share from 0 to 1")
     if not 0.0 <= args.bump <= 200.0:
         ap.error("--bump: 0 to 200 mm")
+    if not 0.0 <= args.blackout <= 60.0:
+        ap.error("--blackout: 0 to 60 seconds")
     if not 1 <= args.plays <= 50:
         ap.error("--plays: 1 to 50")
     lights = args.lights.split(",")
@@ -168,7 +199,7 @@ def main() -> int:
     det = CardDetector(threads=args.threads)
     out: dict = {"tops": len(tops), "plays_a_top": args.plays, "decks": list(HELD_OUT_DECKS),
                  "joker_bomb_share": args.joker_bombs, "white_balance": not args.no_white_balance,
-                 "camera_knocked_mm": args.bump}
+                 "camera_knocked_mm": args.bump, "blackout_s": args.blackout}
     total: Counter = Counter()
     start = time.perf_counter()
     details: list | None = [] if args.details else None
@@ -182,7 +213,7 @@ def main() -> int:
             top = zone_surface(s, (1800, 1800), rng)
             mine: list | None = [] if details is not None else None
             got = watch_top(det, gen, top, args.plays, light, rng, mine, args.joker_bombs,
-                            not args.no_white_balance, args.bump)
+                            not args.no_white_balance, args.bump, args.blackout)
             if details is not None and mine is not None:
                 details += [{"light": light, "top": s.name, **d} for d in mine]
             c += got

@@ -75,6 +75,22 @@ def integer(lo: int, hi: int, what: str = "a whole number") -> Callable[[str], i
     return parse
 
 
+def frame_size(text: str) -> tuple[int, int]:
+    """A camera's frame size, WIDTHxHEIGHT, each 160-8192 pixels.
+
+    >>> frame_size("3840x2160")
+    (3840, 2160)
+    >>> frame_size("4k")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: 4k is not a frame size WIDTHxHEIGHT such as 3840x2160 (each 160-8192 px)
+    """
+    w, _, h = text.lower().partition("x")
+    if not (w.isdigit() and h.isdigit() and 160 <= int(w) <= 8192 and 160 <= int(h) <= 8192):
+        raise argparse.ArgumentTypeError(f"{text} is not a frame size WIDTHxHEIGHT such as 3840x2160 "
+                                         f"(each 160-8192 px)")
+    return int(w), int(h)
+
+
 def probability(text: str) -> float:
     """A probability or confidence, 0 to 1."""
     return number(0.0, 1.0, "a probability")(text)

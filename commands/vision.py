@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from commands import UsageError
-from commands.args import existing_file, integer, new_file_in_existing_dir, number, probability
+from commands.args import existing_file, frame_size, integer, new_file_in_existing_dir, number, probability
 
 
 def _imread(path: str):
@@ -32,14 +32,15 @@ def _imread(path: str):
     return img
 
 
-def _first_frame(source: str):
-    """A picture file, or the first good frame of a video file or camera."""
+def _first_frame(source: str, size: tuple[int, int] | None = None):
+    """A picture file, or the first good frame of a video file or camera
+    (a camera device asked for ``size``)."""
     if Path(source).suffix.lower() in (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"):
         return _imread(source)
     from vision.reading.watch import SourceError, open_source
 
     try:
-        for _, frame in open_source(source):
+        for _, frame in open_source(source, size=size):
             if frame is not None:
                 return frame
     except SourceError as exc:
@@ -88,7 +89,7 @@ def cmd_calibrate(args) -> int:
         raise UsageError("give a picture or video of the table (or --print-markers FILE.pdf)")
     if not args.out:
         raise UsageError("--out GEOMETRY.json is required to save the calibration")
-    frame = _first_frame(args.source)
+    frame = _first_frame(args.source, args.camera_size)
     try:
         geo = calibrate(frame, table=args.table, size_mm=args.size_mm)
     except GeometryError as exc:
@@ -115,7 +116,8 @@ def cmd_calibrate(args) -> int:
         h, w = frame.shape[:2]
         print(f"guandan-ref calibrate: the camera sees the play zones at {fine:.2f} px/mm ({w}x{h} frames); "
               f"cards need 2 px/mm (a 900 mm cloth: 1,800 px or more on the short side), {MIN_PX_PER_MM:g} at the least: "
-              f"set the camera to a higher resolution, or bring it closer, and calibrate again", file=sys.stderr)
+              f"set the camera to a higher resolution (a USB camera: --camera-size 3840x2160), or bring it closer, "
+              f"and calibrate again", file=sys.stderr)
     print(json.dumps({"geometry": str(args.out), "annotated": annotated, "px_per_mm": round(fine, 2),
                       "zones": [z.name for z in geo.zones],
                       "light": {"markers_showing_paper": papers,
@@ -165,7 +167,7 @@ def cmd_watch(args) -> int:
         raise UsageError(str(exc)) from None
     n = -1
     try:
-        frames = open_source(args.source)
+        frames = open_source(args.source, size=geo.image_size)
         for n, (t, frame) in enumerate(frames):
             try:
                 events = watcher.process(t, frame)
@@ -258,6 +260,9 @@ def register(subparsers) -> None:
     p.add_argument("--annotated", type=new_file_in_existing_dir,
                    help="picture with the zones drawn (default: beside --out, .png)")
     p.add_argument("--table", default="T01", help="table id (default T01)")
+    p.add_argument("--camera-size", type=frame_size, metavar="WxH",
+                   help="ask a camera device for this frame size, e.g. 3840x2160 (default: the driver's, "
+                        "640x480 on most USB cameras); the table node asks it for the size calibrated at")
     p.add_argument("--size-mm", type=number(300, 3000, "a table side in mm"), default=900.0,
                    help="table side in mm (default 900)")
     p.add_argument("--print-markers", metavar="PDF", type=new_file_in_existing_dir,

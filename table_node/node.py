@@ -264,7 +264,7 @@ class TableNode:
             online = None
             while not self._stop.is_set():
                 try:
-                    for _, frame in open_source(source):
+                    for _, frame in open_source(source, size=watcher.geo.image_size):
                         if self._stop.is_set():
                             return
                         if frame is None:

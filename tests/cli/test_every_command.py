@@ -111,6 +111,8 @@ BAD = [
     (["audio", "--last", "0"], "--last: 0 is not a number of seconds from 1 to 60"),
     (["calibrate", "{d}/frame.png", "--out", "{d}/nodir/t.json"], "folder {d}/nodir does not exist"),
     (["calibrate", "--size-mm", "-900"], "--size-mm: -900 is not a table side in mm"),
+    (["calibrate", "0", "--camera-size", "4k"], "--camera-size: 4k is not a frame size WIDTHxHEIGHT"),
+    (["calibrate", "0", "--camera-size", "100000x2"], "--camera-size: 100000x2 is not a frame size"),
     (["calibrate", "{d}/frame.png", "--out", "{d}/t.json"], "marker"),
     (["recognize", "{d}/frame.png", "--conf", "5"], "--conf: 5 is not a probability"),
     (["recognize", "{d}/none.jpg"], "{d}/none.jpg does not exist"),

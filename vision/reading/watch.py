@@ -319,8 +319,8 @@ def is_live(source: str | int) -> bool:
     return not isinstance(source, str) or source.isdigit() or "://" in source
 
 
-def open_source(source: str | int, max_failures: int = 25,
-                stall_s: float = STALL_S) -> Iterator[tuple[float, np.ndarray | None]]:
+def open_source(source: str | int, max_failures: int = 25, stall_s: float = STALL_S,
+                size: tuple[int, int] | None = None) -> Iterator[tuple[float, np.ndarray | None]]:
     """Frames with their times from a camera index, a URL or a video file.
 
     Video files are timed by frame number and rate; live sources by the
@@ -330,7 +330,12 @@ def open_source(source: str | int, max_failures: int = 25,
     no picture for ``stall_s`` seconds raises :class:`SourceError` (the
     caller says so and opens it again): a network camera's read waits at
     most that long (OpenCV's own wait is 30 s), and one whose every read
-    fails at once is given up as soon.
+    fails at once is given up as soon.  ``size``: a camera device is asked
+    for frames of this size (width, height) in MJPG, as most USB cameras
+    give their larger sizes (opened without it, OpenCV's V4L2 asks for
+    640x480); a URL's or a file's size is their own.  A device that cannot
+    give it gives another size, which the table refuses by name
+    (:class:`FrameSizeError`).
     """
     src: str | int = int(source) if isinstance(source, str) and source.isdigit() else source
     live = is_live(source)
@@ -343,6 +348,10 @@ def open_source(source: str | int, max_failures: int = 25,
         cap = cv2.VideoCapture(src)
     if not cap.isOpened():
         raise SourceError(f"cannot open video source {source!r}")
+    if isinstance(src, int) and size is not None:
+        cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*"MJPG"))
+        cap.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
+        cap.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
     fps = cap.get(cv2.CAP_PROP_FPS) or 0.0
     total = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0) if not live else 0
     start = last_picture = time.monotonic()
