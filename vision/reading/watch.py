@@ -325,8 +325,8 @@ def open_source(source: str | int, max_failures: int = 25, stall_s: float = STAL
 
     Video files are timed by frame number and rate; live sources by the
     clock since opening.  A frame that fails to decode comes out as
-    ``None`` (the caller reports it and goes on); a file ends at its end
-    or after ``max_failures`` failures in a row.  A live source that gives
+    ``None`` (the caller reports it and goes on); the stream ends at the
+    end of a file or after ``max_failures`` failures in a row.  A live source that gives
     no picture for ``stall_s`` seconds raises :class:`SourceError` (the
     caller says so and opens it again): a network camera's read waits at
     most that long (OpenCV's own wait is 30 s), and one whose every read
