@@ -65,7 +65,7 @@ class _State:
     """Everything a fold over the log builds; replaced wholesale on a rebuild."""
 
     __slots__ = ("match", "ladder", "deal", "clocks", "prev_order", "no_tribute_side",
-                 "offline", "t", "waived", "pending_reads")
+                 "offline", "t", "waived", "pending_reads", "cameras_off", "camera_back_t")
 
     def __init__(self, settings: Settings) -> None:
         self.match = Match(settings)
@@ -80,6 +80,10 @@ class _State:
         # low-confidence camera reads of the deal in play, neither confirmed nor corrected:
         # the state may be wrong (a play not counted), so violations are held, not penalised
         self.pending_reads: list[int] = []
+        # cameras offline now (device -> since when), and when the last came back: a
+        # limit that ran out while one was off may have been kept, the act unseen
+        self.cameras_off: dict[str, float] = {}
+        self.camera_back_t = float("-inf")
 
 
 class Table:
@@ -291,6 +295,14 @@ class Table:
                            message=f"{step.seat}: {step.purpose} limit passed, counting down "
                                    f"{self.settings.countdown:g} s (读秒)",
                            seconds=self.settings.countdown, purpose=step.purpose)
+            elif s.cameras_off or s.camera_back_t >= step.started:
+                # a play laid while its camera saw nothing is reported when the picture is back:
+                # late by the camera, not by the player (七(一)5 is the referee's to judge then)
+                self._emit("confirm_request", seat=step.seat, code=Confirm.OVERTIME_UNSEEN, t=step.t,
+                           message=f"{step.seat} was not seen to act within the {step.purpose} limit and the "
+                                   f"countdown, but a camera was offline meanwhile: no warning given; give it "
+                                   f"by hand if {step.seat} did run over",
+                           purpose=step.purpose, cameras=sorted(s.cameras_off))
             else:
                 self._violation(step.seat, Violation.OVERTIME, Penalty.WARNING, t=step.t,
                                 text=f"{step.seat} still had not acted after the {step.purpose} limit "
@@ -915,6 +927,12 @@ class Table:
             self._emit("note", code=Note.CAMERA_MOVED, device=device, moved_mm=moved,
                        message=f"camera {device} moved {moved:g} mm and found the table again from its "
                                f"markers: have it recalibrated")
+        if e.source == "vision":
+            if e.get("online"):
+                if self._s.cameras_off.pop(device, None) is not None:
+                    self._s.camera_back_t = e.t
+            else:
+                self._s.cameras_off.setdefault(device, e.t)
         if e.get("online"):
             if device in self._s.offline:
                 self._s.offline.discard(device)

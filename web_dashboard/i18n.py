@@ -200,6 +200,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {  # key: (zh, en)
     "doubt_left_out": ("换个角度识别到一张未计入的牌", "another view of the cards saw one more card"),
     "doubt_unread": ("区域内新放了摄像头认不出的东西", "something new in the zone that the camera cannot read"),
     "dv_code_held_violation": ("暂缓判罚", "held until confirmed"),
+    "dv_code_overtime_unseen": ("超时未判（摄像头离线）", "overtime not given (a camera was offline)"),
     "dv_code_signed": ("已签字", "signed"),
     "dv_seat_E": ("东", "E"),
     "dv_seat_S": ("南", "S"),

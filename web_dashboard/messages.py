@@ -62,6 +62,7 @@ CONFIRM_NAMES = {
     "more_cards_than_held": ("出牌多于手牌", "More cards than held"),
     "leader_pass": ("首出过牌", "Leader passed"),
     "held_violation": ("暂缓处罚", "Violation held"),
+    "overtime_unseen": ("超时未判", "Overtime not given"),
 }
 NOTE_NAMES = {
     "out": ("出完", "Out"), "stopped": ("限制出牌", "Play stopped"),
@@ -139,6 +140,10 @@ TEMPLATES: dict[str, tuple[str, str]] = {
     "msg_held_violation": ("{held_code@code_}：暂不处罚，可能基于待确认的摄像头识别 {reads}，请确认或更正",
                            "{held_code@code_}: held, no penalty yet; it may rest on the camera read "
                            "{reads} awaiting confirmation: confirm or correct it"),
+    "msg_overtime_unseen": ("{seat} 在{purpose@purpose_}时限和读秒内未见出牌，但期间有摄像头离线：不予警告；如确实超时，请人工判罚",
+                            "{seat} was not seen to act within the {purpose@purpose_} limit and the countdown, "
+                            "but a camera was offline meanwhile: no warning given; give it by hand if {seat} "
+                            "did run over"),
     "msg_stop_choice": ("违例：{seat}（{offender} 的下家）可限制 {offender} 的下一手出牌，请记录选择",
                         "infraction: {seat} (next after {offender}) may stop {offender}'s next play; "
                         "record the choice"),

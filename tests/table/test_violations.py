@@ -276,3 +276,36 @@ def test_a_true_report_that_was_not_due_is_no_violation_but_a_false_one_is():
     assert s.report("S", 19) == []
     ds = s.report("S", 9)
     assert violations(ds) == [("S", "wrong_report", "warning")]
+
+
+def test_an_overtime_while_a_camera_was_offline_is_asked_not_given():
+    """七(一)5 overtime is a warning. A play laid while its camera saw nothing (covered,
+    dark, frozen, stalled: vision.reading.picture_loss) is reported when the picture
+    is back, late by the camera: the referee is asked, and no warning is given."""
+    from web_dashboard.messages import message, render
+
+    def first_lead_overtime(offline_at=None, back_at=None, source="vision"):
+        s = Script(Settings(first_lead_limit=40, countdown=10))
+        s.start()                                                  # t = 30: S to lead within 40 s
+        for at, online in ((offline_at, False), (back_at, True)):
+            if at is not None:
+                s.ev("device_status", dt=at - s.t, device="camera 0", online=online, source=source)
+        return s, s.ev("tick", dt=90.0 - s.t)                      # the countdown ended at 80
+
+    # offline through the end of the countdown, and offline only in the middle of the limit
+    for offline_at, back_at in ((35.0, None), (35.0, 45.0)):
+        s, ds = first_lead_overtime(offline_at, back_at)
+        assert violations(ds) == [] and s.table.snapshot()["ladder"]["NS"]["warning"] == 0
+        (ask,) = of_type(ds, "confirm_request")
+        assert (ask.seat, ask.code, ask.t, ask.extra["purpose"]) == ("S", "overtime_unseen", 80.0, "lead")
+        assert ask.extra["cameras"] == (["camera 0"] if back_at is None else [])
+        assert render(message(ask.to_dict(), {}), "en").startswith("S was not seen to act within the lead limit")
+        assert "摄像头离线" in render(message(ask.to_dict(), {}), "zh")
+    # a camera back before the limit began, and a pass device offline: the warning as always
+    s = Script(Settings(first_lead_limit=40, countdown=10))
+    s.ev("device_status", dt=5.0, device="camera 0", online=False, source="vision")
+    s.ev("device_status", dt=5.0, device="camera 0", online=True, source="vision")
+    s.start()                                                      # t = 40
+    assert violations(s.ev("tick", dt=51.0)) == [("S", "overtime", "warning")]
+    _, ds = first_lead_overtime(35.0, None, source="device")
+    assert violations(ds) == [("S", "overtime", "warning")] and of_type(ds, "confirm_request") == []
