@@ -80,9 +80,9 @@ class _State:
         # low-confidence camera reads of the deal in play, neither confirmed nor corrected:
         # the state may be wrong (a play not counted), so violations are held, not penalised
         self.pending_reads: list[int] = []
-        # cameras offline now (device -> since when), and when the last came back: a
-        # limit that ran out while one was off may have been kept, the act unseen
-        self.cameras_off: dict[str, float] = {}
+        # the offline devices that are cameras, and when the last came back: a limit that ran
+        # out while one was off may have been kept, the act unseen
+        self.cameras_off: set[str] = set()
         self.camera_back_t = float("-inf")
 
 
@@ -927,20 +927,18 @@ class Table:
             self._emit("note", code=Note.CAMERA_MOVED, device=device, moved_mm=moved,
                        message=f"camera {device} moved {moved:g} mm and found the table again from its "
                                f"markers: have it recalibrated")
-        if e.source == "vision":
-            if e.get("online"):
-                if self._s.cameras_off.pop(device, None) is not None:
-                    self._s.camera_back_t = e.t
-            else:
-                self._s.cameras_off.setdefault(device, e.t)
         if e.get("online"):
             if device in self._s.offline:
                 self._s.offline.discard(device)
+                if device in self._s.cameras_off:
+                    self._s.cameras_off.discard(device)
+                    self._s.camera_back_t = e.t
                 self._emit("device_online", seat=e.seat, device=device,
                            message=f"device {device} back online")
         elif device not in self._s.offline:
             self._s.offline.add(device)
             if e.source == "vision":      # a camera: what goes unseen is the cards laid, not the presses
+                self._s.cameras_off.add(device)
                 self._emit("device_offline", seat=e.seat, device=device, camera=True,
                            message=f"camera {device} offline: enter plays and tributes by hand")
             else:
