@@ -33,6 +33,7 @@ COMMAND_MODULES = [
     "commands.simulate_devices",
     "commands.audio",
     "commands.vision",
+    "commands.camera_check",
 ]
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT = 0, 1, 2

@@ -151,6 +151,17 @@ def cmd_recognize(args) -> int:
     return 0
 
 
+def _curve(path: str | None):
+    """``--confidence-curve``: the venue's own curve, checked as a table checks it."""
+    if path is None:
+        return None
+    from vision.reading.confidence import Calibration, CalibrationError
+    try:
+        return Calibration.load(path)
+    except CalibrationError as exc:
+        raise UsageError(f"--confidence-curve: {exc}") from None
+
+
 def cmd_watch(args) -> int:
     from vision.reading.picture_loss import FROZEN_S
     from vision.reading.watch import FrameError, SourceError, TableWatcher, is_live, open_source
@@ -162,7 +173,8 @@ def cmd_watch(args) -> int:
     try:
         watcher = TableWatcher(geo, _detector(args), zones, args.stable_s, args.stable_frames,
                                margin_mm=args.margin_mm, threads=args.threads,
-                               frozen_s=FROZEN_S if is_live(args.source) else None)
+                               frozen_s=FROZEN_S if is_live(args.source) else None,
+                               confidence_curve=_curve(args.confidence_curve))
     except GeometryError as exc:
         raise UsageError(str(exc)) from None
     n = -1
@@ -292,6 +304,8 @@ def register(subparsers) -> None:
     _add_margin_arg(p)
     _add_model_args(p)
     _add_deck_arg(p)
+    p.add_argument("--confidence-curve", metavar="CURVE.json", type=existing_file,
+                   help="the venue's own confidence curve (guandan-ref camera-check --fit; default: the shipped one)")
     p.set_defaults(func=cmd_watch)
 
     p = subparsers.add_parser(

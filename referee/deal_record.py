@@ -52,7 +52,8 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from referee.cards import CardError, parse_card
 from referee.decisions import Decision
-from referee.events import Event, EventError
+from referee.corrections import META_ACTIONS as _META, overrides
+from referee.events import Event
 
 if TYPE_CHECKING:
     from referee.table import Table
@@ -69,7 +70,6 @@ _REFUSING = frozenset(("illegal_play", "out_of_turn_play", "out_of_turn_pass", "
                        "wrong_return"))
 # decisions that show a play or pass moved the game on
 _MOVED = frozenset(("turn", "trick_end", "deal_end"))
-_META = ("void", "correct", "confirm")
 _TIMED = ("play", "pass", "tribute", "return")
 _SUIT_ORDER = {"S": 0, "H": 1, "C": 2, "D": 3, None: 4}
 
@@ -87,37 +87,6 @@ def sort_cards(codes: Iterable[str]) -> list[str]:
             return (99, 9, code)       # not a card: last, as it was written
         return (card.rank, _SUIT_ORDER[card.suit], code)
     return sorted(codes, key=key)
-
-
-def _overrides(log: Sequence[Event]) -> tuple[set[int], dict[int, Event]]:
-    """(voided, corrected) event ids from the referee's corrections, read from the
-    newest back as the table reads them (a later void cancels an earlier
-    correction, the latest correction wins)."""
-    by_id = {e.id: e for e in log if e.id is not None}
-    voided: set[int] = set()
-    corrected: dict[int, Event] = {}
-    for m in reversed(log):
-        if m.type != "referee" or m.get("action") not in _META or m.id in voided:
-            continue
-        ref = m.get("ref")
-        target = by_id.get(ref) if isinstance(ref, int) else None
-        if target is None or not isinstance(ref, int):
-            continue
-        if m.get("action") == "void" and m.get("what", "event") != "penalty":
-            voided.add(ref)
-        elif m.get("action") == "correct" and ref not in corrected:
-            fields = m.get("event")
-            if not isinstance(fields, Mapping):
-                continue
-            merged = {**target.to_dict(), **fields, "id": target.id, "t": target.t,
-                      "table": target.table}
-            if "confidence" not in fields:
-                merged.pop("confidence", None)
-            try:
-                corrected[ref] = Event.from_dict(merged)
-            except EventError:
-                continue
-    return voided, corrected
 
 
 def _ruling(d: Decision) -> dict[str, Any]:
@@ -340,7 +309,7 @@ def deals_of(events: Sequence[Event], decisions: Sequence[Decision]) -> dict[str
     outside any deal, e.g. a late arrival before the first); see the module's
     doc for each deal's shape. ``events``: the table's log in order, with their
     ids; ``decisions``: the record the referee gave for it."""
-    voided, corrected = _overrides(events)
+    voided, corrected = overrides(events)[:2]
     anchored = _anchors(decisions)
     levels = {"NS": "2", "EW": "2"}
     walk = _Walk(levels)

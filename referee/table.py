@@ -35,6 +35,7 @@ from referee.cards import Card, CardError, is_wild, level_rank, parse_card, pars
 from referee.clock import Clocks, Purpose
 from referee.codes import Confirm, Note, Violation
 from referee.combos import Combination
+from referee.corrections import META_ACTIONS, corrected_event
 from referee.deal import FINISHED, PLAY, Deal, Phase, Proof, Report, complete_order
 from referee.decisions import Decision
 from referee.events import Event, EventError
@@ -46,7 +47,6 @@ from referee.seating import (SIDES, Seat, Side, next_seat, opponents, partner, s
                              seats_of, side_named, side_of)
 from referee.settings import Settings
 
-META_ACTIONS = ("void", "correct", "confirm")
 LATE_WARNING_MIN, LATE_FOUL_MIN = 5.0, 10.0
 PLACES = ("上游", "二游", "三游", "下游")
 # Violation codes as a referee's event may name them (the terms and clauses: referee.codes)
@@ -199,13 +199,7 @@ class Table:
     @staticmethod
     def _corrected_event(target: Event, meta: Event) -> Event:
         """The event ``target`` as the referee's ``correct`` event ``meta`` restates it."""
-        fields = meta.get("event")
-        if not isinstance(fields, Mapping):
-            raise ValueError("referee correct needs an 'event' object with the corrected fields")
-        merged = {**target.to_dict(), **fields, "id": target.id, "t": target.t, "table": target.table}
-        if "confidence" not in fields:
-            merged.pop("confidence", None)   # a referee's correction is certain
-        return Event.from_dict(merged)
+        return corrected_event(target, meta.get("event"))
 
     def _find(self, ref: Any) -> Event | None:
         if isinstance(ref, int) and not isinstance(ref, bool) and 1 <= ref <= len(self.log):

@@ -27,6 +27,7 @@ class CameraConfig:
     unread: bool = True         # something laid that reads as no card is asked about (vision.reading.laid)
     white_balance: bool = True  # the lamp's colour, measured on the markers, taken out (vision.reading.white_balance)
     frozen_s: float | None = FROZEN_S   # a live camera's picture unchanged this long: said frozen (None: not checked)
+    confidence_curve: Path | None = None   # the venue's own curve (guandan-ref camera-check --fit; None: shipped)
 
 
 @dataclass
@@ -158,9 +159,16 @@ def parse_config(data: dict[str, Any], base: Path = Path(".")) -> TableConfig:
                 frozen == 0 or FROZEN_MIN_S <= frozen <= FROZEN_MAX_S):
             raise ConfigError(f"[[camera]] {i}: frozen_s must be a number of seconds from {FROZEN_MIN_S:g} to "
                               f"{FROZEN_MAX_S:g}, or 0 to turn the check off, got {frozen!r}")
+        curve = cam.get("confidence_curve")
+        if curve is not None and (not isinstance(curve, str) or not curve):
+            raise ConfigError(f"[[camera]] {i}: confidence_curve must be the path of a curve file (.json from "
+                              f"guandan-ref camera-check --fit), got {curve!r}")
+        curve_path = rel(curve)
+        if curve_path is not None:
+            _check_curve(curve_path, i)
         cameras.append(CameraConfig(str(cam["source"]), rel(cam["geometry"]), float(margin),
                                     None if zones is None else tuple(zones), deck_path, hands, **switches,
-                                    frozen_s=float(frozen) or None))
+                                    frozen_s=float(frozen) or None, confidence_curve=curve_path))
     _check_zones_watched_once(cameras)
     devices = data.get("devices", {})
     ports = devices.get("ports")
@@ -251,6 +259,17 @@ def _check_deck(path: Path, i: int) -> None:
         raise ConfigError(f"[[camera]] {i}: deck: {exc}") from None
     except FileNotFoundError as exc:    # the classifier itself is missing
         raise ConfigError(f"[[camera]] {i}: deck {path}: {exc}") from None
+
+
+def _check_curve(path: Path, i: int) -> None:
+    """A camera's confidence curve must be a calibration file a table can
+    apply: loaded once here, as the camera will."""
+    from vision.reading.confidence import Calibration, CalibrationError
+
+    try:
+        Calibration.load(path)
+    except CalibrationError as exc:
+        raise ConfigError(f"[[camera]] {i}: confidence_curve: {exc}") from None
 
 
 def _secret_file(path: Path | None, name: str) -> Path | None:

@@ -119,6 +119,10 @@ BAD = [
     (["watch", "0", "--table", "{d}/b.toml", "--stable-s", "-1"], "--stable-s: -1 is not a number of seconds"),
     (["watch", "0", "--table", "{d}/none.json"], "none.json does not exist"),
     (["enroll-deck", "{d}/frame.png", "--out", "{d}/deck.npz"], "1 photos given; single photos need one of each"),
+    (["camera-check", "--db", "{d}/log.sqlite", "--table", "T99"], "no table 'T99' in"),
+    (["camera-check", "--db", "{d}/text.sqlite"], "text.sqlite"),
+    (["camera-check", "--db", "{d}/log.sqlite", "--min-reads", "5"], "--min-reads: 5 is not a number of reads"),
+    (["camera-check", "--db", "{d}/log.sqlite", "--fit", "{d}/curve.json"], "0 reads were asked about"),
 ]
 if shutil.which("espeak-ng"):
     BAD.append((["audio", "--voice", "bad", "--demo"], "espeak-ng has no such voice"))

@@ -1,5 +1,6 @@
 """The table node: config file, sources that are missing, devices through real ptys."""
 
+import json
 import signal
 import subprocess
 import sys
@@ -132,8 +133,42 @@ def test_the_hand_cue_the_config_names_reaches_the_camera(tmp_path):
         assert [w.white is not None for w in watchers] == [True, False]
         # ([[camera]] frozen_s: checked on live cameras only; a video file may hold a still stretch)
         assert [w.picture.frozen_s for w in watchers] == [None, None]
+        # ([[camera]] confidence_curve: the venue's own curve gives the play events' confidence)
+        curve = tmp_path / "venue-curve.json"
+        curve.write_text(json.dumps({"size_groups": [{"name": "all", "min_cards": 1, "max_cards": 99}],
+                                     "curves": {"all": {"x": [0.5, 0.9], "p": [0.1, 0.6]}}}))
+        cfg = parse_config({"table": {"id": "T01"}, "camera": [
+            {"source": "0", "geometry": "a.json", "confidence_curve": "venue-curve.json"}]}, base=tmp_path)
+        assert cfg.cameras[0].confidence_curve == curve
+        venue = node.add_camera(str(tmp_path / "none.avi"), geo, zones=["S-play"], retry_every=600,
+                                hands="hand-model", confidence_curve=cfg.cameras[0].confidence_curve)
+        assert venue.trackers["S-play"].calibration(0.9, 2) == 0.6
+        assert watchers[0].trackers["S-play"].calibration(0.9, 2) > 0.6      # the shipped curve
     finally:
         node.stop()
+
+
+@pytest.mark.parametrize("text, msg", [
+    ("{", "is no confidence calibration"),
+    ("[1, 2]", "not a JSON object"),
+    ('{"size_groups": [{"name": "all", "min_cards": 1, "max_cards": 99}], "curves": {"all": {"x": [0.5, NaN], '
+     '"p": [0.1, 0.2]}}}', "knots must be finite numbers"),
+    ('{"size_groups": [{"name": "all", "min_cards": 1, "max_cards": 99}], "curves": {"all": {"x": [0.5, 0.9], '
+     '"p": [0.6, 0.2]}}}', "is not increasing"),
+    ('{"curves": {}}', "malformed calibration"),
+])
+def test_a_confidence_curve_that_cannot_be_applied_is_refused_naming_the_key(tmp_path, text, msg):
+    (tmp_path / "c.json").write_text(text)
+    with pytest.raises(ConfigError) as exc:
+        parse_config({"table": {"id": "T01"}, "camera": [
+            {"source": "0", "geometry": "a.json", "confidence_curve": "c.json"}]}, base=tmp_path)
+    assert str(exc.value).startswith("[[camera]] 1: confidence_curve: ") and msg in str(exc.value)
+    with pytest.raises(ConfigError, match="confidence_curve: cannot read"):
+        parse_config({"table": {"id": "T01"}, "camera": [
+            {"source": "0", "geometry": "a.json", "confidence_curve": "none.json"}]}, base=tmp_path)
+    with pytest.raises(ConfigError, match="confidence_curve must be the path of a curve file"):
+        parse_config({"table": {"id": "T01"}, "camera": [
+            {"source": "0", "geometry": "a.json", "confidence_curve": 0.8}]}, base=tmp_path)
 
 
 def test_a_camera_reports_only_the_zones_it_is_given(tmp_path):

@@ -45,6 +45,7 @@ from vision.reading.runtime import file_sha256
 DEFAULT_CALIBRATION = Path(__file__).resolve().parents[2] / "models" / "confidence-calibration.json"
 # every shipped curve, each fitted for one detector file (its "detector" field)
 SHIPPED_CALIBRATIONS = (DEFAULT_CALIBRATION, DEFAULT_CALIBRATION.with_name("confidence-calibration-float.json"))
+MAX_FILE_BYTES = 1 << 20     # a calibration file is a few kB of knots and figures
 ENV = "GUANDAN_CONFIDENCE_CALIBRATION"   # names another curve file, whatever the detector
 
 log = logging.getLogger(__name__)
@@ -142,12 +143,16 @@ class Calibration:
             for name, _, _ in self.groups:
                 c = doc["curves"][name]
                 x, p = np.asarray(c["x"], float), np.asarray(c["p"], float)
-                if len(x) == 0 or x.shape != p.shape:
+                if len(x) == 0 or x.ndim != 1 or x.shape != p.shape:
                     raise CalibrationError(f"curve {name}: x and p must be non-empty and alike")
+                if not (np.isfinite(x).all() and np.isfinite(p).all()):
+                    raise CalibrationError(f"curve {name}: knots must be finite numbers")
                 if np.any(np.diff(x) < 0) or np.any(np.diff(p) < 0) or p.min() < 0 or p.max() > 1:
                     raise CalibrationError(f"curve {name} is not increasing within 0..1")
                 self.curves[name] = (x, p)
-        except (KeyError, TypeError) as exc:
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, CalibrationError):
+                raise
             raise CalibrationError(f"malformed calibration: {exc!r}") from None
         self.doc = doc
 
@@ -155,9 +160,19 @@ class Calibration:
     def load(cls, path: str | Path | None = None) -> "Calibration":
         path = Path(path or os.environ.get(ENV) or DEFAULT_CALIBRATION)
         try:
-            return cls(json.loads(Path(path).read_text(encoding="utf-8")))
+            if path.stat().st_size > MAX_FILE_BYTES:
+                raise CalibrationError(f"{path} is no confidence calibration: over {MAX_FILE_BYTES} bytes")
+            doc = json.loads(path.read_text(encoding="utf-8"))
         except OSError as exc:
             raise CalibrationError(f"cannot read confidence calibration {path}: {exc}") from None
+        except ValueError as exc:        # not JSON, not UTF-8
+            raise CalibrationError(f"{path} is no confidence calibration: {exc}") from None
+        if not isinstance(doc, dict):
+            raise CalibrationError(f"{path} is no confidence calibration: not a JSON object")
+        try:
+            return cls(doc)
+        except CalibrationError as exc:
+            raise CalibrationError(f"{path}: {exc}") from None
 
     def __call__(self, raw: float, cards: int) -> float:
         x, p = self.curves[size_group(cards, self.groups)]

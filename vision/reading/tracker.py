@@ -44,20 +44,25 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from pathlib import Path
 
 from referee.cards import LEVELS, CardError
 from referee.combos import readings
 from referee.events import Event
 from vision.reading.classes import JOKERS
-from vision.reading.confidence import Calibration, calibration_for_model, default_calibration
+from vision.reading.confidence import Calibration, calibration_for_model, default_calibration, model_id
 from vision.reading.detector import ZoneRead
 from vision.reading.printed_cards import count_of
 
 log = logging.getLogger(__name__)
 
 
-def calibration_for(detector) -> Calibration:
-    """The calibration a table applies to what ``detector`` reads: its deck
+def calibration_for(detector, venue: Calibration | None = None) -> Calibration:
+    """The calibration a table applies to what ``detector`` reads: ``venue``,
+    a curve of the venue's own where the table config names one
+    (``guandan-ref camera-check --fit``: fitted on the venue's reads as its
+    referees judged them; :func:`check_venue_curve` says in the log where
+    it was fitted for other models), else its deck
     profile's own curve (the profile's head scores crops its own way), else
     the shipped one fitted for its model file
     (:func:`vision.reading.confidence.calibration_for_model`: the 8-bit and
@@ -65,6 +70,9 @@ def calibration_for(detector) -> Calibration:
     (before enrollment fitted one) still reads, with the shipped curve,
     unmeasured for its scores: a log line says so and how to mend it."""
     clf = getattr(detector, "classifier", None)
+    if venue is not None:
+        check_venue_curve(venue, detector)
+        return venue
 
     def shipped() -> Calibration:
         model = getattr(detector, "model_path", None)
@@ -84,6 +92,35 @@ def calibration_for(detector) -> Calibration:
     log.info("deck profile %s: plays' confidence from its own calibration%s", deck.name,
              f" (fitted on {plays} held-back rows)" if plays else "")
     return own
+
+
+def check_venue_curve(curve: Calibration, detector) -> list[str]:
+    """What differs between the models a venue's curve was fitted for (its
+    ``detector``, ``classifier`` and ``deck`` fields) and those ``detector``
+    reads with, each said once in the log as a warning: the curve's
+    probabilities are then not measured for these reads.
+
+    >>> from types import SimpleNamespace
+    >>> curve = Calibration({"size_groups": [{"name": "all", "min_cards": 1, "max_cards": 99}],
+    ...                      "curves": {"all": {"x": [0.5], "p": [0.9]}}, "deck": "Kem"})
+    >>> check_venue_curve(curve, SimpleNamespace(classifier=SimpleNamespace(deck=None)))
+    ['deck: fitted for Kem, read with none']
+    """
+    clf = getattr(detector, "classifier", None)
+    deck = getattr(clf, "deck", None)
+    in_use = {"detector": getattr(detector, "model_path", None), "classifier": getattr(clf, "model_path", None)}
+    differ = []
+    for key, path in in_use.items():
+        fitted = curve.doc.get(key)
+        if fitted and path is not None and fitted != model_id(path):
+            differ.append(f"{key}: fitted for {fitted}, read with {Path(path).name}")
+    if "deck" in curve.doc and curve.doc.get("deck") != (deck.name if deck is not None else None):
+        differ.append(f"deck: fitted for {curve.doc.get('deck') or 'none'}, read with "
+                      f"{deck.name if deck is not None else 'none'}")
+    for what in differ:
+        log.warning("the venue's confidence curve was made with other card models (%s): its plays' confidence "
+                    "is not measured for these reads; fit it again (guandan-ref camera-check --fit)", what)
+    return differ
 
 
 def joker_without_combination(names: tuple[str, ...] | list[str]) -> bool:

@@ -24,6 +24,7 @@ from vision.reading.picture_loss import PictureLoss
 from vision.reading.printed_cards import find_printed, markers_in
 from vision.reading.runtime import Workers
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, GeometryError, TableGeometry, Zone
+from vision.reading.confidence import Calibration
 from vision.reading.tracker import ZoneTracker, calibration_for
 from vision.reading.white_balance import MarkerWhite
 
@@ -131,7 +132,7 @@ class TableWatcher:
                  stable_s: float = 0.4, stable_frames: int = 3, reuse_below: float = 2.5,
                  margin_mm: float = ZONE_MARGIN_MM, hand_still_s: float = 1.0, motion_level: float = 2.5,
                  threads: int = 2, unread: bool = True, white_balance: bool = True, name: str = "camera",
-                 frozen_s: float | None = None):
+                 frozen_s: float | None = None, confidence_curve: Calibration | None = None):
         """``reuse_below``: a zone whose picture differs from the one last sent
         to the detector by less than this mean grey level, and by
         :data:`LOCAL_LEVEL` or more nowhere in :data:`LOCAL_SHARE` of it,
@@ -177,7 +178,11 @@ class TableWatcher:
         frame and is said offline after a second; ``frozen_s``: a picture
         that has not changed in any sampled pixel for this many seconds is
         said frozen (a live camera's noise always changes it; None, for a
-        video file: not checked). :mod:`vision.reading.picture_loss`."""
+        video file: not checked). :mod:`vision.reading.picture_loss`.
+
+        ``confidence_curve``: the venue's own curve for the play events'
+        confidence (``guandan-ref camera-check --fit``), instead of the deck
+        profile's or the shipped one (:func:`vision.reading.tracker.calibration_for`)."""
         if geo.homography is None:
             raise GeometryError("table geometry is not calibrated (run guandan-ref calibrate)")
         if not 0 <= margin_mm <= 100:
@@ -185,8 +190,8 @@ class TableWatcher:
         self.geo, self.detector = geo, detector
         names = zones or [z.name for z in geo.zones]
         self.zones = [geo.zone(n) for n in names]
-        # the play events' confidence: the deck profile's own calibration when it has one
-        calibration = calibration_for(detector)
+        # the play events' confidence: the venue's curve, else the deck profile's own when it has one
+        calibration = calibration_for(detector, confidence_curve)
         self.trackers = {z.name: ZoneTracker(z.seat, z.kind, geo.table, stable_s, stable_frames, calibration)
                          for z in self.zones}
         self.reuse_below = reuse_below
