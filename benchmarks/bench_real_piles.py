@@ -161,7 +161,8 @@ SETS = {
 }
 
 
-def measure(det: CardDetector, folder: Path, which: str = "ccml", per_photo: bool = False) -> dict:
+def measure(det: CardDetector, folder: Path, which: str = "ccml", per_photo: bool = False,
+            venue_curve: bool = False) -> dict:
     """The module's figures for one set.  Each photograph's read is also
     weighed as a table would weigh a play: its confidence from the curve the
     table applies (:func:`vision.reading.tracker.calibration_for`), halved
@@ -202,7 +203,7 @@ def measure(det: CardDetector, folder: Path, which: str = "ccml", per_photo: boo
             tally["tall_found"] += sum(1 for f in tall if got[f])
             tally["wide_found"] += sum(1 for f in truth - tall if got[f])
         rows.append({"photo": path.name[:24], "truth": sorted(truth), "read": read.names,
-                     "curve": round(curve, 4), "unasked": unasked})
+                     "raw": round(read.confidence, 5), "exact": exact, "curve": round(curve, 4), "unasked": unasked})
     out = {"photographs": len(rows), "cards": tally["cards"],
            "card_recall": round(tally["found"] / max(1, tally["cards"]), 3),
            "card_precision": round(tally["right"] / max(1, tally["read"]), 3),
@@ -220,7 +221,62 @@ def measure(det: CardDetector, folder: Path, which: str = "ccml", per_photo: boo
         out |= {"recall_taller_boxes": f"{tally['tall_found']}/{tally['tall']} = "
                                        f"{tally['tall_found'] / max(1, tally['tall']):.3f}",
                 "recall_wider_boxes": f"{tally['wide_found']}/{wide} = {tally['wide_found'] / max(1, wide):.3f}"}
+    if venue_curve:
+        out["venue_curve"] = venue_cross_fit(rows, calibration, asked_below)
     return {**out, "per_photograph": rows} if per_photo else out
+
+
+def venue_cross_fit(rows: list[dict], shipped, threshold: float) -> dict:
+    """A confidence curve of the venue's own, as ``guandan-ref camera-check
+    --fit`` makes one, tried on these photographs: each half of them is
+    read as a checking round would be (every read asked, the referee
+    confirming the right ones and correcting the others to the faces laid),
+    the curve fitted on that half's log by the command's own code
+    (:func:`services.camera_checks.fit_records`,
+    :func:`vision.reading.confidence.fit_curves`) and judged on the other
+    half, beside the shipped curve: the reads each puts at ``threshold`` or
+    more and how many of those are right, and the Brier score (the mean
+    squared gap between the probability and the outcome)."""
+    from referee.events import Event
+    from services.camera_checks import camera_reads, fit_records
+    from vision.reading.confidence import SIZE_GROUPS, Calibration, fit_curves
+
+    def checking_round(half: list[dict]) -> list[Event]:
+        log = [Event.from_dict({"id": 1, "t": 0.0, "table": "T01", "type": "settings",
+                                "settings": {"min_confidence": 1.0}})]
+        for r in half:
+            conf, why = play_confidence(r["raw"], r["read"], shipped)
+            i = len(log) + 1
+            log.append(Event.from_dict({"id": i, "t": float(i), "table": "T01", "type": "play", "seat": "S",
+                                        "cards": [str(c) for c in r["read"]], "source": "vision", "confidence": conf,
+                                        "raw_confidence": r["raw"], **({"doubt": why[0]} if why else {})}))
+            answer = ({"action": "confirm"} if r["exact"] else
+                      {"action": "correct", "event": {"cards": [str(c) for c in r["truth"]]}})
+            log.append(Event.from_dict({"id": i + 1, "t": i + 0.5, "table": "T01", "type": "referee",
+                                        "ref": i, **answer}))
+        return log
+
+    reads = [r for r in rows if r["read"]]
+    halves = (reads[0::2], reads[1::2])
+    tally: dict[str, Counter] = {"shipped": Counter(), "venue": Counter()}
+    for k in (0, 1):
+        recs = fit_records(camera_reads(checking_round(halves[k])))
+        venue = Calibration({"size_groups": [{"name": n, "min_cards": lo, "max_cards": hi}
+                                             for n, lo, hi in SIZE_GROUPS], "curves": fit_curves(recs)})
+        for r in halves[1 - k]:
+            for name, curve in (("shipped", shipped), ("venue", venue)):
+                p = curve(r["raw"], len(r["read"]))
+                tally[name]["reads"] += 1
+                tally[name]["sure"] += p >= threshold
+                tally[name]["sure_right"] += p >= threshold and r["exact"]
+                tally[name]["brier"] += (p - r["exact"]) ** 2
+                tally[name]["promised"] += p
+    return {"how": "two halves of the photographs (odd, even), each fitted as a checking round and judged on the "
+                   "other", "reads": len(reads), "right": sum(r["exact"] for r in reads),
+            **{name: {f"at_least_{threshold:g}": f"{t['sure_right']}/{t['sure']} right",
+                      "mean_probability": round(t["promised"] / max(1, t["reads"]), 3),
+                      "brier": round(t["brier"] / max(1, t["reads"]), 4)}
+               for name, t in tally.items()}}
 
 
 def add_turn_options(ap: argparse.ArgumentParser) -> None:
@@ -252,6 +308,9 @@ def main() -> int:
     ap.add_argument("--per-photograph", action="store_true", help="also each photograph's faces and read")
     ap.add_argument("--deck", type=Path, default=None, metavar="PROFILE",
                     help="read with a deck profile from guandan-ref enroll-deck (.npz), as a table naming it does")
+    ap.add_argument("--venue-curve", action="store_true",
+                    help="also fit a venue's own confidence curve on half the photographs (as guandan-ref "
+                         "camera-check --fit does on a checking round) and judge it on the other half")
     add_turn_options(ap)
     args = ap.parse_args()
     turning, said = turn_settings(args)
@@ -263,7 +322,7 @@ def main() -> int:
                       "detector": det.model_path.name, "index_classifier": det.classifier.model_path.name,
                       **({"deck_profile": args.deck.name} if args.deck else {}),
                       **said,
-                      **measure(det, args.dir, args.set, args.per_photograph)}, indent=1))
+                      **measure(det, args.dir, args.set, args.per_photograph, args.venue_curve)}, indent=1))
     return 0
 
 

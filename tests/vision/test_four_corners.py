@@ -154,3 +154,14 @@ def test_the_bench_lays_four_corner_fans_and_crooked_rows():
     assert sorted(section) == ["crooked_cards", "fans"]
     assert all(section[k]["plays"] == 1 and "card_recall_by_angle" in section[k]["each_cards_own_turn"]
                for k in section)
+
+
+def test_two_corners_that_both_lean_to_no_index_still_name_a_face():
+    # a real phone photograph (farukalamai's, IMG_20220316_141746) read a card
+    # named NONE: its two corners' likeliest name together was the classifier's
+    # "no index"; a card is always a face
+    first = [_index("C6", 20, 20), _index("C6", 70, 84)]
+    odd = [IndexDetection("SK", 0.5, (94, 8, 106, 32), alternatives=(("SK", 0.5), ("NONE", 0.45))),
+           IndexDetection("S9", 0.4, (144, 72, 156, 96), alternatives=(("S9", 0.4), ("NONE", 0.55)))]
+    names = [c.name for c in pair_indices(first + odd)]
+    assert "NONE" not in names and names.count("C6") == 1 and len(names) == 2

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.reading.classes import JOKERS
+from vision.reading.classes import CARD_NAMES, JOKERS
 
 # Geometry of a corner-index pair, measured on the decks (in the row's frame):
 # from the top-left index centre to the bottom-right one, dy is 1.4 to 4
@@ -275,6 +275,9 @@ def _matching(cand: list[tuple[float, int, int]]) -> list[tuple[float, int, int]
     return best[2]
 
 
+FACES = frozenset(CARD_NAMES)     # the names a card may take
+
+
 def _rescue_pairs(indices, local, bottom, ih, groups, used, names, rows: bool = False) -> list[tuple[int, int]]:
     """Pair the indices left over when the classifier named a card's two
     corners differently: a top-left and a bottom-right index that sit, to
@@ -318,7 +321,8 @@ def _rescue_pairs(indices, local, bottom, ih, groups, used, names, rows: bool = 
         a, b = indices[i], indices[j]
         if _surely_two(a, b):
             continue
-        options = {a.name, b.name} | {n for n, _ in a.alternatives} | {n for n, _ in b.alternatives}
+        # (a card is a face: NONE, "no index", likeliest to both corners names no card)
+        options = ({a.name, b.name} | {n for n, _ in a.alternatives} | {n for n, _ in b.alternatives}) & FACES
         best = max(options, key=lambda n: max(RESCUE_FLOOR, a.probability(n)) * max(RESCUE_FLOOR, b.probability(n)))
         used.update((i, j))
         names[i] = names[j] = best
