@@ -77,3 +77,12 @@ def check_demo(tmp_path, seed: int | None = None):
     assert any(ids[i].source == "vision" for d in found["illegal_play"] for i in d.events if i in ids)
     assert any(ids[i].source == "vision" for d in found["wrong_tribute"] for i in d.events if i in ids)
     assert decisions[-1].type == "match_end" or any(d.type == "match_end" for d in decisions)
+    # every camera read of cards carries its raw score, and camera-check counts each one
+    # (nobody answered the demo's requests: none is judged)
+    reads = [e for e in events if e.source == "vision" and e.type in ("play", "tribute") and (e.cards or e.card)]
+    assert reads and all(isinstance(e.get("raw_confidence"), float) for e in reads)
+    from tests.cli.helpers import cli
+    r = cli("camera-check", "--db", tmp_path / "demo.sqlite", "--json")
+    assert r.returncode == 0, r.stderr
+    rep = json.loads(r.stdout)
+    assert rep["reads"] == len(reads) and rep["asked"]["judged"] == rep["unasked"]["judged"] == 0

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -156,7 +156,6 @@ class TableGeometry:
     zones: list[Zone]
     homography: np.ndarray | None = None
     image_size: tuple[int, int] | None = None
-    _maps: dict = field(default_factory=dict, repr=False, compare=False)
 
     def zone(self, name: str) -> Zone:
         for z in self.zones:
