@@ -3,6 +3,7 @@ own checks, and a confidence curve of the venue's own.
 
     guandan-ref camera-check --db venue.sqlite [--table T01 ...] [--json]
     guandan-ref camera-check --db venue.sqlite --fit venue-curve.json [--deck PROFILE]
+    guandan-ref camera-check --pg "host=... dbname=guandan" [--fit ...]   # the venue's central record
 
 Every camera read of cards (a play or tribute from ``vision``) is counted
 with what became of it: confirmed or corrected to the same cards (right),
@@ -32,19 +33,34 @@ from commands import EXIT_OK, UsageError
 from commands.args import existing_file, integer, new_file_in_existing_dir, probability
 
 
+def _store(args: argparse.Namespace):
+    """The log to read: a SQLite file, or the venue's PostgreSQL record."""
+    if args.pg is None:
+        from storage.sqlite_log import EventStore, StoreError
+        try:
+            return EventStore(args.db)
+        except StoreError as exc:
+            raise UsageError(str(exc)) from None
+    import psycopg
+
+    from commands.venue import check_pg_dsn
+    from storage.postgres_log import PostgresEventStore
+    from venue.secrets import redact
+    try:
+        return PostgresEventStore(check_pg_dsn(args.pg))
+    except psycopg.Error as exc:
+        raise UsageError(redact(f"--pg: cannot read the venue's record: {' '.join(str(exc).split())}")) from None
+
+
 def _reads(args: argparse.Namespace) -> list[Any]:
     from services.camera_checks import camera_reads
-    from storage.sqlite_log import EventStore, StoreError
-    try:
-        store = EventStore(args.db)
-    except StoreError as exc:
-        raise UsageError(str(exc)) from None
-    with store:
+    with _store(args) as store:
         tables = store.tables()
         wanted = args.table or tables
         unknown = [t for t in wanted if t not in tables]
         if unknown:
-            raise UsageError(f"no table {unknown[0]!r} in {args.db} (it holds: {', '.join(tables) or 'no events'})")
+            raise UsageError(f"no table {unknown[0]!r} in {args.log_name} (it holds: "
+                             f"{', '.join(tables) or 'no events'})")
         reads = []
         for t in wanted:
             reads += camera_reads(list(store.stream(t)), args.min_confidence)
@@ -85,6 +101,17 @@ def print_report(rep: dict[str, Any], db: str, out=sys.stdout) -> None:
           f"{rep['fit_reads']}", file=out)
 
 
+def _made_by(args: argparse.Namespace) -> str:
+    """The command that made a curve, as its file records it (never a DSN: it may hold a password)."""
+    words = ["guandan-ref camera-check", f"--db {Path(args.db).name}" if args.pg is None else "--pg DSN"]
+    words += [f"--table {t}" for t in args.table or ()]
+    if args.min_confidence is not None:
+        words.append(f"--min-confidence {args.min_confidence:g}")
+    if args.deck:
+        words.append(f"--deck {Path(args.deck).name}")
+    return " ".join(words + [f"--fit {Path(args.fit).name}"])
+
+
 def fit_curve(reads: list[Any], args: argparse.Namespace) -> dict[str, Any]:
     """The venue's curve as a calibration file holds it (vision.reading.confidence)."""
     from services.camera_checks import fit_records
@@ -113,11 +140,11 @@ def fit_curve(reads: list[Any], args: argparse.Namespace) -> dict[str, Any]:
         "what": "P(a play's cards are read right, order aside) from its raw score, fitted on this venue's "
                 "camera reads as its referees judged them; numpy.interp over the knots, flat beyond the ends",
         "method": "isotonic regression (scipy.optimize.isotonic_regression), one knot per block",
-        "data": f"{len(recs)} camera reads of tables {', '.join(tables)} in {Path(args.db).name} asked about "
+        "data": f"{len(recs)} camera reads of tables {', '.join(tables)} in "
+                f"{Path(args.db).name if args.pg is None else 'the venue record'} asked about "
                 f"for their score alone and confirmed, corrected or voided by a referee ({wrong} wrong); "
                 f"reads not asked count for nothing",
-        "made_by": "guandan-ref camera-check " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["camera-check"]
-                   else "guandan-ref camera-check",
+        "made_by": _made_by(args),
         "detector": model_id(detector), "classifier": model_id(classifier),
         "deck": DeckProfile.load(args.deck).name if args.deck else None,
         "synthetic_only": False, "venue": True,
@@ -131,13 +158,14 @@ def fit_curve(reads: list[Any], args: argparse.Namespace) -> dict[str, Any]:
 
 def cmd_camera_check(args: argparse.Namespace) -> int:
     from services.camera_checks import check_report
+    args.log_name = args.db if args.pg is None else "the venue's record"
     reads = _reads(args)
     doc = fit_curve(reads, args) if args.fit else None     # refused before anything is printed
     rep = check_report(reads, args.min_confidence)
     if args.json:
         print(json.dumps(rep, ensure_ascii=False, indent=1))
     else:
-        print_report(rep, args.db)
+        print_report(rep, args.log_name)
     if doc is not None:
         Path(args.fit).write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         lo, hi = doc["check"]["raw_range"]
@@ -156,7 +184,9 @@ def register(sub) -> None:
     p = sub.add_parser("camera-check", help="how the cameras read, by the referees' checks; --fit a venue's own "
                                             "confidence curve",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--db", required=True, type=existing_file, metavar="LOG.sqlite", help="the event log to read")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--db", type=existing_file, metavar="LOG.sqlite", help="the event log to read")
+    src.add_argument("--pg", metavar="DSN", help="or the venue's record in PostgreSQL (guandan-ref central's --pg)")
     p.add_argument("--table", action="append", metavar="T",
                    help="a table to read (again for more; default every table in the log)")
     p.add_argument("--min-confidence", type=probability, default=None, metavar="P",

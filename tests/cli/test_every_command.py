@@ -123,6 +123,8 @@ BAD = [
     (["camera-check", "--db", "{d}/text.sqlite"], "text.sqlite"),
     (["camera-check", "--db", "{d}/log.sqlite", "--min-reads", "5"], "--min-reads: 5 is not a number of reads"),
     (["camera-check", "--db", "{d}/log.sqlite", "--fit", "{d}/curve.json"], "0 reads were asked about"),
+    (["camera-check", "--pg", "sslmode=bogus"], "--pg: sslmode=bogus is not one of"),
+    (["camera-check", "--pg", "host=127.0.0.1 port=1 connect_timeout=2"], "--pg: cannot read the venue's record"),
 ]
 if shutil.which("espeak-ng"):
     BAD.append((["audio", "--voice", "bad", "--demo"], "espeak-ng has no such voice"))
