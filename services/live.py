@@ -95,6 +95,11 @@ class LiveVenue:
         with self._cond:
             return [e.to_dict() for e in self.venue.table(table).log]
 
+    def log(self, table: str) -> list[Event]:
+        """The table's events themselves, in order (immutable values: a copy of the list)."""
+        with self._cond:
+            return list(self.venue.table(table).log)
+
     def read(self, table: str) -> tuple[dict[str, Any], list[dict[str, Any]],
                                         list[dict[str, Any]], int]:
         """Snapshot, decisions, events and version of one table, taken together

@@ -84,7 +84,8 @@ def create_app(config: dict[str, Any] | None = None, live: LiveVenue | None = No
     (the demo and ``guandan-ref table`` share theirs with the event sources)."""
     # imported here, not above: `guandan-ref users` imports web_dashboard.auth
     # and should not load the pages (and the PDF library)
-    from web_dashboard import auth, caching, deal_viewer, i18n, overlay, security, sheets, stream, views
+    from web_dashboard import (auth, caching, camera_checks, deal_viewer, i18n, overlay, security, sheets, stream,
+                               views)
 
     app = DashboardFlask(__name__, instance_relative_config=True)
     configure(app, config)
@@ -92,7 +93,7 @@ def create_app(config: dict[str, Any] | None = None, live: LiveVenue | None = No
         app.extensions["guandan_venue"] = live
     security.init_app(app)
     csrf.init_app(app)
-    for module in (auth, views, stream, sheets, overlay, deal_viewer, i18n, caching):
+    for module in (auth, views, stream, sheets, overlay, deal_viewer, camera_checks, i18n, caching):
         module.init_app(app)
     return app
 

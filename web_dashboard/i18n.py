@@ -135,6 +135,22 @@ CATALOGUE: dict[str, tuple[str, str]] = {  # key: (zh, en)
     "venue_lag_undelivered": ("未送达", "Not yet delivered"),
     "venue_lag_pending": ("待确认", "Delivered, not yet acknowledged"),
     "venue_unavailable": ("暂时无法读取", "cannot be read just now"),
+    # the cameras' reads as the referees judged them (web_dashboard/camera_checks.py)
+    "camera_checks": ("摄像头识别核查", "Camera checks"),
+    "cc_intro": ("每桌摄像头识别的牌（出牌、进贡）及裁判的处理：确认为对，更正或撤销为错。置信度低于门槛的识别会询问裁判；"
+                 "未询问且未更正的识别仅推定为对。",
+                 "Each table's camera reads of cards (plays, tributes) and what the referees did with them: "
+                 "confirmed is right, corrected or voided is wrong. Reads below the threshold are asked about; "
+                 "a read not asked and never corrected is only presumed right."),
+    "cc_all": ("全场", "All tables"),
+    "cc_reads": ("识别次数", "Camera reads"),
+    "cc_asked": ("询问裁判", "Asked"),
+    "cc_answered_wrong": ("已答复：错误", "Answered: wrong"),
+    "cc_promised": ("置信度预计错误", "Wrong as the confidence promised"),
+    "cc_unanswered": ("未答复", "Never answered"),
+    "cc_unasked_wrong": ("未询问但后来更正", "Not asked, corrected later"),
+    "cc_fit_reads": ("可用于本场置信曲线", "For a venue curve"),
+    "cc_none": ("还没有摄像头识别", "No camera reads yet"),
     # the broadcast overlay (web_dashboard/overlay.py); {n}, {team} are filled in by overlay.js
     "seat_S": ("南", "South"),
     "seat_E": ("东", "East"),

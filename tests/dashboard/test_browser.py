@@ -119,3 +119,33 @@ def test_an_unread_play_is_asked_about_without_a_confirm_button_and_corrected(se
     page.wait_for_selector("#feed li.confirm_request.open[data-code='low_confidence']", state="detached",
                            timeout=5000)
     assert live.snapshot("T01")["deal"]["turn"] != turn
+
+
+def test_the_camera_checks_page_shows_what_the_referees_found(server, browser):
+    """Camera reads asked about and answered: the page counts them per table and for the venue."""
+    app, base = server
+    live = app.extensions["guandan_venue"]
+    t = 5.0
+    reads = []
+    for k, (table, conf) in enumerate((("T01", 0.55), ("T01", 0.62), ("T01", 0.97), ("T02", 0.4))):
+        live.submit({"t": t + 1 + k, "table": table, "type": "play", "seat": "S", "cards": ["H3"],
+                     "source": "vision", "confidence": conf, "raw_confidence": conf + 0.1})
+        reads.append((table, len(live.events(table))))
+    # T01's first read is corrected to other cards, its second confirmed; T02's is voided
+    live.submit({"t": t + 9, "table": "T01", "type": "referee", "action": "correct", "ref": reads[0][1],
+                 "event": {"cards": ["H3", "D3"]}})
+    live.submit({"t": t + 9, "table": "T01", "type": "referee", "action": "confirm", "ref": reads[1][1]})
+    live.submit({"t": t + 9, "table": "T02", "type": "referee", "action": "void", "ref": reads[3][1]})
+    page = browser.new_page()
+    log_in(page, base, "head", "pw-head")
+    page.wait_for_url(base + "/")
+    page.click("nav.top a[href='/cameras']")
+    t01 = page.locator("#camera-checks tr[data-table='T01']")
+    expect(t01.locator(".reads")).to_have_text("3")
+    expect(t01.locator(".asked")).to_have_text("2")
+    expect(t01.locator(".answered-wrong")).to_have_text("50.0% (1/2)")
+    expect(page.locator("#camera-checks tr[data-table='T02'] .answered-wrong")).to_have_text("100.0% (1/1)")
+    venue = page.locator("#camera-checks tfoot tr")
+    expect(venue.locator(".reads")).to_have_text("4")
+    expect(venue.locator(".answered-wrong")).to_have_text("66.7% (2/3)")
+    expect(venue.locator(".fit-reads")).to_have_text("3")

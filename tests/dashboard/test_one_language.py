@@ -140,6 +140,10 @@ def test_every_referee_page_is_in_chinese(server, browser):  # noqa: F811
     expect(page.locator("#standings")).to_contain_text(TEAMS["NS"])
     _no_english(page, "standings")
 
+    page.click("nav.top a[href='/cameras']")
+    expect(page.locator("#camera-checks tbody tr")).to_have_count(2)
+    _no_english(page, "camera checks")
+
 
 def test_the_english_switch_gives_english(server, browser):  # noqa: F811
     app, base = server

@@ -12,7 +12,7 @@ from tests.dashboard.conftest import csrf_of, login, open_violation
 def test_pages_need_login(app):
     c = app.test_client()
     for path in ["/", "/overview.json", "/tables/T01", "/tables/T01/state.json", "/tables/T01/stream",
-                 "/overview/stream"]:
+                 "/overview/stream", "/cameras", "/cameras.json"]:
         r = c.get(path)
         assert r.status_code == 302 and "/login" in r.headers["Location"], path
 
