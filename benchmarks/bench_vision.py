@@ -946,7 +946,8 @@ def main() -> int:
     for key, which, folder in (("real_piles", "ccml", args.real_piles), ("phone_photos", "phone", args.phone_photos)):
         if folder:
             from benchmarks.bench_real_piles import SETS, measure as piles
-            out[key] = {"source": SETS[which].source, **piles(det, folder, which)}
+            # (the phone set, 88 reads, is enough to try a venue's own confidence curve on)
+            out[key] = {"source": SETS[which].source, **piles(det, folder, which, venue_curve=which == "phone")}
     if args.real_hands:
         out["real_hands"] = real_hands(det, args.real_hands, args.margin_mm, args.surface_seed, args.hand_model)
     if args.enroll:
