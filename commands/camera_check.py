@@ -94,6 +94,12 @@ def print_report(rep: dict[str, Any], db: str, out=sys.stdout) -> None:
           f"{asked['wrong']} wrong{share}; never answered {asked['unanswered']}", file=out)
     print(f"not asked: {unasked['reads']}, later corrected or voided {unasked['wrong']} (a floor: a read not "
           f"asked about is checked only where someone noticed it)", file=out)
+    if rep["zones"]:
+        print("by zone (reads, asked, answered wrong):", file=out)
+        for zone, z in rep["zones"].items():
+            a = z["asked"]
+            wrong = f"{a['wrong']}/{a['judged']} ({a['wrong_share']:.0%})" if a["judged"] else "-"
+            print(f"  {zone:<16}{z['reads']:6d} {a['reads']:6d}  {wrong}", file=out)
     for key, words in (("missed_cards", "cards most often missed"), ("extra_cards", "read where none lay")):
         if rep[key]:
             print(f"{words}: " + ", ".join(f"{c} x{n}" for c, n in rep[key]), file=out)

@@ -93,6 +93,7 @@ class CameraRead:
     confidence: float               # as the event carried it (calibrated, a doubt halved)
     raw: float | None               # the reader's raw score (``raw_confidence``), if it said
     doubt: str | None
+    zone: str | None                # the zone it was read in (e.g. ``N-play``), if the event said
     threshold: float                # the table's min_confidence then
     asked: bool                     # below it
     verdict: Verdict
@@ -163,12 +164,13 @@ def camera_reads(log: Sequence[Event], min_confidence: float | None = None) -> l
         else:
             verdict = Verdict.UNANSWERED if asked else Verdict.UNCHECKED
         raw = e.get("raw_confidence")
-        doubt = e.get("doubt")
+        doubt, zone = e.get("doubt"), e.get("zone")
         out.append(CameraRead(
             table=e.table, id=e.id, t=e.t, type=e.type, seat=None if e.seat is None else str(e.seat),
             cards=cards, confidence=float(e.confidence),
             raw=float(raw) if isinstance(raw, (int, float)) and not isinstance(raw, bool) else None,
-            doubt=doubt if isinstance(doubt, str) else None, threshold=threshold, asked=asked, verdict=verdict,
+            doubt=doubt if isinstance(doubt, str) else None, zone=zone if isinstance(zone, str) else None,
+            threshold=threshold, asked=asked, verdict=verdict,
             truth=truth))
     return out
 
@@ -236,8 +238,15 @@ def check_report(reads: Sequence[CameraRead], threshold: float | None = None) ->
     unasked = [r for r in reads if not r.asked]
     missing = Counter(c for r in reads for c in r.missing)
     extra = Counter(c for r in reads for c in r.extra)
+    # by table and zone: one zone under glare, or a corner of a camera's view, shows apart
+    zones = sorted({(r.table, r.zone) for r in reads if r.zone}, key=lambda tz: (tz[0], str(tz[1])))
+    by_zone = {}
+    for t, z in zones:
+        rs = [r for r in reads if r.table == t and r.zone == z]
+        by_zone[f"{t} {z}"] = {"reads": len(rs), "asked": _tally([r for r in rs if r.asked]),
+                               "unasked": _tally([r for r in rs if not r.asked])}
     return {"reads": len(reads), "tables": sorted({r.table for r in reads}),
-            "bands": bands, "asked": _tally(asked), "unasked": _tally(unasked),
+            "bands": bands, "asked": _tally(asked), "unasked": _tally(unasked), "zones": by_zone,
             "fit_reads": len(fit_records(reads)),
             "missed_cards": missing.most_common(10), "extra_cards": extra.most_common(10)}
 

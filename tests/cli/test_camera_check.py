@@ -78,6 +78,10 @@ def test_the_report_counts_what_the_referees_said(tmp_path):
     text = cli("camera-check", "--db", db)
     assert text.returncode == 0 and f"asked about: {truth['asked']}, answered {truth['asked']}" in text.stdout
     assert f"not asked: {truth['unasked']}, later corrected or voided 0" in text.stdout
+    # every read lay in S-play: the zone's line holds them all
+    zone = rep["zones"]["T01 S-play"]
+    assert zone["reads"] == 300 and zone["asked"]["wrong"] == truth["asked_wrong"]
+    assert f"  T01 S-play         300 {truth['asked']:6d}  {truth['asked_wrong']}/{truth['asked']}" in text.stdout
 
 
 def test_a_curve_fitted_on_a_checking_round_says_what_the_venue_reads(tmp_path):
