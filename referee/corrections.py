@@ -70,9 +70,13 @@ def overrides(log: Sequence[Event]) -> Overrides:
         if m.type != "referee" or m.get("action") not in META_ACTIONS or m.id in voided:
             continue
         action, ref = m.get("action"), m.get("ref")
-        target = by_id.get(ref) if isinstance(ref, int) and not isinstance(ref, bool) else None
-        if target is None or not isinstance(ref, int):
+        try:
+            target = by_id.get(ref)
+        except TypeError:                 # (a list, an object: no event's number)
+            target = None
+        if target is None or target.id is None:
             continue                      # names nothing: the table asks about it instead
+        ref = target.id
         if action == "void" and m.get("what", "event") == "penalty":
             waived.add(ref)
         elif action == "void":

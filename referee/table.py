@@ -35,7 +35,7 @@ from referee.cards import Card, CardError, is_wild, level_rank, parse_card, pars
 from referee.clock import Clocks, Purpose
 from referee.codes import Confirm, Note, Violation
 from referee.combos import Combination
-from referee.corrections import META_ACTIONS, corrected_event
+from referee.corrections import META_ACTIONS, corrected_event, overrides
 from referee.deal import FINISHED, PLAY, Deal, Phase, Proof, Report, complete_order
 from referee.decisions import Decision
 from referee.events import Event, EventError
@@ -211,31 +211,12 @@ class Table:
                 return e
         return None
 
-    def _overrides(self) -> tuple[set[Any], dict[Any, Event], set[Any], set[Any]]:
-        """(voided, corrected, confirmed, waived) from the referee events in the log.
-
-        Read from the newest back, so a later void can cancel an earlier void,
-        correction or confirmation, and the latest correction of an event wins."""
-        voided: set[Any] = set()
-        corrected: dict[Any, Event] = {}
-        confirmed: set[Any] = set()
-        waived: set[Any] = set()
-        for m in reversed(self.log):
-            if m.type != "referee" or m.get("action") not in META_ACTIONS \
-                    or m.id in voided or m.id in self._bad_meta:
-                continue
-            action, ref = m.get("action"), m.get("ref")
-            if action == "void" and m.get("what", "event") == "penalty":
-                waived.add(ref)
-            elif action == "void":
-                voided.add(ref)
-            elif action == "confirm":
-                confirmed.add(ref)
-            elif ref not in corrected:
-                target = self._find(ref)
-                assert target is not None   # a correction naming nothing is in _bad_meta
-                corrected[ref] = self._corrected_event(target, m)
-        return voided, corrected, confirmed, waived
+    def _overrides(self) -> tuple[set[int], dict[int, Event], set[int], set[int]]:
+        """(voided, corrected, confirmed, waived) from the referee events in the log
+        (:func:`referee.corrections.overrides`: from the newest back, so a later
+        void can cancel an earlier void, correction or confirmation, and the
+        latest correction of an event wins; one naming nothing counts for nothing)."""
+        return overrides(self.log)
 
     def _rebuild(self) -> None:
         voided, corrected, self._confirmed, waived = self._overrides()
@@ -249,7 +230,7 @@ class Table:
                 continue
             if e.id in voided:
                 continue
-            self._record(self._fold(corrected.get(e.id, e)))
+            self._record(self._fold(corrected.get(e.id, e) if e.id is not None else e))
 
     def _record(self, out: list[Decision]) -> None:
         base = len(self.decisions)

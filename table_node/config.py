@@ -138,13 +138,8 @@ def parse_config(data: dict[str, Any], base: Path = Path(".")) -> TableConfig:
         if zones is not None and (not isinstance(zones, list) or not zones
                                   or not all(isinstance(z, str) and z for z in zones)):
             raise ConfigError(f"[[camera]] {i}: zones must be a list of zone names such as \"S-play\"")
-        deck = cam.get("deck")
-        if deck is not None and (not isinstance(deck, str) or not deck):
-            raise ConfigError(f"[[camera]] {i}: deck must be the path of a deck profile (.npz from "
-                              f"guandan-ref enroll-deck), got {deck!r}")
-        deck_path = rel(deck)
-        if deck_path is not None:
-            _check_deck(deck_path, i)
+        deck_path = _camera_file(cam, i, "deck", "a deck profile (.npz from guandan-ref enroll-deck)", rel,
+                                 _check_deck)
         hands = cam.get("hands", CameraConfig.hands)
         if hands not in HAND_CUES:
             raise ConfigError(f"[[camera]] {i}: hands must be one of {', '.join(map(repr, HAND_CUES))}, "
@@ -159,13 +154,8 @@ def parse_config(data: dict[str, Any], base: Path = Path(".")) -> TableConfig:
                 frozen == 0 or FROZEN_MIN_S <= frozen <= FROZEN_MAX_S):
             raise ConfigError(f"[[camera]] {i}: frozen_s must be a number of seconds from {FROZEN_MIN_S:g} to "
                               f"{FROZEN_MAX_S:g}, or 0 to turn the check off, got {frozen!r}")
-        curve = cam.get("confidence_curve")
-        if curve is not None and (not isinstance(curve, str) or not curve):
-            raise ConfigError(f"[[camera]] {i}: confidence_curve must be the path of a curve file (.json from "
-                              f"guandan-ref camera-check --fit), got {curve!r}")
-        curve_path = rel(curve)
-        if curve_path is not None:
-            _check_curve(curve_path, i)
+        curve_path = _camera_file(cam, i, "confidence_curve",
+                                  "a curve file (.json from guandan-ref camera-check --fit)", rel, _check_curve)
         cameras.append(CameraConfig(str(cam["source"]), rel(cam["geometry"]), float(margin),
                                     None if zones is None else tuple(zones), deck_path, hands, **switches,
                                     frozen_s=float(frozen) or None, confidence_curve=curve_path))
@@ -243,6 +233,19 @@ def _clips(section: Any, rel) -> tuple[Path | None, Any]:
     except ValueError as exc:
         raise ConfigError(f"[clips] {exc}") from None
     return (rel(folder) if enabled else None), settings
+
+
+def _camera_file(cam: dict, i: int, key: str, what: str, rel, check) -> Path | None:
+    """A camera's optional file ``key``: a non-empty path (relative to the
+    config's folder), checked by ``check(path, i)`` as the camera will load it."""
+    value = cam.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value:
+        raise ConfigError(f"[[camera]] {i}: {key} must be the path of {what}, got {value!r}")
+    path = rel(value)
+    check(path, i)
+    return path
 
 
 def _check_deck(path: Path, i: int) -> None:
