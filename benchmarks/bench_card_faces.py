@@ -93,6 +93,7 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
                 if per_picture is not None:
                     per_picture.append({"picture": str(f.path.relative_to(root)), "face": f.face, "angle": angle,
                                         "white_stock": stock[f.path], "read": names,
+                                        "raw": round(float(read.confidence), 5),
                                         "confidence": round(float(confidence), 4), "asked": not unasked})
                 if f.face == JOKER:
                     c["joker_pictures"] += 1
@@ -105,6 +106,8 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
                     c["phantom_jokers"] += jokers > 0
                     c["phantom_jokers_unasked"] += jokers > 0 and unasked
                 c["exact"] += exact
+                if per_picture is not None:
+                    per_picture[-1]["exact"] = bool(exact)
                 c["exact_unasked"] += exact and unasked
                 c["wrong_unasked"] += bool(names) and not exact and unasked
                 c["nothing_read"] += not names
@@ -154,16 +157,23 @@ def main() -> int:
     ap.add_argument("--angles", type=angle_list, default=(0.0, 20.0, 40.0), help="comma-separated degrees (-90 to 90)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--per-picture", type=Path, help="also write each picture's read here (JSON lines)")
+    ap.add_argument("--venue-curve", action="store_true",
+                    help="also fit a venue's own confidence curve on half the pictures (as guandan-ref camera-check "
+                         "--fit does on a checking round) and judge it on the other half")
     args = ap.parse_args()
     angles = args.angles
     det = CardDetector(threads=args.threads)
-    reads: list | None = [] if args.per_picture else None
+    reads: list | None = [] if args.per_picture or args.venue_curve else None
     try:
         out = measure(det, args.root, tuple(args.splits.split(",")), angles, per_picture=reads)
     except CardFacesError as exc:
         ap.error(str(exc))
     if args.per_picture:
         args.per_picture.write_text("".join(json.dumps(r) + "\n" for r in reads or []))
+    if args.venue_curve:
+        from benchmarks.bench_real_piles import venue_cross_fit
+        out["venue_curve"] = venue_cross_fit(reads or [], calibration_for(det), Settings().min_confidence,
+                                             group="picture")
     print(json.dumps(out, indent=1))
     return 0
 

@@ -226,17 +226,20 @@ def measure(det: CardDetector, folder: Path, which: str = "ccml", per_photo: boo
     return {**out, "per_photograph": rows} if per_photo else out
 
 
-def venue_cross_fit(rows: list[dict], shipped, threshold: float) -> dict:
+def venue_cross_fit(rows: list[dict], shipped, threshold: float, group: str | None = None) -> dict:
     """A confidence curve of the venue's own, as ``guandan-ref camera-check
     --fit`` makes one, tried on these photographs: each half of them is
     read as a checking round would be (every read asked, the referee
-    confirming the right ones and correcting the others to the faces laid),
+    confirming the right ones and voiding the others),
     the curve fitted on that half's log by the command's own code
     (:func:`services.camera_checks.fit_records`,
     :func:`vision.reading.confidence.fit_curves`) and judged on the other
     half, beside the shipped curve: the reads each puts at ``threshold`` or
     more and how many of those are right, and the Brier score (the mean
-    squared gap between the probability and the outcome)."""
+    squared gap between the probability and the outcome).  ``rows``: one a
+    read, with ``read`` (names), ``raw`` and ``exact``; the halves are odd and
+    even rows, or odd and even values of the key ``group`` where given (the
+    same picture read at several angles stays in one half)."""
     from referee.events import Event
     from services.camera_checks import camera_reads, fit_records
     from vision.reading.confidence import SIZE_GROUPS, Calibration, fit_curves
@@ -250,14 +253,17 @@ def venue_cross_fit(rows: list[dict], shipped, threshold: float) -> dict:
             log.append(Event.from_dict({"id": i, "t": float(i), "table": "T01", "type": "play", "seat": "S",
                                         "cards": [str(c) for c in r["read"]], "source": "vision", "confidence": conf,
                                         "raw_confidence": r["raw"], **({"doubt": why[0]} if why else {})}))
-            answer = ({"action": "confirm"} if r["exact"] else
-                      {"action": "correct", "event": {"cards": [str(c) for c in r["truth"]]}})
+            answer = {"action": "confirm" if r["exact"] else "void"}
             log.append(Event.from_dict({"id": i + 1, "t": i + 0.5, "table": "T01", "type": "referee",
                                         "ref": i, **answer}))
         return log
 
     reads = [r for r in rows if r["read"]]
-    halves = (reads[0::2], reads[1::2])
+    if group is None:
+        halves = (reads[0::2], reads[1::2])
+    else:
+        order = {g: k for k, g in enumerate(dict.fromkeys(r[group] for r in reads))}
+        halves = tuple([r for r in reads if order[r[group]] % 2 == h] for h in (0, 1))
     tally: dict[str, Counter] = {"shipped": Counter(), "venue": Counter()}
     for k in (0, 1):
         recs = fit_records(camera_reads(checking_round(halves[k])))
@@ -272,7 +278,7 @@ def venue_cross_fit(rows: list[dict], shipped, threshold: float) -> dict:
                 tally[name]["brier"] += (p - r["exact"]) ** 2
                 tally[name]["promised"] += p
     return {"how": "two halves of the photographs (odd, even), each fitted as a checking round and judged on the "
-                   "other", "reads": len(reads), "right": sum(r["exact"] for r in reads),
+                   "other" + (f" (halves by {group})" if group else ""), "reads": len(reads), "right": sum(r["exact"] for r in reads),
             **{name: {f"at_least_{threshold:g}": f"{t['sure_right']}/{t['sure']} right",
                       "mean_probability": round(t["promised"] / max(1, t["reads"]), 3),
                       "brier": round(t["brier"] / max(1, t["reads"]), 4)}
