@@ -239,7 +239,16 @@ def venue_cross_fit(rows: list[dict], shipped, threshold: float, group: str | No
     squared gap between the probability and the outcome).  ``rows``: one a
     read, with ``read`` (names), ``raw`` and ``exact``; the halves are odd and
     even rows, or odd and even values of the key ``group`` where given (the
-    same picture read at several angles stays in one half)."""
+    same picture read at several angles stays in one half).
+
+    >>> from vision.reading.confidence import Calibration
+    >>> sure = Calibration({"size_groups": [{"name": "all", "min_cards": 1, "max_cards": 99}],
+    ...                     "curves": {"all": {"x": [0.0, 1.0], "p": [0.9, 0.99]}}})   # always sure
+    >>> rows = [{"read": ["S5"], "raw": k / 100, "exact": k % 3 == 0} for k in range(100)]   # a third right
+    >>> out = venue_cross_fit(rows, sure, 0.8)
+    >>> out["shipped"]["at_least_0.8"], out["venue"]["at_least_0.8"], out["venue"]["mean_probability"] < 0.5
+    ('34/100 right', '0/0 right', True)
+    """
     from referee.events import Event
     from services.camera_checks import camera_reads, fit_records
     from vision.reading.confidence import SIZE_GROUPS, Calibration, fit_curves
