@@ -103,7 +103,6 @@ class Table:
         self.log: list[Event] = []
         self.decisions: list[Decision] = []        # the record for the log as corrected
         self._confirmed: set[Any] = set()          # low-confidence events the referee confirmed
-        self._bad_meta: set[int | None] = set()    # referee events that named nothing usable
         self._s = _State(self.settings)
         self._out: list[Decision] = []             # decisions of the event being folded
         self._event = Event("tick", 0.0, table_id)  # the event being folded
@@ -172,11 +171,10 @@ class Table:
             problem = (Confirm.BAD_REFERENCE, f"referee {action}: no event {ref!r} in this table's log")
         elif action == "correct":
             try:
-                self._corrected_event(target, event)
+                corrected_event(target, event.get("event"))
             except ValueError as exc:
                 problem = (Confirm.BAD_CORRECTION, f"referee correct of event {ref}: {exc}")
         if problem is not None:
-            self._bad_meta.add(event.id)
             d = self._decision(event, "confirm_request", code=problem[0], message=problem[1])
             self._record([d])
             return [d]
@@ -196,11 +194,6 @@ class Table:
                         extra={"action": action, "ref": ref, "restated_from": k})
         return [note, *self.decisions[k:]]
 
-    @staticmethod
-    def _corrected_event(target: Event, meta: Event) -> Event:
-        """The event ``target`` as the referee's ``correct`` event ``meta`` restates it."""
-        return corrected_event(target, meta.get("event"))
-
     def _find(self, ref: Any) -> Event | None:
         if isinstance(ref, int) and not isinstance(ref, bool) and 1 <= ref <= len(self.log):
             e = self.log[ref - 1]
@@ -211,15 +204,10 @@ class Table:
                 return e
         return None
 
-    def _overrides(self) -> tuple[set[int], dict[int, Event], set[int], set[int]]:
-        """(voided, corrected, confirmed, waived) from the referee events in the log
-        (:func:`referee.corrections.overrides`: from the newest back, so a later
-        void can cancel an earlier void, correction or confirmation, and the
-        latest correction of an event wins; one naming nothing counts for nothing)."""
-        return overrides(self.log)
-
     def _rebuild(self) -> None:
-        voided, corrected, self._confirmed, waived = self._overrides()
+        # (referee.corrections: a later void cancels an earlier void, correction or
+        # confirmation; a correction naming nothing, or malformed, counts for nothing)
+        voided, corrected, self._confirmed, waived = overrides(self.log)
         self.settings, self.teams = self.initial_settings, {}
         self.players, self.captains = {}, {}
         self._s = _State(self.settings)
