@@ -36,11 +36,8 @@ from commands.args import existing_file, integer, new_file_in_existing_dir, prob
 def _store(args: argparse.Namespace):
     """The log to read: a SQLite file, or the venue's PostgreSQL record."""
     if args.pg is None:
-        from storage.sqlite_log import EventStore, StoreError
-        try:
-            return EventStore(args.db)
-        except StoreError as exc:
-            raise UsageError(str(exc)) from None
+        from commands.export import sqlite_store
+        return sqlite_store(args.db)
     import psycopg
 
     from commands.venue import check_pg_dsn
@@ -127,11 +124,10 @@ def fit_curve(reads: list[Any], args: argparse.Namespace) -> dict[str, Any]:
     from vision.reading.index_classifier import shipped_classifier
     from vision.reading.runtime import model_path, shipped_model
 
-    if args.deck:
-        try:
-            DeckProfile.load(args.deck)
-        except DeckProfileError as exc:
-            raise UsageError(f"--deck: {exc}") from None
+    try:
+        deck = DeckProfile.load(args.deck) if args.deck else None
+    except DeckProfileError as exc:
+        raise UsageError(f"--deck: {exc}") from None
     recs = fit_records(reads)
     if len(recs) < args.min_reads:
         raise UsageError(f"{len(recs)} reads were asked about for their score alone and answered by a referee; "
@@ -152,7 +148,7 @@ def fit_curve(reads: list[Any], args: argparse.Namespace) -> dict[str, Any]:
                 f"reads not asked count for nothing",
         "made_by": _made_by(args),
         "detector": model_id(detector), "classifier": model_id(classifier),
-        "deck": DeckProfile.load(args.deck).name if args.deck else None,
+        "deck": deck.name if deck is not None else None,
         "synthetic_only": False, "venue": True,
         "size_groups": [{"name": n, "min_cards": lo, "max_cards": hi} for n, lo, hi in SIZE_GROUPS],
         "curves": fit_curves(recs),
@@ -187,6 +183,8 @@ def cmd_camera_check(args: argparse.Namespace) -> int:
 
 
 def register(sub) -> None:
+    from services.camera_checks import MIN_FIT_READS
+
     p = sub.add_parser("camera-check", help="how the cameras read, by the referees' checks; --fit a venue's own "
                                             "confidence curve",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -202,6 +200,6 @@ def register(sub) -> None:
                    help="fit the venue's own confidence curve and write it here")
     p.add_argument("--deck", type=existing_file, metavar="PROFILE",
                    help="with --fit: the deck profile the tables read with")
-    p.add_argument("--min-reads", type=integer(20, 1_000_000, "a number of reads"), default=100, metavar="N",
-                   help="with --fit: judged reads needed (default 100)")
+    p.add_argument("--min-reads", type=integer(20, 1_000_000, "a number of reads"), default=MIN_FIT_READS,
+                   metavar="N", help=f"with --fit: judged reads needed (default {MIN_FIT_READS})")
     p.set_defaults(func=cmd_camera_check)

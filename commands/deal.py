@@ -25,16 +25,9 @@ from typing import Any
 
 from commands import EXIT_OK, UsageError
 from commands.args import existing_file, integer, new_file_in_existing_dir
+from commands.export import sqlite_store
 
 MAX_DEAL = 1000
-
-
-def _store(path: str):
-    from storage.sqlite_log import EventStore, StoreError
-    try:
-        return EventStore(path)
-    except StoreError as exc:
-        raise UsageError(str(exc)) from None
 
 
 def _one_table(store, path: str, table: str | None) -> str:
@@ -51,7 +44,7 @@ def _one_table(store, path: str, table: str | None) -> str:
 
 def _record_from_db(path: str, table: str | None) -> dict[str, Any]:
     from services.deal_files import export_record
-    with _store(path) as store:
+    with sqlite_store(path) as store:
         return export_record(store, _one_table(store, path, table))
 
 
@@ -176,7 +169,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_import(args: argparse.Namespace) -> int:
     from services.deal_files import RecordError, import_record
     record = _read(args.file)
-    with _store(args.db) as store:
+    with sqlite_store(args.db) as store:
         try:
             stored = import_record(store, record)
         except RecordError as exc:

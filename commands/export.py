@@ -19,7 +19,9 @@ from commands import EXIT_BAD_INPUT, EXIT_OK, UsageError
 from commands.args import existing_file, input_file, new_file_in_existing_dir
 
 
-def _store(path: str):
+def sqlite_store(path: str):
+    """The SQLite event log at ``path``; a file that is not one is a UsageError
+    (``export``, ``import``, ``deal``, ``deal-record``, ``camera-check``)."""
     from storage.sqlite_log import EventStore, StoreError
     try:
         return EventStore(path)
@@ -28,7 +30,7 @@ def _store(path: str):
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    with _store(args.db) as store:
+    with sqlite_store(args.db) as store:
         tables = store.tables()
         if args.table:
             if args.table not in tables:
@@ -52,7 +54,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     errors: list[str] = []
     with open_input(args.file) as stream:
         events = [e for _, e in read_events(stream, args.file, errors)]
-    with _store(args.db) as store:
+    with sqlite_store(args.db) as store:
         held = sorted({e.table for e in events if store.count(e.table)})
         if held:
             raise UsageError(f"{args.db} already holds events of table(s) {', '.join(held)}; "
