@@ -90,11 +90,6 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
                 # what the referee would get: below the table's threshold a request to confirm
                 confidence = play_confidence(read.confidence, names, calibration)[0] if names else 0.0
                 unasked = bool(names) and confidence >= asked_below
-                if per_picture is not None:
-                    per_picture.append({"picture": str(f.path.relative_to(root)), "face": f.face, "angle": angle,
-                                        "white_stock": stock[f.path], "read": names,
-                                        "raw": round(float(read.confidence), 5),
-                                        "confidence": round(float(confidence), 4), "asked": not unasked})
                 if f.face == JOKER:
                     c["joker_pictures"] += 1
                     exact = len(names) == 1 and jokers == 1
@@ -107,7 +102,10 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
                     c["phantom_jokers_unasked"] += jokers > 0 and unasked
                 c["exact"] += exact
                 if per_picture is not None:
-                    per_picture[-1]["exact"] = bool(exact)
+                    per_picture.append({"picture": str(f.path.relative_to(root)), "face": f.face, "angle": angle,
+                                        "white_stock": stock[f.path], "read": names,
+                                        "raw": round(float(read.confidence), 5), "exact": bool(exact),
+                                        "confidence": round(float(confidence), 4), "asked": not unasked})
                 c["exact_unasked"] += exact and unasked
                 c["wrong_unasked"] += bool(names) and not exact and unasked
                 c["nothing_read"] += not names

@@ -239,12 +239,14 @@ def check_report(reads: Sequence[CameraRead], threshold: float | None = None) ->
     missing = Counter(c for r in reads for c in r.missing)
     extra = Counter(c for r in reads for c in r.extra)
     # by table and zone: one zone under glare, or a corner of a camera's view, shows apart
-    zones = sorted({(r.table, r.zone) for r in reads if r.zone}, key=lambda tz: (tz[0], str(tz[1])))
-    by_zone = {}
-    for t, z in zones:
-        rs = [r for r in reads if r.table == t and r.zone == z]
-        by_zone[f"{t} {z}"] = {"reads": len(rs), "asked": _tally([r for r in rs if r.asked]),
-                               "unasked": _tally([r for r in rs if not r.asked])}
+    # (grouped in one pass: a venue's record holds hundreds of tables' zones)
+    grouped: dict[tuple[str, str], list[CameraRead]] = {}
+    for r in reads:
+        if r.zone:
+            grouped.setdefault((r.table, r.zone), []).append(r)
+    by_zone = {f"{t} {z}": {"reads": len(rs), "asked": _tally([r for r in rs if r.asked]),
+                            "unasked": _tally([r for r in rs if not r.asked])}
+               for (t, z), rs in sorted(grouped.items())}
     return {"reads": len(reads), "tables": sorted({r.table for r in reads}),
             "bands": bands, "asked": _tally(asked), "unasked": _tally(unasked), "zones": by_zone,
             "fit_reads": len(fit_records(reads)),

@@ -163,3 +163,11 @@ def test_the_log_settings_decide_what_was_asked():
 def test_a_raw_score_is_taken_only_as_a_number(raw, ok):
     log = [_ev(1, type="play", seat="S", cards=["S3"], source="vision", confidence=0.5, raw_confidence=raw)]
     assert (camera_reads(log)[0].raw == raw) is ok
+
+
+def test_the_halving_doubts_are_the_trackers():
+    # services may not lean on vision: the codes are written twice, and must stay the same
+    from services.camera_checks import HALVING_DOUBTS
+    from vision.reading import tracker
+    assert HALVING_DOUBTS == {tracker.THIRD_COPY, tracker.JOKER_NO_COMBINATION, tracker.NO_COMBINATION}
+    assert tracker.LEFT_OUT not in HALVING_DOUBTS and tracker.UNREAD not in HALVING_DOUBTS
