@@ -224,3 +224,33 @@ def test_lamp_tints_only_when_asked(decks):
     ap = argparse.ArgumentParser()
     add_scene_options(ap)
     assert scene_options(ap.parse_args(["--lamp-tints", "0.3"]))["lamp_tints"] == 0.3
+
+
+def test_stock_tints_print_a_deck_on_tinted_stock_only_when_asked(decks):
+    """A share of scenes prints the deck on cream, aged, grey or pastel
+    stock (art decks: their indices read as nothing on real faces); the ink
+    stays dark, and without the option a seed's scenes are as they were."""
+    from vision.training.synth import SceneGenerator, add_scene_options, scene_options
+
+    cards = ["S5", "HK", "BJ"]
+    plain = SceneGenerator(decks, hand_rate=0.0)
+    assert plain._faces(np.random.default_rng(4), decks[0], cards) is decks[0].cards
+    gen = SceneGenerator(decks, hand_rate=0.0, stock_tints=1.0)
+    stocks = []
+    for seed in range(10):
+        faces = gen._faces(np.random.default_rng(seed), decks[0], cards)
+        for c in cards:
+            before, after = decks[0].cards[c], faces[c]
+            assert np.array_equal(before[:, :, 3], after[:, :, 3])        # the card's outline
+            paper = (before[:, :, :3].min(axis=2) > 240) & (before[:, :, 3] > 128)
+            ink = (before[:, :, :3].max(axis=2) < 60) & (before[:, :, 3] > 128)
+            assert after[ink][:, :3].max(axis=1).mean() < 60              # black ink stays black
+            stocks.append(after[paper][:, :3].mean(axis=0))
+    stocks = np.array(stocks)
+    # every stock darker than white on some channel, and not all one colour
+    assert (stocks.min(axis=1) < 235).all() and np.ptp(stocks[:, 0] - stocks[:, 2]) > 15
+    with pytest.raises(ValueError, match="stock_tints"):
+        SceneGenerator(decks, stock_tints=-0.1)
+    ap = argparse.ArgumentParser()
+    add_scene_options(ap)
+    assert scene_options(ap.parse_args(["--stock-tints", "0.3"]))["stock_tints"] == 0.3

@@ -242,6 +242,51 @@ def outline_print(art: np.ndarray, width: float, black: bool) -> np.ndarray:
     return np.dstack([out, art[:, :, 3]])
 
 
+def stock_tinted(art: np.ndarray, gains: np.ndarray) -> np.ndarray:
+    """A card's artwork (RGBA) printed on tinted card stock: cream, aged,
+    grey or pastel paper, as art decks are (on the real card faces of a few
+    hundred decks, half the cards on such stock read as nothing,
+    models/MODEL_CARD.md, "Single cards of many real decks").  Ink on
+    paper reflects the paper's colour times its own, so each colour
+    channel is scaled by its gain (blue, green, red, each 0-1); the
+    outline (alpha) stays.
+
+    >>> art = np.full((4, 4, 4), 255, np.uint8); art[1, 1, :3] = (0, 0, 200)
+    >>> out = stock_tinted(art, np.float32([0.8, 0.9, 1.0]))
+    >>> out[0, 0].tolist(), out[1, 1].tolist()
+    ([204, 230, 255, 255], [0, 0, 200, 255])
+    >>> stock_tinted(art, np.float32([1.2, 1.0, 1.0]))
+    Traceback (most recent call last):
+    ...
+    ValueError: stock gains must be 3 numbers from 0 to 1, got [1.2, 1.0, 1.0]
+    """
+    gains = np.asarray(gains, np.float32)
+    if gains.shape != (3,) or not bool(np.all((gains >= 0) & (gains <= 1))):
+        shown = [round(float(g), 3) for g in gains.ravel()]
+        raise ValueError(f"stock gains must be 3 numbers from 0 to 1, got {shown}")
+    rgb = np.clip(art[:, :, :3].astype(np.float32) * gains + 0.5, 0, 255).astype(np.uint8)
+    return np.dstack([rgb, art[:, :, 3]])
+
+
+def stock_gains(rng: np.random.Generator) -> np.ndarray:
+    """Blue, green and red gains of a random tinted card stock
+    (:func:`stock_tinted`): cream or aged paper (blue down most), grey, or
+    a pastel of any hue, 5-35 % darker on the channel that drops most.
+
+    >>> g = stock_gains(np.random.default_rng(3)); g.shape, bool(g.min() >= 0.6 and g.max() <= 1.0)
+    ((3,), True)
+    """
+    k = float(rng.uniform(0.05, 0.35))
+    kind = rng.random()
+    if kind < 0.5:        # cream, ivory, aged: yellowish
+        return np.float32([1 - k, 1 - k * rng.uniform(0.2, 0.5), 1 - k * rng.uniform(0.0, 0.15)])
+    if kind < 0.7:        # grey
+        return np.float32([1 - k] * 3)
+    pastel = 1 - k * rng.random(3)     # any hue, the darkest channel 5-35 % down
+    pastel[int(rng.integers(3))] = 1 - k
+    return pastel.astype(np.float32)
+
+
 def line_drawn_deck(deck: Deck, width: float = 2.0, black: bool = False) -> Deck:
     """``deck`` printed as a line drawing (:func:`outline_print`), its jokers
     as they were: a line-drawn deck's jokers are pictures of its own.

@@ -31,7 +31,7 @@ import numpy as np
 from referee.cards import RANK_CHARS as RANKS, SUITS
 from vision.reading.classes import CARD_NAMES, HAND_CLASS, class_id
 from vision.reading.table import ZONE_PX
-from vision.training.card_art import Deck, outline_print
+from vision.training.card_art import Deck, outline_print, stock_gains, stock_tinted
 from vision.training.index_art import designed_indices
 from vision.training.joker_art import designed_jokers
 
@@ -482,7 +482,7 @@ def _draw_hand(rng: np.random.Generator, img: np.ndarray, top: np.ndarray, margi
 def add_scene_options(ap: argparse.ArgumentParser, scenes: str = "scenes") -> None:
     """Add the :class:`SceneGenerator` options that shape the data to a
     command line (``--joker-scenes``, ``--joker-designs``, ``--ink-weight``,
-    ``--index-designs``, ``--outline-prints``, ``--lamp-tints``); ``scenes`` says in the help which
+    ``--index-designs``, ``--outline-prints``, ``--lamp-tints``, ``--stock-tints``); ``scenes`` says in the help which
     scenes they shape.
     :func:`scene_options` reads them back."""
     ap.add_argument("--joker-scenes", type=float, default=0.0,
@@ -497,13 +497,16 @@ def add_scene_options(ap: argparse.ArgumentParser, scenes: str = "scenes") -> No
                     help=f"share of {scenes} whose cards are line drawings: pips and pictures outlined (e.g. 0.2)")
     ap.add_argument("--lamp-tints", type=float, default=0.0,
                     help=f"share of {scenes} seen under a warm or cold lamp's tint, 5-30 %% a channel (e.g. 0.3)")
+    ap.add_argument("--stock-tints", type=float, default=0.0,
+                    help=f"share of {scenes} whose deck is printed on cream, aged, grey or pastel stock (e.g. 0.3)")
 
 
 def scene_options(args: argparse.Namespace) -> dict[str, float]:
     """The options :func:`add_scene_options` added, as :class:`SceneGenerator` keywords."""
     return {"joker_scenes": args.joker_scenes, "joker_designs": args.joker_designs,
             "ink_weight": args.ink_weight, "index_designs": args.index_designs,
-            "outline_prints": args.outline_prints, "lamp_tints": args.lamp_tints}
+            "outline_prints": args.outline_prints, "lamp_tints": args.lamp_tints,
+            "stock_tints": args.stock_tints}
 
 
 def lamp_tint(rng: np.random.Generator) -> np.ndarray:
@@ -556,7 +559,8 @@ class SceneGenerator:
                  hand_rate: float = 0.2, empty_rate: float = 0.06,
                  joker_scenes: float = 0.0, joker_designs: float = 0.0, ink_weight: float = 0.0,
                  index_designs: float = 0.0, outline_prints: float = 0.0,
-                 hand_cutouts: list[np.ndarray] | None = None, lamp_tints: float = 0.0):
+                 hand_cutouts: list[np.ndarray] | None = None, lamp_tints: float = 0.0,
+                 stock_tints: float = 0.0):
         """``joker_scenes``: the share of random scenes that hold jokers on
         purpose (:func:`joker_play`); ``joker_designs``: the share of scenes
         with jokers whose jokers are drawn in a new design
@@ -573,9 +577,13 @@ class SceneGenerator:
         judge them; the detector learnt the drawn ones); ``lamp_tints``: the
         share of scenes with camera effects seen under a warm or cold lamp's
         tint (:func:`lamp_tint`: the reader had learnt 8 % a channel at most,
-        and lost star-cornered jokers under a tungsten lamp)."""
-        if not 0.0 <= lamp_tints <= 1.0:      # (False for NaN too)
-            raise ValueError(f"lamp_tints must be a share from 0 to 1, got {lamp_tints!r}")
+        and lost star-cornered jokers under a tungsten lamp); ``stock_tints``:
+        the share of scenes whose deck is printed on tinted card stock, cream,
+        aged, grey or pastel (:func:`~vision.training.card_art.stock_tinted`;
+        the training decks are all on white)."""
+        for name, share in (("lamp_tints", lamp_tints), ("stock_tints", stock_tints)):
+            if not 0.0 <= share <= 1.0:      # (False for NaN too)
+                raise ValueError(f"{name} must be a share from 0 to 1, got {share!r}")
         if not decks:
             raise ValueError("SceneGenerator needs at least one deck")
         self.decks = decks
@@ -590,6 +598,7 @@ class SceneGenerator:
         self.outline_prints = outline_prints
         self.hand_cutouts = hand_cutouts or []
         self.lamp_tints = lamp_tints
+        self.stock_tints = stock_tints
         self._with_jokers = [d for d in decks if "BJ" in d.cards]
 
     # -- one scene -----------------------------------------------------------
@@ -754,6 +763,9 @@ class SceneGenerator:
             # looked like a vertical JOKER's "JO", and little jokers were read as jacks of hearts)
             width = float(rng.uniform(1.2, 3.0))
             faces = {**faces, **{c: outline_print(faces[c], width, black=False) for c in plain}}
+        if self.stock_tints > 0 and cards and rng.random() < self.stock_tints:
+            gains = stock_gains(rng)           # one stock for the deck: its jokers too
+            faces = {**faces, **{c: stock_tinted(faces[c], gains) for c in set(cards)}}
         return faces
 
     @staticmethod
