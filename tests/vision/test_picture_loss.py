@@ -1,5 +1,8 @@
 """A camera covered, dark, frozen or stalled: said, and no play cleared or reported twice."""
 
+import math
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -131,3 +134,43 @@ def test_a_network_camera_that_stalls_is_given_up_after_stall_s():
     finally:
         cam.close()
     assert len([f for f in got if f is not None]) == 5
+
+
+REAL_H264 = Path(__file__).resolve().parent.parent / "data" / "real" / "video" / "bottle-detection.mp4"
+
+
+def _decoded(path: Path) -> tuple[list[np.ndarray], float]:
+    cap = cv2.VideoCapture(str(path))
+    fps = cap.get(cv2.CAP_PROP_FPS)
+    frames = []
+    while True:
+        ok, frame = cap.read()
+        if not ok:
+            break
+        frames.append(frame)
+    cap.release()
+    return frames, fps
+
+
+def test_a_real_h264_stream_over_a_still_table_is_never_frozen_and_held_by_a_relay_is():
+    """A real camera's H.264 recording (tests/data/real/LICENSE.md): a table
+    that stands still for seconds between a hand's moves.  Its encoder
+    changes a few pixels every frame, so even at frozen_s = 2 (the least the
+    config takes) it is never said frozen; the same stream with one decoded
+    picture held for 3 s, as a capture card or a relay holds its last
+    frame, is said frozen once, 2 s into the hold, and moving when the
+    camera's own frames come again."""
+    frames, fps = _decoded(REAL_H264)
+    assert len(frames) > 1000 and 25 < fps < 35
+    live = PictureLoss(frozen_s=2.0)
+    assert [n for k, f in enumerate(frames) for n in live.update(k / fps, f, 4)] == [] and not live.held
+    # frames 0-599 live, then frame 599 again for 3 s, then the camera's frames from 600 on
+    hold = round(3 * fps)
+    stream = frames[:600] + [frames[599]] * hold + frames[600:]
+    relayed = PictureLoss(frozen_s=2.0)
+    said = [(k, n) for k, f in enumerate(stream) for n in relayed.update(k / fps, f, 4)]
+    assert [n.kind for _, n in said] == ["frozen", "moving"]
+    (k_frozen, frozen), (k_moving, moving) = said
+    # still since frame 599 was first shown: said at 2 s from then, to the frame
+    assert k_frozen == 599 + math.ceil(2 * fps - 1e-6) and frozen.seconds == pytest.approx(2.0, abs=1 / fps)
+    assert k_moving == 600 + hold and moving.seconds == pytest.approx(hold / fps, abs=1 / fps)
