@@ -55,9 +55,10 @@ held-out decks): card precision and recall, plays exact, phantom jokers.
 
 ``--jokers N`` adds N plays with jokers in them (a joker bomb, or a row
 with one to three jokers) laid as fans and N with cards pushed in crooked,
-read with each card's own turn, on the held-out decks and on them printed
-with four corners (generated pictures): plays exact, jokers read, phantom
-jokers, card recall by angle.  ``--only-jokers`` runs that section alone.
+read with each card's own turn, on the held-out decks, on them printed
+with four corners and on them with jokers printed 大王 / 小王 (generated
+pictures): plays exact, jokers read, phantom jokers, card recall by angle.
+``--only-jokers`` runs that section alone.
 
 ``--four-corners N`` adds the first N held-out plays again, their decks
 printed with an index in all four corners, as many real decks are
@@ -799,13 +800,19 @@ def turned_sections(det: CardDetector, args: argparse.Namespace, plays: int) -> 
 def joker_sections(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_MARGIN_MM) -> dict:
     """``--jokers``: plays with jokers in them (a joker bomb, or a row with
     one to three jokers) laid as fans and with cards pushed in crooked, read
-    with each card's own turn, on the held-out decks and on the same decks
-    printed with an index in all four corners (generated pictures)."""
+    with each card's own turn, on the held-out decks, on the same decks
+    printed with an index in all four corners, and on them with their jokers
+    printed with their Chinese names, 大王 and 小王, as many Chinese decks
+    print them (:func:`vision.training.joker_art.hanzi_joker_deck`; the same
+    plays; generated pictures)."""
     from vision.training.card_art import four_corner_deck
+    from vision.training.joker_art import hanzi_joker_deck
     plain = load_decks(HELD_OUT_DECKS)
     return {"held_out_decks": card_angles({"each_cards_own_turn": det}, plays, seed, margin_mm, jokers=True),
             "four_corner_decks": card_angles({"each_cards_own_turn": det}, plays, seed, margin_mm,
-                                             decks=[four_corner_deck(d) for d in plain], jokers=True)}
+                                             decks=[four_corner_deck(d) for d in plain], jokers=True),
+            "hanzi_joker_decks": card_angles({"each_cards_own_turn": det}, plays, seed, margin_mm,
+                                             decks=[hanzi_joker_deck(d, seed) for d in plain], jokers=True)}
 
 
 MOST = 1_000_000   # plays, frames or tables a run may ask for (more would run for days)
@@ -843,7 +850,7 @@ def main() -> int:
                     help="the --turned sections alone (N from --turned, else 100)")
     ap.add_argument("--jokers", type=integer(0, MOST, "a count"), default=0, metavar="N",
                     help="also N plays with jokers laid as fans and N with cards pushed in crooked, "
-                         "on the held-out decks and on them printed with four corners")
+                         "on the held-out decks, on them printed with four corners and with 大王 / 小王 jokers")
     ap.add_argument("--only-jokers", action="store_true",
                     help="the --jokers sections alone (N from --jokers, else 100)")
     ap.add_argument("--two-rows", type=int, default=0, metavar="N",

@@ -144,3 +144,76 @@ def test_tight_joker_crops_add_jokers_only(tmp_path):
     cards = [c for c in range(NONE) if c not in jokers]
     assert np.array_equal(np.bincount(tight[np.isin(tight, cards)], minlength=NONE),
                           np.bincount(plain[np.isin(plain, cards)], minlength=NONE))
+
+
+def _ink_mask(card: np.ndarray, box) -> np.ndarray:
+    h, w = card.shape[:2]
+    patch = card[int(box[1] * h):int(box[3] * h), int(box[0] * w):int(box[2] * w), :3].astype(int)
+    paper = np.median(card[int(0.45 * h):int(0.55 * h), int(0.1 * w):int(0.2 * w), :3].reshape(-1, 3), axis=0)
+    return np.abs(patch - paper).max(axis=2) > 80
+
+
+def test_chinese_jokers_print_each_its_own_name_in_its_colour():
+    """大王 and 小王: unlike every other design, the two jokers' corner
+    marks differ in shape (大 against 小), and keep the colour rule."""
+    from vision.training.fonts import cjk_faces
+    from vision.training.joker_art import HANZI, _Design, hanzi_joker_deck
+
+    assert cjk_faces(), "no font draws Chinese here (.ci/run installs fonts-wqy-microhei)"
+    assert HANZI == {"BJ": "大王", "LJ": "小王"}
+    deck = load_deck("anglo")
+    x0, y0, x1, y1 = deck.index_box
+    upper = (x0, y0, x1, y0 + (y1 - y0) / 2)           # the first character
+    for seed in range(6):
+        design = _Design(np.random.default_rng(seed), hanzi=True)
+        assert design.shape == "hanzi" and design.type_face in cjk_faces()
+        jokers = designed_jokers(deck, np.random.default_rng(seed), hanzi=True)
+        big, little = _ink_mask(jokers["BJ"], upper), _ink_mask(jokers["LJ"], upper)
+        assert big.sum() > 30 and little.sum() > 30
+        assert (big ^ little).sum() > 0.3 * (big | little).sum(), seed
+        red = _corner_ink(jokers["BJ"], deck.index_box)
+        assert np.median(red[:, 2] - red[:, 0]) > 60        # the big joker's name in red (BGR)
+        assert np.median(_corner_ink(jokers["LJ"], deck.index_box).max(axis=1)) < 130
+    # any other design draws one shape for both: the marks match but for their colour
+    plain = designed_jokers(deck, np.random.default_rng(3))
+    big, little = _ink_mask(plain["BJ"], upper), _ink_mask(plain["LJ"], upper)
+    assert (big ^ little).sum() < 0.1 * (big | little).sum()
+    # a deck whose jokers are printed so keeps its other faces
+    printed = hanzi_joker_deck(deck, 1)
+    assert printed.name == "anglo-hanzi-jokers" and printed.cards["S5"] is deck.cards["S5"]
+    assert not np.array_equal(printed.cards["BJ"], deck.cards["BJ"])
+
+
+def test_chinese_jokers_in_the_training_scenes_only_when_asked():
+    import argparse
+
+    import pytest
+
+    from vision.training.synth import SceneGenerator, add_scene_options, scene_options
+
+    deck = load_deck("anglo")
+    cards = ["BJ", "BJ", "LJ", "LJ"]
+    x0, y0, x1, y1 = deck.index_box
+    upper = (x0, y0, x1, y0 + (y1 - y0) / 2)
+
+    def differ(faces) -> bool:       # the two marks of other shapes: 大 and 小
+        big, little = _ink_mask(faces["BJ"], upper), _ink_mask(faces["LJ"], upper)
+        return bool((big ^ little).sum() > 0.3 * (big | little).sum())
+
+    every = SceneGenerator([deck], hand_rate=0.0, joker_designs=1.0, hanzi_jokers=1.0)
+    assert all(differ(every._faces(np.random.default_rng(s), deck, cards)) for s in range(5))
+    none = SceneGenerator([deck], hand_rate=0.0, joker_designs=1.0)
+    assert not any(differ(none._faces(np.random.default_rng(s), deck, cards)) for s in range(5))
+    # without the option the draws are as they were (a seed's scenes as before it existed):
+    # one draw to choose a new design, then the design's own
+    for s in range(3):
+        rng = np.random.default_rng(s)
+        rng.random()
+        want = designed_jokers(deck, rng)
+        got = none._faces(np.random.default_rng(s), deck, cards)
+        assert all(np.array_equal(want[j], got[j]) for j in ("BJ", "LJ"))
+    with pytest.raises(ValueError, match="hanzi_jokers"):
+        SceneGenerator([deck], hanzi_jokers=2.0)
+    ap = argparse.ArgumentParser()
+    add_scene_options(ap)
+    assert scene_options(ap.parse_args(["--hanzi-jokers", "0.4"]))["hanzi_jokers"] == 0.4

@@ -76,7 +76,8 @@ def _iou(box, boxes: np.ndarray) -> np.ndarray:
 def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
                joker_scenes: float = 0.0, joker_designs: float = 0.0, ink_weight: float = 0.0,
                tight_jokers: bool = False, index_designs: float = 0.0, body_negatives: int = 0,
-               outline_prints: float = 0.0, lamp_tints: float = 0.0, stock_tints: float = 0.0) -> None:
+               outline_prints: float = 0.0, lamp_tints: float = 0.0, stock_tints: float = 0.0,
+               hanzi_jokers: float = 0.0) -> None:
     """Crops of every labelled index (boxes jittered like a detector's) plus
     non-index crops of cloth, card faces and hands; saved as one .npz.
 
@@ -88,16 +89,16 @@ def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
     scene, drawn within the row of cards (pips and pictures of unseen decks
     must not read as jokers).
     ``joker_scenes``, ``joker_designs``, ``ink_weight``, ``index_designs``, ``outline_prints``,
-    ``lamp_tints`` and ``stock_tints``: see :class:`vision.training.synth.SceneGenerator` (jokers are rare in
-    ordinary plays, and a dozen decks' jokers teach a dozen pictures rather
-    than the big/little colour rule).
+    ``lamp_tints``, ``stock_tints`` and ``hanzi_jokers``: see
+    :class:`vision.training.synth.SceneGenerator` (jokers are rare in ordinary plays, and a dozen
+    decks' jokers teach a dozen pictures rather than the big/little colour rule).
     """
     from vision.training.card_art import TRAIN_DECKS, load_decks
     from vision.training.synth import SceneGenerator
 
     gen = SceneGenerator(load_decks(TRAIN_DECKS), joker_scenes=joker_scenes, joker_designs=joker_designs,
                          ink_weight=ink_weight, index_designs=index_designs, outline_prints=outline_prints,
-                         lamp_tints=lamp_tints, stock_tints=stock_tints)
+                         lamp_tints=lamp_tints, stock_tints=stock_tints, hanzi_jokers=hanzi_jokers)
     finder = None
     if detector is not None:
         from vision.reading.detector import CardDetector
@@ -357,7 +358,8 @@ def covered_crops(scene, rng: np.random.Generator, finder=None,
 def make_covered_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
                        joker_designs: float = 0.0, ink_weight: float = 0.0, index_designs: float = 0.0,
                        joker_scenes: float = 0.0, only_covered: float = 0.0, outline_prints: float = 0.0,
-                       sideways: bool = False, lamp_tints: float = 0.0, stock_tints: float = 0.0) -> Path:
+                       sideways: bool = False, lamp_tints: float = 0.0, stock_tints: float = 0.0,
+                       hanzi_jokers: float = 0.0) -> Path:
     """Crops of half-covered and turned indices from ``scenes`` scenes of
     :func:`covered_scene` (training decks and cloths, zones with the table
     watcher's margin), with their sets of allowed labels: saved as
@@ -373,7 +375,7 @@ def make_covered_crops(out: Path, scenes: int, seed: int, detector: Path | None 
 
     gen = SceneGenerator(load_decks(TRAIN_DECKS), joker_designs=joker_designs, ink_weight=ink_weight,
                          index_designs=index_designs, outline_prints=outline_prints, lamp_tints=lamp_tints,
-                         stock_tints=stock_tints)
+                         stock_tints=stock_tints, hanzi_jokers=hanzi_jokers)
     finder = None
     if detector is not None:
         from vision.reading.detector import CardDetector

@@ -30,6 +30,17 @@ def type_faces() -> tuple[Path, ...]:
     return tuple(sorted(found))
 
 
+# font files that draw Chinese (Debian's fonts-wqy-*, fonts-noto-cjk, fonts-arphic-*)
+_CJK_NAMES = ("wqy", "cjk", "arphic", "ukai", "uming", "droidsansfallback")
+
+
+@lru_cache(maxsize=1)
+def cjk_faces() -> tuple[Path, ...]:
+    """Those of :func:`type_faces` that draw Chinese characters, known by
+    their file names (:data:`_CJK_NAMES`; none: no Chinese can be drawn)."""
+    return tuple(p for p in type_faces() if any(n in p.name.lower().replace("-", "") for n in _CJK_NAMES))
+
+
 def text_mask(text: str, face: Path | int, weight: int, italic: bool) -> np.ndarray:
     """``text`` as a float mask (1 = ink), cut to its ink, at roughly 120 px tall."""
     if isinstance(face, Path):

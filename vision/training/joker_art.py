@@ -24,9 +24,11 @@ import cv2
 import numpy as np
 
 from vision.training.card_art import Deck
-from vision.training.fonts import text_mask, type_faces
+from vision.training.fonts import cjk_faces, text_mask, type_faces
 
 MAX_REACH = 0.4     # share of the card's width a corner mark may reach across
+# the Chinese names, printed one character under the other on many Chinese decks' jokers
+HANZI = {"BJ": "大王", "LJ": "小王"}
 SHAPES = ("text", "text", "star", "ring_star", "wheel", "crown")
 _FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
           cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_COMPLEX_SMALL)
@@ -62,9 +64,10 @@ def _poly(img, pts, colour, filled: bool, thick: int) -> None:
 class _Design:
     """One random shape, drawn into a box in any colour (same shape both times)."""
 
-    def __init__(self, rng: np.random.Generator, corner_cap: float = np.inf):
-        """``corner_cap``: the largest ``corner_scale`` a large mark may take."""
-        self.shape = str(rng.choice(SHAPES))
+    def __init__(self, rng: np.random.Generator, corner_cap: float = np.inf, hanzi: bool = False):
+        """``corner_cap``: the largest ``corner_scale`` a large mark may take;
+        ``hanzi``: the mark is the joker's Chinese name (:data:`HANZI`)."""
+        self.shape = "hanzi" if hanzi else str(rng.choice(SHAPES))
         self.font = int(rng.choice(_FONTS))
         self.italic = bool(rng.random() < 0.2)
         self.weight = float(rng.uniform(0.06, 0.16))   # stroke width / box width
@@ -91,17 +94,28 @@ class _Design:
             if faces and rng.random() < 0.5:
                 self.type_face = faces[int(rng.integers(len(faces)))]
                 self.type_weight = int(rng.choice([0, 1, 2, 4]))
+        if self.shape == "hanzi":
+            faces = cjk_faces()
+            if not faces:
+                raise RuntimeError("no font here draws Chinese (install fonts-wqy-microhei)")
+            self.type_face = faces[int(rng.integers(len(faces)))]
+            self.type_weight = int(rng.choice([0, 1, 2, 3]))
 
-    def draw(self, img: np.ndarray, box, ink, paper, accent, bottom: float, corner: bool = False) -> None:
+    def draw(self, img: np.ndarray, box, ink, paper, accent, bottom: float, corner: bool = False,
+             joker: str = "BJ") -> None:
         """Draw into ``box`` (x0, y0, x1, y1 in px); text may run down to ``bottom``.
-        ``corner``: this is the corner mark (drawn large from the box's left if the design is large)."""
+        ``corner``: this is the corner mark (drawn large from the box's left if the design is large);
+        ``joker``: whose mark it is (a Chinese name differs between the two)."""
         x0, y0, x1, y1 = box
         large = corner and self.large
         bw = (x1 - x0) * (self.corner_scale if large else self.scale)
         cx = x0 + bw / 2 if large else (x0 + x1) / 2
         thick = max(1, int(round(self.weight * bw)))
+        if self.shape == "hanzi":
+            self._type_text(img, cx, y0, bw, bottom, ink, HANZI[joker], "王")
+            return
         if self.shape == "text" and self.type_face is not None:
-            self._type_text(img, cx, y0, bw, bottom, ink)
+            self._type_text(img, cx, y0, bw, bottom, ink, self.letters, "O")
             return
         if self.shape == "text":
             letters = self.letters
@@ -147,11 +161,12 @@ class _Design:
                 cv2.circle(img, (int(c[0] * 8), int((c[1] - 0.1 * r) * 8)), int(r * 0.18 * 8), accent, -1,
                            cv2.LINE_AA, shift=3)
 
-    def _type_text(self, img: np.ndarray, cx: float, y0: float, bw: float, bottom: float, ink) -> None:
-        """The word's letters one under the other in :attr:`type_face`, an O
-        as wide as ``bw``, centred on ``cx`` from ``y0`` down to ``bottom``."""
-        masks = [text_mask(ch, self.type_face, self.type_weight, False) for ch in self.letters]
-        s = bw / max(1, text_mask("O", self.type_face, self.type_weight, False).shape[1])
+    def _type_text(self, img: np.ndarray, cx: float, y0: float, bw: float, bottom: float, ink,
+                   word: str, widest: str) -> None:
+        """``word``'s characters one under the other in :attr:`type_face`,
+        ``widest`` as wide as ``bw``, centred on ``cx`` from ``y0`` down to ``bottom``."""
+        masks = [text_mask(ch, self.type_face, self.type_weight, False) for ch in word]
+        s = bw / max(1, text_mask(widest, self.type_face, self.type_weight, False).shape[1])
         colour = np.asarray(ink, np.float32)
         y = y0
         for m in masks:
@@ -189,8 +204,11 @@ def _blank(deck: Deck) -> tuple[np.ndarray, tuple[int, int, int]]:
     return out, paper
 
 
-def designed_jokers(deck: Deck, rng: np.random.Generator) -> dict[str, np.ndarray]:
+def designed_jokers(deck: Deck, rng: np.random.Generator, hanzi: bool = False) -> dict[str, np.ndarray]:
     """``{"BJ": rgba, "LJ": rgba}``: one new design on ``deck``'s card stock.
+    ``hanzi``: the corner mark is each joker's Chinese name, 大王 and 小王
+    (:data:`HANZI`), one character under the other, as many Chinese decks
+    print it (with or without a JOKER elsewhere: the picture is any design).
 
     The corner mark fills the deck's :attr:`~vision.training.card_art.Deck.index_box`
     (top-left, and turned half a turn at the bottom right), so labels made
@@ -204,7 +222,7 @@ def designed_jokers(deck: Deck, rng: np.random.Generator) -> dict[str, np.ndarra
     x0, y0, x1, y1 = deck.index_box
     box = (x0 * w, y0 * h, x1 * w, y1 * h)
     # a large mark stops short of the card's middle (decks with wide index boxes)
-    design = _Design(rng, corner_cap=(MAX_REACH - x0) / (x1 - x0))
+    design = _Design(rng, corner_cap=(MAX_REACH - x0) / (x1 - x0), hanzi=hanzi)
     reach = max(x1, x0 + (x1 - x0) * design.corner_scale)   # the mark's right edge
     picture = _Design(rng) if rng.random() < 0.5 else design
     accent = (int(rng.integers(100, 220)), int(rng.integers(60, 200)), int(rng.integers(0, 80)))
@@ -216,9 +234,9 @@ def designed_jokers(deck: Deck, rng: np.random.Generator) -> dict[str, np.ndarra
         # (kept clear of the corner columns, which the turned corner replaces)
         pic_w = rng.uniform(0.35, 1.0) * (1 - 2 * (reach + 0.05)) * w
         pb = (w / 2 - pic_w / 2, h * 0.5 - pic_w * 0.6, w / 2 + pic_w / 2, h * 0.5 + pic_w * 0.6)
-        picture.draw(img, pb, ink[name], paper, accent if name == "BJ" else ink[name], bottom=pb[3])
+        picture.draw(img, pb, ink[name], paper, accent if name == "BJ" else ink[name], bottom=pb[3], joker=name)
         design.draw(img, box, ink[name], paper, accent if name == "BJ" else ink[name], bottom=0.55 * h,
-                    corner=True)
+                    corner=True, joker=name)
         # the bottom-right corner is the top-left one turned half a turn
         turned = img[::-1, ::-1]
         corner = np.zeros((h, w), bool)
@@ -226,3 +244,19 @@ def designed_jokers(deck: Deck, rng: np.random.Generator) -> dict[str, np.ndarra
         img = np.where(corner[:, :, None], turned, img)
         out[name] = np.dstack([img, blank[:, :, 3]])
     return out
+
+
+def hanzi_joker_deck(deck: Deck, seed: int) -> Deck:
+    """``deck`` with its jokers printed as many Chinese decks print them:
+    each joker's corner mark its Chinese name, 大王 or 小王, one character
+    under the other (:func:`designed_jokers` with ``hanzi``; one design a
+    deck, from ``seed``).  The faces of rank and suit stay the deck's.
+
+    >>> from vision.training.card_art import load_deck
+    >>> d = hanzi_joker_deck(load_deck("paris"), 1)                              # doctest: +SKIP
+    >>> d.name, d.cards["S5"] is load_deck("paris").cards["S5"]                    # doctest: +SKIP
+    ('paris-hanzi-jokers', True)
+    """
+    rng = np.random.default_rng([seed, sum(map(ord, deck.name))])
+    return Deck(name=f"{deck.name}-hanzi-jokers", cards={**deck.cards, **designed_jokers(deck, rng, hanzi=True)},
+                index_box=deck.index_box, back=deck.back)

@@ -482,7 +482,8 @@ def _draw_hand(rng: np.random.Generator, img: np.ndarray, top: np.ndarray, margi
 def add_scene_options(ap: argparse.ArgumentParser, scenes: str = "scenes") -> None:
     """Add the :class:`SceneGenerator` options that shape the data to a
     command line (``--joker-scenes``, ``--joker-designs``, ``--ink-weight``,
-    ``--index-designs``, ``--outline-prints``, ``--lamp-tints``, ``--stock-tints``); ``scenes`` says in the help which
+    ``--index-designs``, ``--outline-prints``, ``--lamp-tints``, ``--stock-tints``,
+    ``--hanzi-jokers``); ``scenes`` says in the help which
     scenes they shape.
     :func:`scene_options` reads them back."""
     ap.add_argument("--joker-scenes", type=float, default=0.0,
@@ -499,6 +500,8 @@ def add_scene_options(ap: argparse.ArgumentParser, scenes: str = "scenes") -> No
                     help=f"share of {scenes} seen under a warm or cold lamp's tint, 5-30 %% a channel (e.g. 0.3)")
     ap.add_argument("--stock-tints", type=float, default=0.0,
                     help=f"share of {scenes} whose deck is printed on cream, aged, grey or pastel stock (e.g. 0.3)")
+    ap.add_argument("--hanzi-jokers", type=float, default=0.0,
+                    help="share of the new joker designs whose corner mark is the Chinese 大王 / 小王 (e.g. 0.4)")
 
 
 def scene_options(args: argparse.Namespace) -> dict[str, float]:
@@ -506,7 +509,7 @@ def scene_options(args: argparse.Namespace) -> dict[str, float]:
     return {"joker_scenes": args.joker_scenes, "joker_designs": args.joker_designs,
             "ink_weight": args.ink_weight, "index_designs": args.index_designs,
             "outline_prints": args.outline_prints, "lamp_tints": args.lamp_tints,
-            "stock_tints": args.stock_tints}
+            "stock_tints": args.stock_tints, "hanzi_jokers": args.hanzi_jokers}
 
 
 def lamp_tint(rng: np.random.Generator) -> np.ndarray:
@@ -560,7 +563,7 @@ class SceneGenerator:
                  joker_scenes: float = 0.0, joker_designs: float = 0.0, ink_weight: float = 0.0,
                  index_designs: float = 0.0, outline_prints: float = 0.0,
                  hand_cutouts: list[np.ndarray] | None = None, lamp_tints: float = 0.0,
-                 stock_tints: float = 0.0):
+                 stock_tints: float = 0.0, hanzi_jokers: float = 0.0):
         """``joker_scenes``: the share of random scenes that hold jokers on
         purpose (:func:`joker_play`); ``joker_designs``: the share of scenes
         with jokers whose jokers are drawn in a new design
@@ -580,8 +583,11 @@ class SceneGenerator:
         and lost star-cornered jokers under a tungsten lamp); ``stock_tints``:
         the share of scenes whose deck is printed on tinted card stock, cream,
         aged, grey or pastel (:func:`~vision.training.card_art.stock_tinted`;
-        the training decks are all on white)."""
-        for name, share in (("lamp_tints", lamp_tints), ("stock_tints", stock_tints)):
+        the training decks are all on white); ``hanzi_jokers``: the share of
+        those new joker designs whose corner mark is the jokers' Chinese names,
+        大王 and 小王 (:func:`~vision.training.joker_art.designed_jokers`)."""
+        for name, share in (("lamp_tints", lamp_tints), ("stock_tints", stock_tints),
+                            ("hanzi_jokers", hanzi_jokers)):
             if not 0.0 <= share <= 1.0:      # (False for NaN too)
                 raise ValueError(f"{name} must be a share from 0 to 1, got {share!r}")
         if not decks:
@@ -599,6 +605,7 @@ class SceneGenerator:
         self.hand_cutouts = hand_cutouts or []
         self.lamp_tints = lamp_tints
         self.stock_tints = stock_tints
+        self.hanzi_jokers = hanzi_jokers
         self._with_jokers = [d for d in decks if "BJ" in d.cards]
 
     # -- one scene -----------------------------------------------------------
@@ -750,7 +757,8 @@ class SceneGenerator:
         faces = deck.cards
         # (no draw from rng unless asked: scenes from a given seed stay as they were)
         if self.joker_designs > 0 and {"BJ", "LJ"} & set(cards) and rng.random() < self.joker_designs:
-            faces = {**deck.cards, **designed_jokers(deck, rng)}
+            hanzi = self.hanzi_jokers > 0 and rng.random() < self.hanzi_jokers
+            faces = {**deck.cards, **designed_jokers(deck, rng, hanzi=hanzi)}
         if self.index_designs > 0 and set(cards) - {"BJ", "LJ"} and rng.random() < self.index_designs:
             faces = {**faces, **designed_indices(deck, cards, rng)}
         if self.ink_weight > 0 and cards and rng.random() < self.ink_weight:
