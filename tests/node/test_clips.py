@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from table_node.clips import ClipRecorder, ClipSettings
+from tests.video_files import decoded_frames
 from table_node.node import TableNode
 from vision.reading.framering import FrameRing, decode
 
@@ -20,18 +21,6 @@ def _frame(k: int, w: int = 320, h: int = 240) -> np.ndarray:
     f[:, : (k * 20) % (w - 20) + 10] = 200
     return f
 
-
-def _read_clip(path):
-    cap = cv2.VideoCapture(str(path))
-    frames = []
-    while True:
-        ok, f = cap.read()
-        if not ok:
-            break
-        frames.append(f)
-    fps = cap.get(cv2.CAP_PROP_FPS)
-    cap.release()
-    return frames, fps
 
 
 def test_the_ring_keeps_the_last_seconds_in_order_within_its_bound():
@@ -82,7 +71,7 @@ def test_a_clip_covers_its_window_frame_by_frame(tmp_path):
     path = tmp_path / "clips" / "violation-7-illegal_play.webm"
     meta = json.loads(path.with_suffix(".json").read_text())
     assert (meta["t0"], meta["t1"]) == (3.0, 6.5)         # 2 s before the first event, 1 s after the last
-    frames, fps = _read_clip(path)
+    frames, fps = decoded_frames(path)
     assert fps == 10 and len(frames) == meta["frames"] == 36
     # frame n of the clip is the camera's frame at 3.0 + n/10 s
     for n in (0, 17, 35):
@@ -123,7 +112,7 @@ def test_a_clip_asked_for_just_before_stop_is_written_with_the_frames_there_are(
     rec.close()                                      # does not wait the 120 s for the camera
     meta = json.loads((tmp_path / "clips" / "violation-3-overtime.json").read_text())
     assert (meta["t0"], meta["t1"]) == (2.8, 4.9)
-    frames, _ = _read_clip(tmp_path / "clips" / "violation-3-overtime.webm")
+    frames, _ = decoded_frames(tmp_path / "clips" / "violation-3-overtime.webm")
     assert len(frames) == meta["frames"] == 22
 
 
@@ -188,7 +177,7 @@ def test_a_violation_seen_by_the_camera_gets_its_clip_through_the_camera_path(tm
     meta = json.loads(clip.with_suffix(".json").read_text())
     assert meta["t0"] == pytest.approx(play["t"] - 3.0, abs=0.01)
     assert meta["t1"] == pytest.approx(play["t"] + 1.0, abs=0.01)
-    frames, fps = _read_clip(clip)
+    frames, fps = decoded_frames(clip)
     assert len(frames) == meta["frames"] == 41 and fps == 10
     # the clip starts on the empty table and ends with the cards down, in the camera's pictures
     h, w = frames[0].shape[:2]

@@ -11,12 +11,23 @@ from vision.training.joker_art import big_colour, designed_jokers, little_colour
 from vision.training.synth import joker_play
 
 
-def _corner_ink(card: np.ndarray, box) -> np.ndarray:
-    """The inked pixels (far from the paper) of the card's top-left index box."""
+def _inked(card: np.ndarray, box) -> tuple[np.ndarray, np.ndarray]:
+    """The card's pixels in ``box`` (shares of its width and height) and
+    which of them are inked (far from the paper)."""
     h, w = card.shape[:2]
     patch = card[int(box[1] * h):int(box[3] * h), int(box[0] * w):int(box[2] * w), :3].astype(int)
     paper = np.median(card[int(0.45 * h):int(0.55 * h), int(0.1 * w):int(0.2 * w), :3].reshape(-1, 3), axis=0)
-    return patch[np.abs(patch - paper).max(axis=2) > 80]
+    return patch, np.abs(patch - paper).max(axis=2) > 80
+
+
+def _corner_ink(card: np.ndarray, box) -> np.ndarray:
+    """The inked pixels of the card's top-left index box."""
+    patch, ink = _inked(card, box)
+    return patch[ink]
+
+
+def _ink_mask(card: np.ndarray, box) -> np.ndarray:
+    return _inked(card, box)[1]
 
 
 def test_both_jokers_come_in_the_deck_size_with_a_mark_in_each_corner():
@@ -144,13 +155,6 @@ def test_tight_joker_crops_add_jokers_only(tmp_path):
     cards = [c for c in range(NONE) if c not in jokers]
     assert np.array_equal(np.bincount(tight[np.isin(tight, cards)], minlength=NONE),
                           np.bincount(plain[np.isin(plain, cards)], minlength=NONE))
-
-
-def _ink_mask(card: np.ndarray, box) -> np.ndarray:
-    h, w = card.shape[:2]
-    patch = card[int(box[1] * h):int(box[3] * h), int(box[0] * w):int(box[2] * w), :3].astype(int)
-    paper = np.median(card[int(0.45 * h):int(0.55 * h), int(0.1 * w):int(0.2 * w), :3].reshape(-1, 3), axis=0)
-    return np.abs(patch - paper).max(axis=2) > 80
 
 
 def test_chinese_jokers_print_each_its_own_name_in_its_colour():

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from tests.mjpeg_camera import StallingCamera
+from tests.video_files import decoded_frames
 from vision.reading.picture_loss import DARK_S, PictureLoss
 from vision.reading.table import calibrate
 from vision.reading.watch import SourceError, TableWatcher, open_source
@@ -139,19 +140,6 @@ def test_a_network_camera_that_stalls_is_given_up_after_stall_s():
 REAL_H264 = Path(__file__).resolve().parent.parent / "data" / "real" / "video" / "bottle-detection.mp4"
 
 
-def _decoded(path: Path) -> tuple[list[np.ndarray], float]:
-    cap = cv2.VideoCapture(str(path))
-    fps = cap.get(cv2.CAP_PROP_FPS)
-    frames = []
-    while True:
-        ok, frame = cap.read()
-        if not ok:
-            break
-        frames.append(frame)
-    cap.release()
-    return frames, fps
-
-
 def test_a_real_h264_stream_over_a_still_table_is_never_frozen_and_held_by_a_relay_is():
     """A real camera's H.264 recording (tests/data/real/LICENSE.md): a table
     that stands still for seconds between a hand's moves.  Its encoder
@@ -160,7 +148,7 @@ def test_a_real_h264_stream_over_a_still_table_is_never_frozen_and_held_by_a_rel
     picture held for 3 s, as a capture card or a relay holds its last
     frame, is said frozen once, 2 s into the hold, and moving when the
     camera's own frames come again."""
-    frames, fps = _decoded(REAL_H264)
+    frames, fps = decoded_frames(REAL_H264)
     assert len(frames) > 1000 and 25 < fps < 35
     live = PictureLoss(frozen_s=2.0)
     assert [n for k, f in enumerate(frames) for n in live.update(k / fps, f, 4)] == [] and not live.held
