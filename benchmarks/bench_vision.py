@@ -113,7 +113,7 @@ from vision.reading.confidence import read_right  # noqa: E402
 from vision.reading.detector import CardDetector  # noqa: E402
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone, calibrate  # noqa: E402
 from vision.reading.watch import TableWatcher  # noqa: E402
-from vision.training.card_art import HELD_OUT_DECKS, TRAIN_DECKS, load_decks  # noqa: E402
+from vision.training.card_art import HELD_OUT_DECKS, TRAIN_DECKS, UNSEEN_DECKS, load_decks  # noqa: E402
 from vision.training.synth import (CLOTH_HELD_OUT, TURNED_KINDS, SceneGenerator, held_out_scenes,  # noqa: E402
                                    play_for_deck, random_play, turned_scenes)
 from vision.training.synth_table import TablePainter  # noqa: E402
@@ -148,7 +148,7 @@ class Tally:
 
 
 def _deck_names(text: str) -> tuple[str, ...]:
-    """Comma-separated names of the project's decks (training or held-out).
+    """Comma-separated names of the project's decks (training, held-out or unseen).
 
     >>> _deck_names("anglo,paris")
     ('anglo', 'paris')
@@ -157,7 +157,7 @@ def _deck_names(text: str) -> tuple[str, ...]:
     argparse.ArgumentTypeError: unknown deck 'nope' (known: anglo, ...)
     """
     names = tuple(n.strip() for n in text.split(",") if n.strip())
-    known = TRAIN_DECKS + HELD_OUT_DECKS
+    known = TRAIN_DECKS + HELD_OUT_DECKS + UNSEEN_DECKS
     for n in names or ("",):
         if n not in known:
             raise argparse.ArgumentTypeError(f"unknown deck {n!r} (known: {', '.join(known)})")
@@ -196,6 +196,19 @@ def accuracy(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_M
         "exact_by_card_count": {k: f"{by_kind_exact[k]}/{by_kind[k]}" for k in sorted(by_kind)},
         "exact_by_deck": {k: f"{by_deck_exact[k]}/{by_deck[k]}" for k in sorted(by_deck)},
     }
+
+
+def unseen_decks(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_MARGIN_MM) -> dict:
+    """The held-out plays and the turned ones (fans, crooked cards) laid with
+    KDE's decks (:data:`vision.training.card_art.UNSEEN_DECKS`): decks drawn
+    by other hands than the training decks and the held-out pair, never
+    trained or tuned on, on the held-out cloths.  The pictures are generated
+    (the project's renderer); the card designs are not."""
+    decks = load_decks(UNSEEN_DECKS)
+    return {"decks": list(UNSEEN_DECKS),
+            "pictures": "generated (project renderer), card art from kdegames-card-data-kf5",
+            **accuracy(det, plays, seed, margin_mm, decks=decks),
+            "turned": card_angles({"each_cards_own_turn": det}, plays, seed, margin_mm, decks=decks)}
 
 
 def _phantom_jokers(true: Counter, read: Counter) -> int:
@@ -853,6 +866,9 @@ def main() -> int:
                          "on the held-out decks, on them printed with four corners and with 大王 / 小王 jokers")
     ap.add_argument("--only-jokers", action="store_true",
                     help="the --jokers sections alone (N from --jokers, else 100)")
+    ap.add_argument("--unseen-decks", type=integer(0, MOST, "a count"), default=0, metavar="N",
+                    help="also N plays, N fans and N crooked rows of KDE's decks no model was trained on")
+    ap.add_argument("--only-unseen-decks", action="store_true", help="that section alone")
     ap.add_argument("--two-rows", type=int, default=0, metavar="N",
                     help="also N plays of 6-10 cards laid in two rows (generated pictures)")
     ap.add_argument("--four-corners", type=int, default=0, metavar="N",
@@ -915,6 +931,10 @@ def main() -> int:
     if args.only_turned:
         print(json.dumps(turned_sections(det, args, args.turned or 100), indent=1))
         return 0
+    if args.only_unseen_decks:
+        print(json.dumps({"unseen_decks": unseen_decks(det, args.unseen_decks or 150, args.seed, args.margin_mm)},
+                         indent=1))
+        return 0
     if args.only_jokers:
         print(json.dumps({"jokers_turned": joker_sections(det, args.jokers or 100, args.seed, args.margin_mm)},
                          indent=1))
@@ -928,6 +948,8 @@ def main() -> int:
         out.update(turned_sections(det, args, args.turned))
     if args.jokers:
         out["jokers_turned"] = joker_sections(det, args.jokers, args.seed, args.margin_mm)
+    if args.unseen_decks:
+        out["unseen_decks"] = unseen_decks(det, args.unseen_decks, args.seed, args.margin_mm)
     if args.two_rows:
         out["two_rows"] = two_rows(det, args.two_rows, args.seed, args.margin_mm)
     if args.four_corners or args.four_corners_turned:

@@ -210,3 +210,17 @@ def test_a_surface_of_parallel_lines_does_not_hide_the_card(gen, detector):
         scene = gen.render(["H8"], np.random.default_rng(3), deck=deck, clean=True, background=board.copy())
         assert turn_angles(scene.image, 0, detector.turn_from, detector.own_turns).whole     # the lines are taken for a turn
         assert detector.read_zones([scene.image], detector.imgsz / max(ZONE_PX), 0)[0].names == ["H8"]
+
+
+def test_plays_of_a_deck_drawn_by_another_hand_are_read_exactly(detector):
+    """KDE's standard deck, never trained on (vision.training.card_art.UNSEEN_DECKS):
+    the benchmark's first plays of it, read as the table watcher reads a zone."""
+    from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone
+    from vision.training.card_art import load_decks
+    from vision.training.synth import held_out_scenes
+
+    m = Zone.margin_px(ZONE_MARGIN_MM)
+    scenes = [scene for _, _, scene in held_out_scenes(8, 424242, m, decks=load_decks(["kde-standard"]))]
+    assert sum(len(s.cards) for s in scenes) >= 20
+    reads = detector.read_zones([s.image for s in scenes], detector.imgsz / max(ZONE_PX), m)
+    assert [r.names for r in reads] == [s.cards for s in scenes]

@@ -254,3 +254,30 @@ def test_stock_tints_print_a_deck_on_tinted_stock_only_when_asked(decks):
     ap = argparse.ArgumentParser()
     add_scene_options(ap)
     assert scene_options(ap.parse_args(["--stock-tints", "0.3"]))["stock_tints"] == 0.3
+
+
+def test_kde_decks_are_cut_card_by_card_and_never_trained_on():
+    from vision.training.card_art import UNSEEN_DECKS
+
+    assert not set(UNSEEN_DECKS) & (set(TRAIN_DECKS) | set(HELD_OUT_DECKS))
+    deck = load_deck("kde-standard")      # the quickest of them to draw (about a second)
+    assert set(deck.cards) == set(CARD_NAMES) - {"BJ", "LJ"}     # KDE's decks draw no jokers
+    x0, y0, x1, y1 = deck.index_box
+    assert 0 <= x0 < x1 <= 0.3 and 0 <= y0 < y1 <= 0.4
+    for code, img in deck.cards.items():
+        h, w = img.shape[:2]
+        assert img.shape[2] == 4 and 1.2 < h / w < 1.7 and abs(w - 240) <= 2
+        # every card's corner holds its index: ink in the box, red for hearts and diamonds
+        corner = img[int(y0 * h):int(y1 * h), int(x0 * w):int(x1 * w), :3].astype(int)
+        red = corner.max(axis=2) - corner.min(axis=2) > 80
+        ink = corner[red] if code[0] in "HD" else corner[corner.max(axis=2) < 90]
+        assert len(ink) > 40, code
+    assert deck.back is not None and deck.back.shape[2] == 4
+
+
+def test_a_missing_kde_deck_is_a_clear_error(tmp_path, monkeypatch):
+    import vision.training.card_art as card_art
+
+    monkeypatch.setattr(card_art, "KDE_DECK_DIR", tmp_path / "none")
+    with pytest.raises(CardArtError, match="kdegames-card-data-kf5"):
+        load_deck("kde-penguins", cache_dir=tmp_path)

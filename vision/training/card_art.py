@@ -2,9 +2,12 @@
 
 The decks come from the ``gnome-cards-data`` package
 (``/usr/share/aisleriot/cards/*.svgz``, GPL/LGPL/public-domain artwork, see
-``/usr/share/doc/gnome-cards-data/copyright``).  Nothing is committed: each
-deck is rendered once with ``rsvg-convert`` (package ``librsvg2-bin``) into a
-cache folder outside git and cut into cards.
+``/usr/share/doc/gnome-cards-data/copyright``) and, never trained on, from
+KDE's ``kdegames-card-data-kf5`` (``/usr/share/carddecks``, GPL-2+/LGPL/GPL-3+
+artwork, see ``/usr/share/doc/kdegames-card-data-kf5/copyright``:
+:data:`UNSEEN_DECKS`).  Nothing is committed: each deck is rendered once
+with ``rsvg-convert`` (package ``librsvg2-bin``) into a cache folder outside
+git and cut into cards.
 
 Every deck sheet lays the cards on a 13 x 5 grid: rows clubs, diamonds,
 hearts, spades (ace first), then the black joker, the red joker and the back.
@@ -47,6 +50,24 @@ INDEX_BOX_OVERRIDES = {
 # Kept out of training so the benchmark measures decks the model never saw.
 HELD_OUT_DECKS = ("paris", "tigullio")
 TRAIN_DECKS = tuple(d for d in STANDARD_DECKS if d not in HELD_OUT_DECKS)
+
+KDE_DECK_DIR = Path("/usr/share/carddecks")
+# KDE's decks that GNOME's do not also ship (paris, tigullio, dondorf and
+# ornamental are in both; nicu-white is ornamental's indices and courts without
+# its frame), with the common indices top-left: a second set of decks no model
+# here was trained on, each drawn by another hand.  Left out: the oxygen decks
+# (rank top-right, suit top-left), future (not card faces), konqi-modern
+# (72 x 96 px bitmaps), the xskat decks (no page size; German suits),
+# ancient-egyptians (a corner shows the rank alone, the suit only on the pips).
+KDE_DECKS = {
+    "kde-standard": "svg-standard",
+    "kde-penguins": "svg-penguins",
+    "kde-jolly-royal": "svg-jolly-royal",
+}
+# None of them draws jokers under KDE's names: their plays hold none.
+UNSEEN_DECKS = tuple(KDE_DECKS)
+_KDE_RANKS = {"A": "1", "T": "10", "J": "jack", "Q": "queen", "K": "king"}
+_KDE_SUITS = {"C": "club", "D": "diamond", "H": "heart", "S": "spade"}
 
 _SHEET_ROWS = ("C", "D", "H", "S")          # grid rows of the sheet
 _SHEET_RANKS = "A23456789TJQK"              # grid columns
@@ -93,6 +114,54 @@ def _render_sheet(deck: str, out: Path) -> None:
                           capture_output=True, text=True)
     if proc.returncode != 0 or not tmp.exists():
         raise CardArtError(f"rsvg-convert failed on {src}: {proc.stderr.strip()[:300]}")
+    tmp.replace(out)   # atomic, so a half-written sheet is never cached
+
+
+def _kde_id(code: str) -> str:
+    """The SVG element id of a card in KDE's decks.
+
+    >>> _kde_id("HT"), _kde_id("SQ"), _kde_id("C7")
+    ('10_heart', 'queen_spade', '7_club')
+    """
+    return f"{_KDE_RANKS.get(code[1], code[1])}_{_KDE_SUITS[code[0]]}"
+
+
+def _render_kde_sheet(deck: str, out: Path) -> None:
+    """A KDE deck drawn card by card (``rsvg-convert -i ID``) onto a sheet laid
+    as GNOME's are, so :func:`load_deck` cuts both alike.  Its joker cells stay
+    empty (the decks draw none) and the back goes in the third."""
+    folder = KDE_DECK_DIR / KDE_DECKS[deck]
+    found = sorted(folder.glob("*.svgz")) if folder.is_dir() else []
+    if not found:
+        raise CardArtError(f"deck {deck!r} not found in {folder} (apt-get install kdegames-card-data-kf5)")
+    exe = shutil.which("rsvg-convert")
+    if exe is None:
+        raise CardArtError("rsvg-convert not found (apt-get install librsvg2-bin)")
+
+    def element(cid: str, zoom: float) -> np.ndarray:
+        # the element is drawn where it lies on the page: cut it to its ink
+        proc = subprocess.run([exe, "-i", cid, "-z", f"{zoom:.6f}", str(found[0])], capture_output=True)
+        img = cv2.imdecode(np.frombuffer(proc.stdout, np.uint8), cv2.IMREAD_UNCHANGED) if proc.stdout else None
+        if proc.returncode != 0 or img is None or img.ndim != 3 or img.shape[2] != 4:
+            raise CardArtError(f"rsvg-convert failed on {found[0]} #{cid}: {proc.stderr.decode()[:300]}")
+        ys, xs = np.nonzero(img[:, :, 3] > 8)
+        if len(xs) == 0:
+            raise CardArtError(f"{found[0]} #{cid} draws nothing")
+        return img[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+
+    zoom = CARD_WIDTH_PX / element("1_spade", 1.0).shape[1]   # every card of a deck is one size
+    faces = {(r, c): element(_kde_id(suit + rank), zoom)
+             for r, suit in enumerate(_SHEET_ROWS) for c, rank in enumerate(_SHEET_RANKS)}
+    faces[(4, 2)] = element("back", zoom)
+    ch = max(f.shape[0] for f in faces.values()) + 8
+    cw = max(f.shape[1] for f in faces.values()) + 8
+    sheet = np.zeros((5 * ch, 13 * cw, 4), np.uint8)
+    for (r, c), face in faces.items():
+        y, x = r * ch + (ch - face.shape[0]) // 2, c * cw + (cw - face.shape[1]) // 2
+        sheet[y:y + face.shape[0], x:x + face.shape[1]] = face
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(".tmp.png")
+    cv2.imwrite(str(tmp), sheet)
     tmp.replace(out)   # atomic, so a half-written sheet is never cached
 
 
@@ -160,7 +229,7 @@ def load_deck(name: str, cache_dir: Path | None = None) -> Deck:
     cache = Path(cache_dir) if cache_dir else default_cache_dir()
     sheet_path = cache / f"{name}-{CARD_WIDTH_PX}.png"
     if not sheet_path.exists():
-        _render_sheet(name, sheet_path)
+        (_render_kde_sheet if name in KDE_DECKS else _render_sheet)(name, sheet_path)
     sheet = cv2.imread(str(sheet_path), cv2.IMREAD_UNCHANGED)
     if sheet is None or sheet.ndim != 3 or sheet.shape[2] != 4:
         raise CardArtError(f"cached sheet {sheet_path} is unreadable; delete it to re-render")
@@ -168,10 +237,9 @@ def load_deck(name: str, cache_dir: Path | None = None) -> Deck:
     for r, suit in enumerate(_SHEET_ROWS):
         for c, rank in enumerate(_SHEET_RANKS):
             cards[suit + rank] = _cut(sheet, r, c)
-    cards["LJ"] = _cut(sheet, 4, 0)   # black joker: little
-    cards["BJ"] = _cut(sheet, 4, 1)   # coloured joker: big
-    if name in NO_JOKER_DECKS:
-        del cards["LJ"], cards["BJ"]
+    if name not in NO_JOKER_DECKS and name not in KDE_DECKS:
+        cards["LJ"] = _cut(sheet, 4, 0)   # black joker: little
+        cards["BJ"] = _cut(sheet, 4, 1)   # coloured joker: big
     box = INDEX_BOX_OVERRIDES.get(name) or _index_box(cards)
     return Deck(name=name, cards=cards, index_box=box, back=_cut(sheet, 4, 2))
 
