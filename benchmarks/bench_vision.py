@@ -298,12 +298,19 @@ def card_angles(dets: dict[str, CardDetector], plays: int, seed: int, margin_mm:
     the spread drawn from 30 to 90 degrees, so the outer cards turn up to
     45) and rows with one or two cards pushed in crooked (15-45 degrees
     either way, ``card_turns=``).  Card recall by each card's own angle to
-    the zone's axis, plays exact, phantom jokers; only plays where every card
+    the zone's axis, plays exact, phantom jokers, and wrong reads that would
+    reach the referee unasked (the play's calibrated confidence at or above
+    the table's default threshold, its doubts counted:
+    :func:`vision.reading.tracker.play_confidence`); only plays where every card
     shows an index (a scene that hides one is drawn again).  Held-out decks
     (``decks``: these) and cloths, generated pictures; ``jokers``: plays
     with jokers in them (:func:`vision.training.synth.turned_scenes`)."""
+    from referee.settings import Settings
+    from vision.reading.tracker import calibration_for, play_confidence
+
     margin = Zone.margin_px(margin_mm)
     scale = next(iter(dets.values())).imgsz / max(ZONE_PX)
+    asked_below = Settings().min_confidence
     out: dict = {}
     for name in TURNED_KINDS:
         scenes = [scene for _, _, scene in turned_scenes(plays, seed, name, margin, decks=decks, jokers=jokers)]
@@ -311,16 +318,19 @@ def card_angles(dets: dict[str, CardDetector], plays: int, seed: int, margin_mm:
         for label, det in dets.items():
             tally = Tally()
             bins = {b: [0, 0] for b in ANGLE_BINS}
+            calibration, wrong_unasked = calibration_for(det), 0
             t0 = time.perf_counter()
             for scene in scenes:
                 read = det.read_zones([scene.image], scale, margin)[0]
                 tally.add(scene.cards, read.names)
+                wrong_unasked += bool(read.names) and not read_right(read.names, scene.cards) and \
+                    play_confidence(read.confidence, read.names, calibration)[0] >= asked_below
                 for a, ok in zip(scene.angles, _found_by_card(scene, read)):
                     a = abs((a + 45.0) % 90.0 - 45.0)       # from the zone's axis, either way round
                     b = next(b for b in ANGLE_BINS if a < b[1] or b == ANGLE_BINS[-1])
                     bins[b][0] += 1
                     bins[b][1] += ok
-            row[label] = {**tally.figures(),
+            row[label] = {**tally.figures(), "wrong_not_asked": wrong_unasked,
                           "card_recall_by_angle": {f"{lo}-{hi}": f"{round(f / max(1, n), 4)} ({f}/{n})"
                                                    for (lo, hi), (n, f) in bins.items()},
                           "ms_per_play": round(1000 * (time.perf_counter() - t0) / max(1, plays), 1)}

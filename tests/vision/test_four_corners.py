@@ -154,6 +154,8 @@ def test_the_bench_lays_four_corner_fans_and_crooked_rows():
     assert sorted(section) == ["crooked_cards", "fans"]
     assert all(section[k]["plays"] == 1 and "card_recall_by_angle" in section[k]["each_cards_own_turn"]
                for k in section)
+    # a wrong read the referee is not asked about is counted among the plays read
+    assert all(section[k]["each_cards_own_turn"]["wrong_not_asked"] in (0, 1) for k in section)
 
 
 def test_two_corners_that_both_lean_to_no_index_still_name_a_face():
