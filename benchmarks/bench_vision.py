@@ -110,7 +110,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from commands.args import integer  # noqa: E402
 from vision.reading.confidence import read_right  # noqa: E402
-from vision.reading.detector import CardDetector  # noqa: E402
+from vision.reading.detector import CardDetector, DetectorError  # noqa: E402
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone, calibrate  # noqa: E402
 from vision.reading.watch import TableWatcher  # noqa: E402
 from vision.training.card_art import HELD_OUT_DECKS, TRAIN_DECKS, UNSEEN_DECKS, load_decks  # noqa: E402
@@ -854,6 +854,8 @@ def main() -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--conf", type=float, default=None, help="detector threshold (default: the detector's)")
     ap.add_argument("--classifier", default=None, help="index classifier ONNX (default: the shipped one)")
+    ap.add_argument("--deck", type=Path, default=None, metavar="PROFILE",
+                    help="read with this deck profile (guandan-ref enroll-deck, or models/hanzi-jokers.npz)")
     ap.add_argument("--margin-mm", type=float, default=ZONE_MARGIN_MM,
                     help="cloth read around each zone (default: the table watcher's)")
     ap.add_argument("--real-surfaces", action="store_true",
@@ -926,9 +928,12 @@ def main() -> int:
                                                          args.surface_seed, margin_mm=args.margin_mm,
                                                          hand_model=args.hand_model)}, indent=1))
         return 0
-    det = CardDetector(args.model, threads=args.threads, conf=args.conf, classifier=args.classifier,
-                       hand_landmarks=not args.hand_model_cue,
-                       hand_model=args.hand_model if args.hand_model_cue else None)
+    try:
+        det = CardDetector(args.model, threads=args.threads, conf=args.conf, classifier=args.classifier,
+                           hand_landmarks=not args.hand_model_cue, deck=args.deck,
+                           hand_model=args.hand_model if args.hand_model_cue else None)
+    except DetectorError as exc:
+        ap.error(f"--deck {args.deck}: {exc}")
     if args.only_real_hands:
         if not args.real_hands:
             ap.error("--only-real-hands needs --real-hands ROOT")
@@ -952,6 +957,7 @@ def main() -> int:
     out = {"model": str(det.model_path),
            "index_classifier": str(det.classifier.model_path),
            "detector_conf": det.conf, "held_out_decks": list(HELD_OUT_DECKS),
+           **({"deck_profile": str(args.deck)} if args.deck else {}),
            **accuracy(det, args.plays, args.seed, args.margin_mm),
            **(speed(det, args.frames, args.seed, args.speed_tables) if args.frames else {})}
     if args.turned:
