@@ -162,6 +162,8 @@ ROW_STEP = 2.5    # index heights: cards whose centres step down this much lie i
 BOX_SURE = 0.9    # a faint box's index cut out turned its own way and named this surely is a doubt
 BOX_SHIFT = 0.2   # of a faint box's size: its index is also cut out this far off its centre each way
 SQUARER = 1.2     # a faint box this much wider for its height than an upright index may be a turned one
+DIAGONAL_MIDDLE = 0.5   # index heights: two lone corners' middle from a card's, as its other diagonal
+DIAGONAL_LENGTH = 1.35  # and their distance over the card's diagonal, either way
 
 
 class CardDetector:
@@ -510,6 +512,9 @@ class CardDetector:
         # a lone corner where a card of its name has its top-right or
         # bottom-left index: that card's, on a deck printing all four corners
         best = [replace(b, cards=[c for c in b.cards if not _four_corner_of(c, b.cards)]) for b in best]
+        # and two lone corners of one name about a card of it, as its other diagonal (a
+        # card turned too far for the square-corner test: one joker read as three)
+        best = [replace(b, cards=_other_diagonal_dropped(b.cards)) for b in best]
         # and two cards of one name, each two corners along one long edge, that
         # make a card's rectangle together: one card leaning in a fan
         best = [replace(b, cards=_edges_joined(b.cards)) for b in best]
@@ -921,6 +926,44 @@ def _four_corner_of(card: CardRead, cards: list[CardRead]) -> bool:
     return len(card.indices) == 1 and any(
         c is not card and c.name == card.name and len(c.indices) >= 2 and _at_other_corner(c, card.indices[0])
         for c in cards)
+
+
+def _other_diagonal_dropped(cards: list[CardRead]) -> list[CardRead]:
+    """``cards`` without pairs of lone corners that are another card's other
+    diagonal: two single-index cards of a two-cornered card's name whose
+    middle is that card's middle (within :data:`DIAGONAL_MIDDLE` of an
+    index's height) and whose distance is that card's diagonal's (within
+    :data:`DIAGONAL_LENGTH`), as the top-right and bottom-left indices of a
+    deck printing all four corners lie, however far the card is turned and
+    however its boxes lean.  Two other indices of one name cannot lie so:
+    one would cover that card or lie under it at its corner.
+
+    >>> at = lambda n, x, y: IndexDetection(n, 0.9, (x - 8, y - 16, x + 8, y + 16))
+    >>> bj = CardRead("BJ", 0.98, (0, 0, 1, 1), (at("BJ", 552, 167), at("BJ", 536, 334)))
+    >>> lone = lambda n, x, y: CardRead(n, 0.97, (0, 0, 1, 1), (at(n, x, y),))
+    >>> [c.name for c in _other_diagonal_dropped([bj, lone("BJ", 455, 295), lone("BJ", 635, 202)])]
+    ['BJ']
+    >>> [c.name for c in _other_diagonal_dropped([bj, lone("BJ", 455, 295), lone("BJ", 700, 202)])]
+    ['BJ', 'BJ', 'BJ']
+    >>> [c.name for c in _other_diagonal_dropped([bj, lone("LJ", 455, 295), lone("BJ", 635, 202)])]
+    ['BJ', 'LJ', 'BJ']
+    """
+    drop: set[int] = set()
+    for c in cards:
+        if len(c.indices) != 2:
+            continue
+        p, q = (np.array(d.center, float) for d in c.indices)
+        ih = float(np.mean([d.height for d in c.indices]))
+        lone = [k for k, o in enumerate(cards) if o is not c and o.name == c.name and len(o.indices) == 1
+                and k not in drop]
+        for i, k in ((i, k) for i in lone for k in lone if i < k):
+            a, b = (np.array(cards[j].indices[0].center, float) for j in (i, k))
+            if float(np.hypot(*((a + b) / 2 - (p + q) / 2))) <= DIAGONAL_MIDDLE * ih and \
+                    1 / DIAGONAL_LENGTH <= float(np.hypot(*(a - b))) / max(1e-6, float(np.hypot(*(p - q)))) \
+                    <= DIAGONAL_LENGTH:
+                drop |= {i, k}
+                break
+    return [c for k, c in enumerate(cards) if k not in drop]
 
 
 def _on_four_corner(card: CardRead, cards: list[CardRead]) -> bool:
