@@ -855,7 +855,7 @@ def main() -> int:
     ap.add_argument("--conf", type=float, default=None, help="detector threshold (default: the detector's)")
     ap.add_argument("--classifier", default=None, help="index classifier ONNX (default: the shipped one)")
     ap.add_argument("--deck", type=Path, default=None, metavar="PROFILE",
-                    help="read with this deck profile (guandan-ref enroll-deck, or models/hanzi-jokers.npz)")
+                    help="read with this deck profile (guandan-ref enroll-deck, or vision.training.joker_head)")
     ap.add_argument("--margin-mm", type=float, default=ZONE_MARGIN_MM,
                     help="cloth read around each zone (default: the table watcher's)")
     ap.add_argument("--real-surfaces", action="store_true",

@@ -70,12 +70,14 @@ KINDS = ("mix", *TURNED_KINDS)
 
 
 def collect(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_MARGIN_MM,
-            kind: str = "mix") -> list[dict]:
+            kind: str = "mix", decks: list | None = None, jokers: bool = False) -> list[dict]:
     """Read ``plays`` held-out plays of ``kind`` (:data:`KINDS`) drawn as the
-    benchmark draws them; one record each."""
+    benchmark draws them (``decks``: laid with these decks instead;
+    ``jokers``: turned plays with jokers in them); one record each."""
     margin = Zone.margin_px(margin_mm)
     out = []
-    scenes = held_out_scenes(plays, seed, margin) if kind == "mix" else turned_scenes(plays, seed, kind, margin)
+    scenes = held_out_scenes(plays, seed, margin, decks) if kind == "mix" else \
+        turned_scenes(plays, seed, kind, margin, decks=decks, jokers=jokers)
     for i, deck, scene in scenes:
         read = det.read_zones([scene.image], det.imgsz / max(ZONE_PX), margin)[0]
         confs = [c.confidence for c in read.cards]

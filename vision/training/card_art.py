@@ -101,13 +101,19 @@ def default_cache_dir() -> Path:
     return Path.home() / ".cache" / "guandan-referee" / "card-art"
 
 
+def _rsvg_convert() -> str:
+    """The ``rsvg-convert`` program's path; :class:`CardArtError` where it is missing."""
+    exe = shutil.which("rsvg-convert")
+    if exe is None:
+        raise CardArtError("rsvg-convert not found (apt-get install librsvg2-bin)")
+    return exe
+
+
 def _render_sheet(deck: str, out: Path) -> None:
     src = DECK_DIR / f"{deck}.svgz"
     if not src.exists():
         raise CardArtError(f"deck {deck!r} not found at {src} (apt-get install gnome-cards-data)")
-    exe = shutil.which("rsvg-convert")
-    if exe is None:
-        raise CardArtError("rsvg-convert not found (apt-get install librsvg2-bin)")
+    exe = _rsvg_convert()
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(".tmp.png")
     proc = subprocess.run([exe, "-w", str(CARD_WIDTH_PX * 13), str(src), "-o", str(tmp)],
@@ -134,9 +140,7 @@ def _render_kde_sheet(deck: str, out: Path) -> None:
     found = sorted(folder.glob("*.svgz")) if folder.is_dir() else []
     if not found:
         raise CardArtError(f"deck {deck!r} not found in {folder} (apt-get install kdegames-card-data-kf5)")
-    exe = shutil.which("rsvg-convert")
-    if exe is None:
-        raise CardArtError("rsvg-convert not found (apt-get install librsvg2-bin)")
+    exe = _rsvg_convert()
 
     def element(cid: str, zoom: float) -> np.ndarray:
         # the element is drawn where it lies on the page: cut it to its ink

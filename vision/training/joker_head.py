@@ -65,6 +65,8 @@ def fit_layer(features: np.ndarray, labels: np.ndarray, real_features: np.ndarra
     """
     import torch
 
+    from vision.training.index_classifier import partial_label_loss
+
     gen = torch.Generator().manual_seed(seed)
     x, y = torch.from_numpy(features.astype(np.float32)), torch.from_numpy(labels.astype(np.int64))
     rx, ra = torch.from_numpy(real_features.astype(np.float32)), torch.from_numpy(real_allowed.astype(bool))
@@ -77,9 +79,8 @@ def fit_layer(features: np.ndarray, labels: np.ndarray, real_features: np.ndarra
             i = order[k:k + batch]
             r = torch.randint(0, len(rx), (max(1, len(i) // 2),), generator=gen)
             loss = torch.nn.functional.cross_entropy(x[i] @ w.T + b, y[i])
-            log_p = torch.log_softmax(rx[r] @ w.T + b, dim=1)
             # a real crop's label is one of its allowed set: the set's probability
-            loss = loss - real_weight * torch.logsumexp(log_p.masked_fill(~ra[r], -1e9), dim=1).mean()
+            loss = loss + real_weight * partial_label_loss(rx[r] @ w.T + b, ra[r]).mean()
             loss = loss + l2 * ((w - w_ship) ** 2).sum()
             opt.zero_grad()
             loss.backward()
@@ -93,22 +94,14 @@ def calibration(detector, plays: int, seed: int = CALIBRATION_SEED) -> dict:
     of the benchmark's mix and as many fans and rows with crooked cards with
     jokers in them, of the held-out decks with their jokers printed 大王 /
     小王, read with the profile ``detector``'s classifier uses."""
-    from vision.reading.confidence import SIZE_GROUPS, fit_curves, read_right
-    from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone
+    from vision.reading.confidence import SIZE_GROUPS, fit_curves
+    from vision.training.calibrate_confidence import KINDS, collect
     from vision.training.card_art import HELD_OUT_DECKS, load_decks
     from vision.training.joker_art import hanzi_joker_deck
-    from vision.training.synth import TURNED_KINDS, held_out_scenes, turned_scenes
 
-    margin = Zone.margin_px(ZONE_MARGIN_MM)
     decks = [hanzi_joker_deck(d, seed) for d in load_decks(HELD_OUT_DECKS)]
-    scenes = [s for _, _, s in held_out_scenes(plays, seed, margin, decks=decks)]
-    for kind in TURNED_KINDS:
-        scenes += [s for _, _, s in turned_scenes(plays, seed, kind, margin, decks=decks, jokers=True)]
-    recs = []
-    for scene in scenes:
-        read = detector.read_zones([scene.image], detector.imgsz / max(ZONE_PX), margin)[0]
-        recs.append({"raw": round(read.confidence, 5), "read": read.names,
-                     "exact": read_right(read.names, list(scene.cards))})
+    # (the turned plays hold jokers; the mix holds them as the benchmark's plays do)
+    recs = [r for kind in KINDS for r in collect(detector, plays, seed, kind=kind, decks=decks, jokers=kind != "mix")]
     return {
         "what": "P(a play's cards are read right, order aside) from its raw score with this profile; "
                 "numpy.interp over the knots, flat beyond the ends",
