@@ -164,6 +164,8 @@ BOX_SHIFT = 0.2   # of a faint box's size: its index is also cut out this far of
 SQUARER = 1.2     # a faint box this much wider for its height than an upright index may be a turned one
 DIAGONAL_MIDDLE = 0.5   # index heights: two lone corners' middle from a card's, as its other diagonal
 DIAGONAL_LENGTH = 1.35  # and their distance over the card's diagonal, either way
+DIAGONALS_CROSS = 45.0  # degrees: a card's two diagonals (of its index centres) cross at about 70-80
+OVERSIZED = 1.8   # a box this many times a zone's typical index both ways is a card's pips or picture
 
 
 class CardDetector:
@@ -498,7 +500,8 @@ class CardDetector:
             more, _, more_widths, _ = self._reads([images[z] for z in again],
                                                   self.workers.map(lambda z: [turned(z, t) for t in owns[z] if t],
                                                                    again),
-                                                  scale, margin, either_corner=True)
+                                                  scale, margin, either_corner=True,
+                                                  sizes=[widths[z] for z in again])
             for z, extra, size in zip(again, more, more_widths):
                 own = [t for t in owns[z] if t]       # these reads' turns
                 if z in across:
@@ -598,7 +601,7 @@ class CardDetector:
         return {"hand": bool(over), "hand_presence": max(over, default=0.0)}
 
     def _reads(self, images: list[np.ndarray], variants: list[list[Upright | None]], scale: float | None,
-               margin: int, either_corner: bool = False
+               margin: int, either_corner: bool = False, sizes: list[tuple[float, float]] | None = None
                ) -> tuple[list[list[ZoneRead]], list[list[bool]], list[tuple[float, float]],
                           list[list[IndexDetection]]]:
         """Each zone read as each of its variants shows it (None: as it lies),
@@ -606,20 +609,25 @@ class CardDetector:
         picture leaves a doubt (see :meth:`_name_indices_many`), each
         zone's typical index width and height as read upright (px), and the
         faint boxes its first variant's picture leaves unnamed (ibid.).
-        ``either_corner``: see :meth:`_zone_read`."""
+        ``either_corner``: see :meth:`_zone_read`.  A box :func:`_oversized`
+        for the zone's typical index (``sizes``, each zone's from earlier
+        reads, where they found one; else these reads') is left out."""
         pictures = [u.image if u else im for im, vs in zip(images, variants) for u in vs]
         flat: list[bool] = []
         faint: list[list[IndexDetection]] = []
         named = self._name_indices_many(pictures, self.find_boxes_many(pictures, scale), flat, faint)
         found, doubt, weak = iter(named), iter(flat), iter(faint)
         tried, widths, faints = [], [], []
-        for im, vs in zip(images, variants):
+        for z, (im, vs) in enumerate(zip(images, variants)):
             dets = [next(found) for _ in vs]
             faints.append(([next(weak) for _ in vs] or [[]])[0])
-            tried.append([self._zone_read(im, u, d, margin, either_corner) for u, d in zip(vs, dets)])
             # an index's size as read upright (a box mapped back from a turned picture is larger)
             wh = [(d.width, d.height) for ds in dets for d in ds if d.name != "HAND"]
-            widths.append(tuple(float(v) for v in np.median(wh, axis=0)) if wh else (0.0, 0.0))
+            size = tuple(float(v) for v in np.median(wh, axis=0)) if wh else (0.0, 0.0)
+            widths.append(size)
+            typical = sizes[z] if sizes and sizes[z][0] > 0 else size
+            tried.append([self._zone_read(im, u, [d for d in ds if not _oversized(d, typical)], margin,
+                                          either_corner) for u, ds in zip(vs, dets)])
         return tried, [[next(doubt) for _ in vs] for vs in variants], widths, faints
 
     def _named_turned(self, jobs: list[tuple[np.ndarray, list[IndexDetection], list[float], tuple[float, float]]]
@@ -947,6 +955,17 @@ def _other_diagonal_dropped(cards: list[CardRead]) -> list[CardRead]:
     ['BJ', 'BJ', 'BJ']
     >>> [c.name for c in _other_diagonal_dropped([bj, lone("LJ", 455, 295), lone("BJ", 635, 202)])]
     ['BJ', 'LJ', 'BJ']
+
+    A joker read from two corners that are a face card's other diagonal,
+    crossing its first at :data:`DIAGONALS_CROSS` degrees or more, is those
+    corners too (a queen's, turned, read as 大王 on a real phone photograph):
+
+    >>> dq = CardRead("DQ", 0.98, (0, 0, 1, 1), (at("DQ", 344, 347), at("DQ", 507, 348)))
+    >>> joker = lambda *xy: CardRead("BJ", 0.977, (0, 0, 1, 1), (at("BJ", *xy[:2]), at("BJ", *xy[2:])))
+    >>> [c.name for c in _other_diagonal_dropped([dq, joker(394, 261, 458, 431)])]
+    ['DQ']
+    >>> [c.name for c in _other_diagonal_dropped([dq, joker(350, 330, 500, 364)])]   # along its first
+    ['DQ', 'BJ']
     """
     drop: set[int] = set()
     for c in cards:
@@ -954,13 +973,23 @@ def _other_diagonal_dropped(cards: list[CardRead]) -> list[CardRead]:
             continue
         p, q = (np.array(d.center, float) for d in c.indices)
         ih = float(np.mean([d.height for d in c.indices]))
+
+        def diagonal(a: np.ndarray, b: np.ndarray) -> bool:
+            return float(np.hypot(*((a + b) / 2 - (p + q) / 2))) <= DIAGONAL_MIDDLE * ih and \
+                1 / DIAGONAL_LENGTH <= float(np.hypot(*(a - b))) / max(1e-6, float(np.hypot(*(p - q)))) \
+                <= DIAGONAL_LENGTH
+
+        if c.name not in JOKERS:
+            for k, o in enumerate(cards):
+                if o.name in JOKERS and len(o.indices) == 2 and k not in drop:
+                    a, b = (np.array(d.center, float) for d in o.indices)
+                    cross = abs(float((b - a) @ (q - p))) / max(1e-6, float(np.hypot(*(b - a)) * np.hypot(*(q - p))))
+                    if diagonal(a, b) and cross <= np.cos(np.radians(DIAGONALS_CROSS)):
+                        drop.add(k)
         lone = [k for k, o in enumerate(cards) if o is not c and o.name == c.name and len(o.indices) == 1
                 and k not in drop]
         for i, k in ((i, k) for i in lone for k in lone if i < k):
-            a, b = (np.array(cards[j].indices[0].center, float) for j in (i, k))
-            if float(np.hypot(*((a + b) / 2 - (p + q) / 2))) <= DIAGONAL_MIDDLE * ih and \
-                    1 / DIAGONAL_LENGTH <= float(np.hypot(*(a - b))) / max(1e-6, float(np.hypot(*(p - q)))) \
-                    <= DIAGONAL_LENGTH:
+            if diagonal(*(np.array(cards[j].indices[0].center, float) for j in (i, k))):
                 drop |= {i, k}
                 break
     return [c for k, c in enumerate(cards) if k not in drop]
@@ -1074,6 +1103,18 @@ def _left_out(best: ZoneRead, tried: list[ZoneRead], size: tuple[float, float]) 
             if c.name != "NONE" and (c.name not in JOKERS or c.confidence >= floor)
             and not any(explained(d) for d in c.indices)]
     return max(seen, key=lambda nc: nc[1]) if seen and size[0] > 0 else None
+
+
+def _oversized(d: IndexDetection, size: tuple[float, float]) -> bool:
+    """Whether a named box is :data:`OVERSIZED` times a zone's typical index
+    both ways (``size``: its median width and height): a card's pips or
+    picture, not an index (one deck's indices are one size at one scale).
+
+    >>> box = lambda w, h: IndexDetection("C4", 0.85, (0, 0, w, h))
+    >>> _oversized(box(68, 88), (30, 27)), _oversized(box(32, 64), (30, 27)), _oversized(box(68, 88), (0, 0))
+    (True, False, False)
+    """
+    return d.name != "HAND" and size[0] > 0 and d.width > OVERSIZED * size[0] and d.height > OVERSIZED * size[1]
 
 
 def _where(d: IndexDetection, e: IndexDetection, size: tuple[float, float]) -> bool:

@@ -1,0 +1,65 @@
+"""What the detector boxes on real photographs that is no card's index of its own:
+a card's pips boxed large, and a face card's other two corners read as a joker."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+
+import vision.reading.detector as detector_module
+from vision.reading.classes import JOKERS
+from vision.reading.pairing import CardRead, IndexDetection
+from vision.training.real_piles import phone_photographs, read_as_zone
+
+REAL = Path(__file__).resolve().parents[1] / "data" / "real"
+
+
+def test_a_cards_pips_boxed_as_one_large_index_are_not_a_card(detector, monkeypatch):
+    # EdjeElectronics' IMG_2432 (Apache-2.0, tests/data/real/edje_more): a ten of clubs
+    # turned about 20 degrees; the turned read boxed its pips, three times an
+    # index's height, and named them C4 (0.85): a four that is not there
+    from benchmarks.bench_real_photos import load, read_photo
+
+    folder = REAL / "edje_more"
+    path, boxes = folder / "images" / "test" / "IMG_2432.JPG", load(folder, "test")["IMG_2432.JPG"]
+    assert read_photo(detector, path, boxes) == ["CT"]
+    monkeypatch.setattr(detector_module, "_oversized", lambda d, size: False)
+    assert sorted(read_photo(detector, path, boxes)) == ["C4", "CT"]
+
+
+def test_an_oversized_box_is_told_by_the_zones_own_index_size():
+    box = lambda w, h: IndexDetection("S9", 0.9, (10, 10, 10 + w, 10 + h))     # noqa: E731
+    assert detector_module._oversized(box(60, 60), (30, 30))
+    assert not detector_module._oversized(box(30, 90), (30, 30))     # a joker's tall strip: tall only
+    assert not detector_module._oversized(box(50, 50), (30, 30))     # a box mapped back from a turned read
+    assert not detector_module._oversized(box(90, 90), (0.0, 0.0))   # no index read: nothing to compare
+    assert not detector_module._oversized(IndexDetection("HAND", 0.9, (0, 0, 300, 300)), (30, 30))
+
+
+def test_a_turned_queens_other_corners_are_not_a_joker(detector, monkeypatch):
+    # the phone set's IMG_20220316_165755 (CC BY 4.0, tests/data/real/phone_more): five
+    # diamonds on a sofa, a four-corner deck; the queen lying turned showed its
+    # top-right and bottom-left indices, read together as a sure 大王 (0.98)
+    [(path, labels)] = phone_photographs(REAL / "phone_more")
+    read = read_as_zone(detector, cv2.imread(str(path)), labels)[1]
+    assert sorted(read.names) == ["D9", "DJ", "DK", "DQ", "DT"]
+    real = detector_module._other_diagonal_dropped
+    monkeypatch.setattr(detector_module, "_other_diagonal_dropped",
+                        lambda cards: real([c for c in cards if c.name not in JOKERS]) +
+                        [c for c in cards if c.name in JOKERS])
+    assert set(read_as_zone(detector, cv2.imread(str(path)), labels)[1].names) & set(JOKERS)
+
+
+def test_a_joker_crossing_a_card_along_its_first_diagonal_is_kept():
+    at = lambda n, x, y: IndexDetection(n, 0.9, (x - 8, y - 16, x + 8, y + 16))     # noqa: E731
+    dq = CardRead("DQ", 0.98, (0, 0, 1, 1), (at("DQ", 100, 100), at("DQ", 180, 200)))
+    # the other diagonal of dq: dropped
+    crossing = CardRead("LJ", 0.99, (0, 0, 1, 1), (at("LJ", 180, 100), at("LJ", 100, 200)))
+    assert [c.name for c in detector_module._other_diagonal_dropped([dq, crossing])] == ["DQ"]
+    # a joker lying elsewhere, or one read from one corner, or a face card's two corners there: kept
+    away = CardRead("LJ", 0.99, (0, 0, 1, 1), (at("LJ", 380, 100), at("LJ", 300, 200)))
+    lone = CardRead("LJ", 0.99, (0, 0, 1, 1), (at("LJ", 180, 100),))
+    face = CardRead("S5", 0.99, (0, 0, 1, 1), (at("S5", 180, 100), at("S5", 100, 200)))
+    for other in (away, lone, face):
+        assert len(detector_module._other_diagonal_dropped([dq, other])) == 2
