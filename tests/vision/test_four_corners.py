@@ -143,6 +143,24 @@ def test_a_joker_turned_far_with_its_mark_in_four_corners_is_one_joker(detector)
     assert read.names == scene.cards == ["CQ", "BJ"]
 
 
+def test_a_third_joker_read_from_one_corner_is_left_out_and_asked_about(detector, monkeypatch):
+    # generated joker fan 84 of seed 424242 (bench_vision --jokers), four-corner
+    # held-out decks: two little jokers whose round emblem sits in every corner
+    # read as three, the third from one corner; two decks hold two
+    import vision.reading.detector as detector_module
+    from vision.training.card_art import HELD_OUT_DECKS, load_decks
+    from vision.training.synth import turned_scenes
+
+    margin = Zone.margin_px(ZONE_MARGIN_MM)
+    decks = [four_corner_deck(d) for d in load_decks(HELD_OUT_DECKS)]
+    (_, _, scene), = turned_scenes(1, 424242, "fans", margin, decks=decks, jokers=True, first=84)
+    read = detector.read_zones([scene.image], detector.imgsz / max(ZONE_PX), margin)[0]
+    assert read.names == scene.cards == ["D8", "C4", "SA", "LJ", "LJ"]
+    assert read.left_out is not None and read.left_out[0] == "LJ"     # the referee is asked
+    monkeypatch.setattr(detector_module, "_past_two_decks", lambda cards: (cards, []))
+    assert detector.read_zones([scene.image], detector.imgsz / max(ZONE_PX), margin)[0].names.count("LJ") == 3
+
+
 def test_a_corner_read_as_a_joker_is_still_rescued_with_its_cards_other_corner():
     # an index on its side reads as a joker: a corner pair named BJ and C6
     # is one C6, as before; two surely named ordinary faces stay two cards

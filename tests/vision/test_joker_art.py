@@ -123,6 +123,16 @@ def test_joker_plays_hold_jokers():
         assert 1 <= len(play) <= 10
 
 
+def test_joker_plays_hold_no_more_of_a_face_than_two_decks():
+    # (until 2026-12-05 a row could hold three of a joker: the benchmark's
+    # joker plays held plays no table sees, and the reader was scored on them)
+    from referee.cards import COPIES
+
+    plays = [joker_play(np.random.default_rng([424242, 13, kind, i])) for kind in (0, 1) for i in range(300)]
+    assert max(play.count(n) for play in plays for n in play) == COPIES
+    assert sum(play.count("BJ") == 2 and play.count("LJ") == 2 for play in plays) > 100    # bombs and rows
+
+
 def test_crops_with_joker_scenes_hold_more_jokers(tmp_path):
     make_crops(tmp_path / "plain", 40, seed=3)
     make_crops(tmp_path / "jokers", 40, seed=3, joker_scenes=0.5, joker_designs=0.5)

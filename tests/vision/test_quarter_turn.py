@@ -53,7 +53,8 @@ def test_real_cards_lying_across_read_as_their_faces_not_as_jokers(quarter):
 def test_the_real_piles_benchmark_counts_no_phantom_joker_on_them(quarter):
     before = measure(quarter(False), PHONE, "phone")
     after = measure(quarter(True), PHONE, "phone")
-    assert before["phantom_jokers"] == 10 and after["phantom_jokers"] == 0
+    # (10 before a face's copies past two decks' read from one corner were left out, 2026-12-05)
+    assert before["phantom_jokers"] == 6 and after["phantom_jokers"] == 0
     assert after["card_recall"] > before["card_recall"]
 
 
@@ -167,7 +168,7 @@ def test_the_real_benches_read_with_and_without_the_quarter_turn():
     # the figures before it, from the shipped scripts, and the side-by-side section of bench_vision
     before = _bench("bench_real_piles.py", "--set", "phone", "--dir", str(PHONE), "--without-quarter-turns",
                     "--without-line-turns")
-    assert before["quarter_turns"] is False and before["line_turns"] is False and before["phantom_jokers"] == 10
+    assert before["quarter_turns"] is False and before["line_turns"] is False and before["phantom_jokers"] == 6
     side = _bench("bench_vision.py", "--plays", "0", "--frames", "0", "--phone-photos", str(PHONE))["phone_photos"]
     assert side["photographs"] == 3 and side["phantom_jokers"] == 0 and side["source"].startswith("farukalamai")
     edje = _bench("bench_real_photos.py", "--dir", str(EDJE), "--without-quarter-turns", "--without-line-turns")

@@ -23,6 +23,7 @@ from typing import TypeVar
 import cv2
 import numpy as np
 
+from referee.cards import COPIES
 from vision.reading.classes import DETECTOR_NAMES, JOKERS
 from vision.reading.deck_profile import DeckProfileError
 from vision.reading.hand_landmarks import HandLandmarks
@@ -165,6 +166,11 @@ SQUARER = 1.2     # a faint box this much wider for its height than an upright i
 DIAGONAL_MIDDLE = 0.5   # index heights: two lone corners' middle from a card's, as its other diagonal
 DIAGONAL_LENGTH = 1.35  # and their distance over the card's diagonal, either way
 DIAGONALS_CROSS = 45.0  # degrees: a card's two diagonals (of its index centres) cross at about 70-80
+# a lone corner of a two-cornered card's name at its top-right or bottom-left
+# spot, on a deck seen to print four corners, makes a corner this square
+# (cosine; about 17 degrees, where pairing takes 6): a tilted view or a turned
+# card's leaning boxes skew it (chosen on the phone set's training photographs)
+FOUR_CORNER_LOOSE = 0.3
 OVERSIZED = 1.8   # a box this many times a zone's typical index both ways is a card's pips or picture
 
 
@@ -514,17 +520,24 @@ class CardDetector:
                                   widths[z] if widths[z][0] > 0 else size)
         # a lone corner where a card of its name has its top-right or
         # bottom-left index: that card's, on a deck printing all four corners
-        best = [replace(b, cards=[c for c in b.cards if not _four_corner_of(c, b.cards)]) for b in best]
+        best = [replace(b, cards=_four_corners_dropped(b.cards)) for b in best]
         # and two lone corners of one name about a card of it, as its other diagonal (a
         # card turned too far for the square-corner test: one joker read as three)
         best = [replace(b, cards=_other_diagonal_dropped(b.cards)) for b in best]
         # and two cards of one name, each two corners along one long edge, that
         # make a card's rectangle together: one card leaning in a fan
         best = [replace(b, cards=_edges_joined(b.cards)) for b in best]
+        # and a face read more than two decks hold, its copies past two read
+        # from one corner alone (a joker's round emblem in every corner, a pip):
+        # left out, and the surest of them the read's left-out card, which
+        # asks the referee (the third copy asked before, as no real play)
+        past = [_past_two_decks(b.cards) for b in best]
+        best = [replace(b, cards=kept) for b, (kept, _) in zip(best, past)]
         # whether a hand is there: the read as it lies alone
         reads = [replace(b, hand=t[0].hand, hand_confidence=t[0].hand_confidence, hand_boxes=t[0].hand_boxes,
-                         left_out=_left_out(b, e, w))
-                 for b, t, e, w in zip(best, tried, every, widths)]
+                         left_out=max([x for x in (_left_out(b, e, w), *((c.name, c.confidence) for c in over))
+                                       if x], key=lambda nc: nc[1], default=None))
+                 for b, t, e, w, (_, over) in zip(best, tried, every, widths, past)]
         if self.hand_landmarks is not None:
             reads = [replace(r, **self._landmark_hand(im, r, margin)) for im, r in zip(images, reads)]
         elif self.hand_model is not None:
@@ -860,11 +873,12 @@ def _may_be_corner_of(card: CardRead, d: IndexDetection, size: tuple[float, floa
     return _at_other_corner(card, d)
 
 
-def _at_other_corner(card: CardRead, d: IndexDetection) -> bool:
+def _at_other_corner(card: CardRead, d: IndexDetection, square: float = FOUR_CORNER_SQUARE) -> bool:
     """Whether index ``d`` sits as ``card``'s top-right or bottom-left index
-    (a card whose two corners are read; :func:`vision.reading.pairing._corner_of`)."""
+    (a card whose two corners are read; :func:`vision.reading.pairing._corner_of`,
+    its corner's cosine at most ``square``)."""
     centres = np.array([card.indices[0].center, card.indices[1].center, d.center], float)
-    return _corner_of(centres, (0, 1), 2) is not None
+    return _corner_of(centres, (0, 1), 2, square) is not None
 
 
 def _edges_of_one(a: CardRead, b: CardRead) -> bool:
@@ -915,13 +929,61 @@ def _edges_joined(cards: list[CardRead]) -> list[CardRead]:
     return out
 
 
-def _four_corner_of(card: CardRead, cards: list[CardRead]) -> bool:
+def _past_two_decks(cards: list[CardRead]) -> tuple[list[CardRead], list[CardRead]]:
+    """``cards`` less a face's copies past the :data:`referee.cards.COPIES`
+    two decks hold, where those are read from one corner alone (the weakest
+    such first; a card read from two corners never), and the copies left
+    out.  Such a copy is a corner of a copy kept (decks printing all four
+    corners, jokers whose emblem is round) or a pip.
+
+    >>> at = lambda n, x: IndexDetection(n, 0.9, (x, 0, x + 16, 32))
+    >>> two = lambda n, p, x: CardRead(n, p, (0, 0, 1, 1), (at(n, x), at(n, x + 90)))
+    >>> lone = lambda n, p, x: CardRead(n, p, (0, 0, 1, 1), (at(n, x),))
+    >>> kept, out = _past_two_decks([two("LJ", 0.97, 0), lone("LJ", 0.61, 40), lone("LJ", 0.98, 70),
+    ...                              lone("S5", 0.9, 200)])
+    >>> [(c.name, c.confidence) for c in kept], [(c.name, c.confidence) for c in out]
+    ([('LJ', 0.97), ('LJ', 0.98), ('S5', 0.9)], [('LJ', 0.61)])
+    >>> [len(x) for x in _past_two_decks([two("S5", 0.9, 0), two("S5", 0.9, 200), two("S5", 0.9, 400)])]
+    [3, 0]
+    """
+    drop: set[int] = set()
+    for name in {c.name for c in cards}:
+        mine = [k for k, c in enumerate(cards) if c.name == name]
+        lone = sorted((k for k in mine if len(cards[k].indices) == 1), key=lambda k: cards[k].confidence)
+        drop.update(lone[:max(0, len(mine) - COPIES)])
+    return [c for k, c in enumerate(cards) if k not in drop], [c for k, c in enumerate(cards) if k in drop]
+
+
+def _four_corners_dropped(cards: list[CardRead]) -> list[CardRead]:
+    """``cards`` less the lone corners that are another card's own
+    (:func:`_four_corner_of`): within the pairing's square-corner test, or
+    within :data:`FOUR_CORNER_LOOSE` where the read shows the deck prints
+    four corners (such a corner found so, or a card read from three or
+    four).  A tilted view or a turned card's leaning boxes skew a corner
+    past the square test; on a deck printing two corners the loose test
+    would take a twin laid in a fan for its card's corner.
+
+    >>> at = lambda n, x, y: IndexDetection(n, 0.9, (x - 8, y - 16, x + 8, y + 16))
+    >>> d8 = CardRead("D8", 0.98, (0, 0, 1, 1), (at("D8", 540, 228), at("D8", 639, 346)))
+    >>> lone = lambda n, x, y: CardRead(n, 0.9, (0, 0, 1, 1), (at(n, x, y),))
+    >>> len(_four_corners_dropped([d8, lone("D8", 650, 218)]))        # 80 degrees, two corners printed?
+    2
+    >>> s5 = CardRead("S5", 0.98, (0, 0, 1, 1), (at("S5", 40, 228), at("S5", 139, 346), at("S5", 139, 228)))
+    >>> len(_four_corners_dropped([d8, lone("D8", 650, 218), s5]))    # a card read from three corners
+    2
+    """
+    four = any(len(c.indices) >= 3 for c in cards) or any(_four_corner_of(c, cards) for c in cards)
+    return [c for c in cards if not _four_corner_of(c, cards, FOUR_CORNER_LOOSE if four else FOUR_CORNER_SQUARE)]
+
+
+def _four_corner_of(card: CardRead, cards: list[CardRead], square: float = FOUR_CORNER_SQUARE) -> bool:
     """Whether ``card`` is a lone corner sitting as the top-right or
     bottom-left index of another of ``cards`` of its name whose two corners
-    are read (:func:`vision.reading.pairing._corner_of`): that card's own
-    index on a deck printing all four corners, which a turned read or a
-    pairing that joined other corners left alone.  (Another card's index
-    there would cover that card's bottom-right index or lie under it.)
+    are read (:func:`vision.reading.pairing._corner_of`, its corner's cosine
+    at most ``square``): that card's own index on a deck printing all four
+    corners, which a turned read or a pairing that joined other corners left
+    alone.  (Another card's index there would cover that card's bottom-right
+    index or lie under it.)
 
     >>> at = lambda n, x, y: IndexDetection(n, 0.9, (x - 8, y - 16, x + 8, y + 16))
     >>> d8 = CardRead("D8", 0.98, (0, 0, 1, 1), (at("D8", 540, 228), at("D8", 639, 346)))
@@ -930,10 +992,13 @@ def _four_corner_of(card: CardRead, cards: list[CardRead]) -> bool:
     (True, True)
     >>> _four_corner_of(lone("D8", 700, 228), [d8]), _four_corner_of(lone("C8", 639, 228), [d8])
     (False, False)
+    >>> loose = lambda x, y: _four_corner_of(lone("D8", x, y), [d8], FOUR_CORNER_LOOSE)
+    >>> _four_corner_of(lone("D8", 650, 218), [d8]), loose(650, 218), loose(690, 190)   # 80, 80, 58 degrees
+    (False, True, False)
     """
     return len(card.indices) == 1 and any(
-        c is not card and c.name == card.name and len(c.indices) >= 2 and _at_other_corner(c, card.indices[0])
-        for c in cards)
+        c is not card and c.name == card.name and len(c.indices) >= 2
+        and _at_other_corner(c, card.indices[0], square) for c in cards)
 
 
 def _other_diagonal_dropped(cards: list[CardRead]) -> list[CardRead]:

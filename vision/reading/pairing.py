@@ -521,16 +521,17 @@ def _paired(indices: list[IndexDetection], centres: np.ndarray, t: float, ih: fl
     return cards, abs(2 * float(half[1]))
 
 
-def _corner_of(centres: np.ndarray, g: tuple[int, ...], k: int) -> str | None:
+def _corner_of(centres: np.ndarray, g: tuple[int, ...], k: int, square: float = FOUR_CORNER_SQUARE) -> str | None:
     """Whether index ``k`` sits as card ``g``'s (top-left, bottom-right)
     ``"top-right"`` or ``"bottom-left"`` index: it makes a square corner with
-    the card's two indices, on the right side of that diagonal (the top-right
-    index is nearer the top-left one than the bottom-right, the card being
-    taller than wide; the bottom-left one the other way round)."""
+    the card's two indices (the cosine of its angle at most ``square``), on
+    the right side of that diagonal (the top-right index is nearer the
+    top-left one than the bottom-right, the card being taller than wide; the
+    bottom-left one the other way round)."""
     tl, br = centres[g[0]], centres[g[1]]
     to_tl, to_br = centres[k] - tl, br - centres[k]
     a, b = float(np.hypot(*to_tl)), float(np.hypot(*to_br))
-    if min(a, b) == 0 or abs(float(to_tl @ to_br)) > FOUR_CORNER_SQUARE * a * b:
+    if min(a, b) == 0 or abs(float(to_tl @ to_br)) > square * a * b:
         return None
     if not FOUR_CORNER_SIDES[0] <= min(a, b) / max(a, b) <= FOUR_CORNER_SIDES[1]:
         return None

@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from referee.cards import RANK_CHARS as RANKS, SUITS
-from vision.reading.classes import CARD_NAMES, HAND_CLASS, class_id
+from vision.reading.classes import CARD_NAMES, HAND_CLASS, JOKERS, class_id
 from vision.reading.table import ZONE_PX
 from vision.training.card_art import Deck, outline_print, stock_gains, stock_tinted
 from vision.training.index_art import designed_indices
@@ -223,16 +223,26 @@ def turned_scenes(plays: int, seed: int, kind: str, margin: int = 0,
 
 
 def joker_play(rng: np.random.Generator) -> list[str]:
-    """A play with jokers in it: a joker bomb, or a random row with one to three jokers.
+    """A play with jokers in it: a joker bomb, or a random row with one to
+    three jokers; never more of a face than two decks hold (a joker drawn
+    twice already is the other one; both twice: none more).  Before
+    2026-12-05 a row could hold three of a joker, which no table sees.
 
     >>> {"BJ", "LJ"} & set(joker_play(np.random.default_rng(4))) != set()
     True
+    >>> plays = [joker_play(np.random.default_rng(k)) for k in range(300)]
+    >>> max(p.count(n) for p in plays for n in p)
+    2
     """
     if rng.random() < 0.4:
         return ["BJ", "BJ", "LJ", "LJ"]
     cards = random_play(rng, "random")[:int(rng.integers(0, 8))]
     for _ in range(int(rng.integers(1, 4))):
-        cards.insert(int(rng.integers(0, len(cards) + 1)), str(rng.choice(["BJ", "LJ"])))
+        at, joker = int(rng.integers(0, len(cards) + 1)), str(rng.choice(JOKERS))
+        if cards.count(joker) >= 2:
+            joker = next(iter(set(JOKERS) - {joker}))
+        if cards.count(joker) < 2:
+            cards.insert(at, joker)
     return cards
 
 
