@@ -972,8 +972,10 @@ def _four_corners_dropped(cards: list[CardRead]) -> list[CardRead]:
     >>> len(_four_corners_dropped([d8, lone("D8", 650, 218), s5]))    # a card read from three corners
     2
     """
-    four = any(len(c.indices) >= 3 for c in cards) or any(_four_corner_of(c, cards) for c in cards)
-    return [c for c in cards if not _four_corner_of(c, cards, FOUR_CORNER_LOOSE if four else FOUR_CORNER_SQUARE)]
+    # (no corner within the square test and no card of three corners: nothing to drop)
+    if any(len(c.indices) >= 3 for c in cards) or any(_four_corner_of(c, cards) for c in cards):
+        return [c for c in cards if not _four_corner_of(c, cards, FOUR_CORNER_LOOSE)]
+    return cards
 
 
 def _four_corner_of(card: CardRead, cards: list[CardRead], square: float = FOUR_CORNER_SQUARE) -> bool:

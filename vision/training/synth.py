@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from referee.cards import RANK_CHARS as RANKS, SUITS
+from referee.cards import COPIES, RANK_CHARS as RANKS, SUITS
 from vision.reading.classes import CARD_NAMES, HAND_CLASS, JOKERS, class_id
 from vision.reading.table import ZONE_PX
 from vision.training.card_art import Deck, outline_print, stock_gains, stock_tinted
@@ -239,9 +239,9 @@ def joker_play(rng: np.random.Generator) -> list[str]:
     cards = random_play(rng, "random")[:int(rng.integers(0, 8))]
     for _ in range(int(rng.integers(1, 4))):
         at, joker = int(rng.integers(0, len(cards) + 1)), str(rng.choice(JOKERS))
-        if cards.count(joker) >= 2:
+        if cards.count(joker) >= COPIES:
             joker = next(iter(set(JOKERS) - {joker}))
-        if cards.count(joker) < 2:
+        if cards.count(joker) < COPIES:
             cards.insert(at, joker)
     return cards
 
