@@ -171,6 +171,7 @@ DIAGONALS_CROSS = 45.0  # degrees: a card's two diagonals (of its index centres)
 # (cosine; about 17 degrees, where pairing takes 6): a tilted view or a turned
 # card's leaning boxes skew it (chosen on the phone set's training photographs)
 FOUR_CORNER_LOOSE = 0.3
+THIRD_CORNER_SIDE = 1.2   # index heights: a card's index rectangle's short side is at least this
 OVERSIZED = 1.8   # a box this many times a zone's typical index both ways is a card's pips or picture
 
 
@@ -527,6 +528,12 @@ class CardDetector:
         # and two cards of one name, each two corners along one long edge, that
         # make a card's rectangle together: one card leaning in a fan
         best = [replace(b, cards=_edges_joined(b.cards)) for b in best]
+        # and a lone corner that makes a card's rectangle with a card of its name
+        # read from one edge's two corners: that card's third corner, or a twin
+        # lying so by chance, which the referee is asked about (the corner is
+        # the read's left-out card)
+        thirds = [_third_corners_joined(b.cards) for b in best]
+        best = [replace(b, cards=kept) for b, (kept, _) in zip(best, thirds)]
         # and a face read more than two decks hold, its copies past two read
         # from one corner alone (a joker's round emblem in every corner, a pip):
         # left out, and the surest of them the read's left-out card, which
@@ -535,9 +542,9 @@ class CardDetector:
         best = [replace(b, cards=kept) for b, (kept, _) in zip(best, past)]
         # whether a hand is there: the read as it lies alone
         reads = [replace(b, hand=t[0].hand, hand_confidence=t[0].hand_confidence, hand_boxes=t[0].hand_boxes,
-                         left_out=max([x for x in (_left_out(b, e, w), *((c.name, c.confidence) for c in over))
+                         left_out=max([x for x in (_left_out(b, e, w), *((c.name, c.confidence) for c in over + joined))
                                        if x], key=lambda nc: nc[1], default=None))
-                 for b, t, e, w, (_, over) in zip(best, tried, every, widths, past)]
+                 for b, t, e, w, (_, over), (_, joined) in zip(best, tried, every, widths, past, thirds)]
         if self.hand_landmarks is not None:
             reads = [replace(r, **self._landmark_hand(im, r, margin)) for im, r in zip(images, reads)]
         elif self.hand_model is not None:
@@ -927,6 +934,75 @@ def _edges_joined(cards: list[CardRead]) -> list[CardRead]:
                 out[out.index(a)] = CardRead(a.name, max(a.confidence, b.confidence), box, dets, centre)
                 out.remove(b)
     return out
+
+
+def _third_corners_joined(cards: list[CardRead]) -> tuple[list[CardRead], list[CardRead]]:
+    """``cards``, where they name one face alone, with each lone corner that
+    is a third corner of a card of its name read from two
+    (:func:`_third_corner_of`) joined to that card (one card of three
+    indices, its centre the middle of the rectangle's diagonal), and the
+    lone corners so joined.  On a deck printing all four
+    corners, a card turned about 20 degrees has its right edge's two
+    indices paired as a top-left and bottom-right, its top-left one left
+    alone: one card read as two, surely (real single cards laid on wood,
+    "A card's third corner" in models/MODEL_CARD.md).  A twin can lie so
+    by chance (a crooked card's two corners, its twin's beside them): the
+    corners joined are for the referee to be asked about.
+
+    >>> at = lambda n, x, y: IndexDetection(n, 0.9, (x - 8, y - 16, x + 8, y + 16))
+    >>> edge = CardRead("DA", 0.96, (0, 0, 1, 1), (at("DA", 240, 100), at("DA", 215, 170)))   # TR, BR
+    >>> kept, joined = _third_corners_joined([edge, CardRead("DA", 0.98, (0, 0, 1, 1), (at("DA", 192, 83),))])
+    >>> [(c.name, len(c.indices)) for c in kept], [(c.name, c.confidence) for c in joined]      # TL
+    ([('DA', 3)], [('DA', 0.98)])
+    >>> [len(x) for x in _third_corners_joined([edge, CardRead("DA", 0.98, (0, 0, 1, 1), (at("DA", 150, 83),))])]
+    [2, 0]
+    """
+    out, joined = list(cards), []
+    # only where the read names that one face: a single card laid alone, the
+    # commonest play; among other cards a crooked card's twin lies so by chance
+    # more often (on generated crooked rows of two-corner decks, 6 plays of 150)
+    if len({c.name for c in cards}) != 1:
+        return out, joined
+    for k in cards:
+        # (not jokers: a joker bomb is two pairs of twins, and many jokers
+        # print their emblem in every corner, which _past_two_decks weighs)
+        if len(k.indices) != 1 or k not in out or k.name in JOKERS:
+            continue
+        for c in out:
+            if c is not k and c.name == k.name and len(c.indices) == 2:
+                far = _third_corner_of(c, k.indices[0])
+                if far is not None:
+                    dets = c.indices + k.indices
+                    box = (min(c.box[0], k.box[0]), min(c.box[1], k.box[1]),
+                           max(c.box[2], k.box[2]), max(c.box[3], k.box[3]))
+                    centre = tuple(float(v) for v in (np.array(far.center) + np.array(k.indices[0].center)) / 2)
+                    out[out.index(c)] = CardRead(c.name, max(c.confidence, k.confidence), box, dets, centre)
+                    out.remove(k)
+                    joined.append(k)
+                    break
+    return out, joined
+
+
+def _third_corner_of(card: CardRead, d: IndexDetection) -> IndexDetection | None:
+    """Where index ``d`` and ``card``'s two indices are three corners of one
+    card's rectangle, the square corner at one of ``card``'s two (cosine at
+    most :data:`vision.reading.pairing.FOUR_CORNER_SQUARE`, the short side
+    over the long one within :data:`vision.reading.pairing.FOUR_CORNER_SIDES`,
+    the short side at least :data:`THIRD_CORNER_SIDE` index heights): the
+    other of ``card``'s two (the diagonal's end), else None.  ``card``'s
+    two are then one edge's corners; ``d`` sitting as a square corner of
+    them itself is :func:`_four_corner_of`'s test."""
+    ih = float(np.mean([x.height for x in (*card.indices, d)]))
+    k = np.array(d.center, float)
+    for vertex, other in ((card.indices[0], card.indices[1]), (card.indices[1], card.indices[0])):
+        v = np.array(vertex.center, float)
+        e, f = np.array(other.center, float) - v, k - v
+        le, lf = float(np.hypot(*e)), float(np.hypot(*f))
+        if min(le, lf) < THIRD_CORNER_SIDE * ih or abs(float(e @ f)) > FOUR_CORNER_SQUARE * le * lf:
+            continue
+        if FOUR_CORNER_SIDES[0] <= min(le, lf) / max(le, lf) <= FOUR_CORNER_SIDES[1]:
+            return other
+    return None
 
 
 def _past_two_decks(cards: list[CardRead]) -> tuple[list[CardRead], list[CardRead]]:
