@@ -7,7 +7,9 @@ read as a sure pair (real card faces laid on wood: 2 % of them at 20
 degrees, every one of them reaching the referee unasked before).  Where
 the read names that one face alone (a single card laid), such a lone
 corner is joined to its card; a twin can lie so by chance, so the read is
-asked about (the corner is its left-out card)."""
+asked about (the corner is its left-out card).  So are two lone corners
+of one face a card's side or diagonal apart, where the read holds nothing
+else (a card whose bottom indices are not read)."""
 
 from __future__ import annotations
 
@@ -50,6 +52,31 @@ def test_a_real_four_corner_card_turned_20_degrees_is_one_card_asked_about(detec
     monkeypatch.setattr(detector_module, "_third_corners_joined", lambda cards: (cards, []))
     before = _read(detector, wood, name)
     assert before.names == [face, face] and before.confidence > 0.9 and before.left_out is None
+
+
+def test_a_real_four_corner_card_whose_top_two_indices_alone_are_read_is_one_card_asked_about(
+        detector, wood, monkeypatch):
+    # a real ace of hearts (CC0, tests/data/real/faces_more) turned 20 degrees: its
+    # bottom indices are not read, its top two are, each alone
+    read = _read(detector, wood, "ace_of_hearts_165.jpg")
+    assert read.names == ["HA"] and len(read.cards[0].indices) == 2
+    assert read.left_out is not None and read.left_out[0] == "HA" and read.confidence < 0.1
+    monkeypatch.setattr(detector_module, "_two_lone_corners_joined", lambda cards, joined: (cards, joined))
+    before = _read(detector, wood, "ace_of_hearts_165.jpg")
+    assert before.names == ["HA", "HA"] and before.confidence > 0.9 and before.left_out is None
+
+
+def test_two_lone_corners_are_one_card_only_alone_and_a_card_apart():
+    lone = lambda n, x, y: _card(n, (x, y))     # noqa: E731
+    kept, joined = detector_module._two_lone_corners_joined([lone("C8", 100, 100), lone("C8", 170, 75)], [])
+    assert [(c.name, len(c.indices)) for c in kept] == [("C8", 2)] and [c.name for c in joined] == ["C8"]
+    assert kept[0].centre == pytest.approx((135, 87.5))
+    for cards in ([lone("C8", 100, 100), lone("C8", 120, 95)],                       # nearer than a card's side
+                  [lone("C8", 100, 100), lone("C8", 260, 60)],                       # past a card's diagonal
+                  [lone("C8", 100, 100), lone("C8", 170, 75), lone("C8", 240, 50)],  # three
+                  [lone("C8", 100, 100), lone("C8", 170, 75), lone("S9", 400, 75)],  # another card too
+                  [lone("LJ", 100, 100), lone("LJ", 170, 75)]):                      # jokers
+        assert detector_module._two_lone_corners_joined(cards, []) == (cards, [])
 
 
 def _at(name: str, x: float, y: float) -> IndexDetection:

@@ -172,6 +172,7 @@ DIAGONALS_CROSS = 45.0  # degrees: a card's two diagonals (of its index centres)
 # card's leaning boxes skew it (chosen on the phone set's training photographs)
 FOUR_CORNER_LOOSE = 0.3
 THIRD_CORNER_SIDE = 1.2   # index heights: a card's index rectangle's short side is at least this
+LONE_CORNERS_APART = 4.0  # index heights: two corners of one card lie at most this far apart (its diagonal)
 OVERSIZED = 1.8   # a box this many times a zone's typical index both ways is a card's pips or picture
 
 
@@ -532,7 +533,7 @@ class CardDetector:
         # read from one edge's two corners: that card's third corner, or a twin
         # lying so by chance, which the referee is asked about (the corner is
         # the read's left-out card)
-        thirds = [_third_corners_joined(b.cards) for b in best]
+        thirds = [_two_lone_corners_joined(*_third_corners_joined(b.cards)) for b in best]
         best = [replace(b, cards=kept) for b, (kept, _) in zip(best, thirds)]
         # and a face read more than two decks hold, its copies past two read
         # from one corner alone (a joker's round emblem in every corner, a pip):
@@ -981,6 +982,39 @@ def _third_corners_joined(cards: list[CardRead]) -> tuple[list[CardRead], list[C
                     joined.append(k)
                     break
     return out, joined
+
+
+def _two_lone_corners_joined(cards: list[CardRead], joined: list[CardRead]) -> tuple[list[CardRead], list[CardRead]]:
+    """``cards`` and ``joined`` as :func:`_third_corners_joined` gives them,
+    and where ``cards`` are two lone corners of one face and nothing else,
+    :data:`THIRD_CORNER_SIDE` to :data:`LONE_CORNERS_APART` index heights
+    apart, those two joined as one card (the second corner joined too): a
+    four-corner card laid alone whose top two indices alone are read (its
+    bottom ones turned past the detector, or under the zone's edge).  Twins
+    laid as a pair can show one corner each so: the referee is asked.
+
+    >>> at = lambda n, x, y: IndexDetection(n, 0.9, (x - 8, y - 16, x + 8, y + 16))
+    >>> lone = lambda n, x, y: CardRead(n, 0.9, (0, 0, 1, 1), (at(n, x, y),))
+    >>> kept, joined = _two_lone_corners_joined([lone("C8", 100, 100), lone("C8", 170, 75)], [])
+    >>> [(c.name, len(c.indices)) for c in kept], [c.name for c in joined]
+    ([('C8', 2)], ['C8'])
+    >>> [len(x) for x in _two_lone_corners_joined([lone("C8", 100, 100), lone("C8", 300, 75)], [])]   # far apart
+    [2, 0]
+    >>> [len(x) for x in _two_lone_corners_joined([lone("C8", 100, 100), lone("D8", 170, 75)], [])]
+    [2, 0]
+    """
+    if len(cards) != 2 or any(len(c.indices) != 1 or c.name != cards[0].name for c in cards) \
+            or cards[0].name in JOKERS:
+        return cards, joined
+    a, b = cards[0].indices[0], cards[1].indices[0]
+    ih = (a.height + b.height) / 2
+    apart = float(np.hypot(*np.subtract(a.center, b.center)))
+    if not THIRD_CORNER_SIDE * ih <= apart <= LONE_CORNERS_APART * ih:
+        return cards, joined
+    first, second = sorted(cards, key=lambda c: -c.confidence)
+    box = (min(a.box[0], b.box[0]), min(a.box[1], b.box[1]), max(a.box[2], b.box[2]), max(a.box[3], b.box[3]))
+    centre = tuple(float(v) for v in (np.array(a.center) + np.array(b.center)) / 2)
+    return [CardRead(first.name, first.confidence, box, (a, b), centre)], joined + [second]
 
 
 def _third_corner_of(card: CardRead, d: IndexDetection) -> IndexDetection | None:
