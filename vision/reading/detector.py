@@ -33,8 +33,8 @@ from vision.reading.index_classifier import (ENV as CLF_ENV, LABELS as CLF_LABEL
 from vision.reading.orientation import (OTHER_LINES, TURN_FROM, Region, Turns, Upright, cards_hull, line_turns,
                                         lines_apart, turn_angles, upright)
 from vision.reading.pairing import (BOTTOM_MIN, FOUR_CORNER_SIDES, FOUR_CORNER_SQUARE, PAIR_DY_MAX, PAIR_RATIO,
-                                    SAME_INDEX, CardRead, IndexDetection, _corner_of, _corner_pair_error, height_bands,
-                                    one_per_index, pair_indices)
+                                    RESCUE_FLOOR, SAME_INDEX, CardRead, IndexDetection, _corner_of, _corner_pair_error,
+                                    _surely_two, height_bands, one_per_index, pair_indices)
 from vision.reading.runtime import ParallelSession, RuntimeSettingError, Workers, model_path, shipped_model
 
 # The detector as trained (32-bit floats), the one a table runs; and its
@@ -986,7 +986,8 @@ def _third_corners_joined(cards: list[CardRead]) -> tuple[list[CardRead], list[C
 
 def _two_lone_corners_joined(cards: list[CardRead], joined: list[CardRead]) -> tuple[list[CardRead], list[CardRead]]:
     """``cards`` and ``joined`` as :func:`_third_corners_joined` gives them,
-    and where ``cards`` are two lone corners of one face and nothing else,
+    and where ``cards`` are two lone corners and nothing else, of one face
+    or of two not each named surely (:func:`vision.reading.pairing._surely_two`),
     :data:`THIRD_CORNER_SIDE` to :data:`LONE_CORNERS_APART` index heights
     apart, those two joined as one card (the second corner joined too): a
     four-corner card laid alone whose top two indices alone are read (its
@@ -1000,21 +1001,27 @@ def _two_lone_corners_joined(cards: list[CardRead], joined: list[CardRead]) -> t
     ([('C8', 2)], ['C8'])
     >>> [len(x) for x in _two_lone_corners_joined([lone("C8", 100, 100), lone("C8", 300, 75)], [])]   # far apart
     [2, 0]
-    >>> [len(x) for x in _two_lone_corners_joined([lone("C8", 100, 100), lone("D8", 170, 75)], [])]
+    >>> [len(x) for x in _two_lone_corners_joined([lone("C8", 100, 100), lone("D8", 170, 75)], [])]   # both sure
     [2, 0]
+    >>> unsure = CardRead("S8", 0.7, (0, 0, 1, 1), (IndexDetection("S8", 0.7, (162, 59, 178, 91), (("C8", 0.25),)),))
+    >>> [(c.name, len(c.indices)) for c in _two_lone_corners_joined([lone("C8", 100, 100), unsure], [])[0]]
+    [('C8', 2)]
     """
-    if len(cards) != 2 or any(len(c.indices) != 1 or c.name != cards[0].name for c in cards) \
-            or cards[0].name in JOKERS:
+    if len(cards) != 2 or any(len(c.indices) != 1 for c in cards) or {c.name for c in cards} & set(JOKERS):
         return cards, joined
     a, b = cards[0].indices[0], cards[1].indices[0]
     ih = (a.height + b.height) / 2
     apart = float(np.hypot(*np.subtract(a.center, b.center)))
-    if not THIRD_CORNER_SIDE * ih <= apart <= LONE_CORNERS_APART * ih:
+    # (two corners named apart, each surely and neither the other's face at all, are two cards)
+    if not THIRD_CORNER_SIDE * ih <= apart <= LONE_CORNERS_APART * ih or _surely_two(a, b):
         return cards, joined
-    first, second = sorted(cards, key=lambda c: -c.confidence)
+    # the face both corners find likeliest together (one of them misread: a suit's pip half seen)
+    name = max({a.name, b.name},
+               key=lambda n: max(RESCUE_FLOOR, a.probability(n)) * max(RESCUE_FLOOR, b.probability(n)))
+    first, second = sorted(cards, key=lambda c: (c.name != name, -c.confidence))
     box = (min(a.box[0], b.box[0]), min(a.box[1], b.box[1]), max(a.box[2], b.box[2]), max(a.box[3], b.box[3]))
     centre = tuple(float(v) for v in (np.array(a.center) + np.array(b.center)) / 2)
-    return [CardRead(first.name, first.confidence, box, (a, b), centre)], joined + [second]
+    return [CardRead(name, first.confidence, box, (a, b), centre)], joined + [second]
 
 
 def _third_corner_of(card: CardRead, d: IndexDetection) -> IndexDetection | None:
