@@ -31,6 +31,19 @@ def detector():
     return CardDetector(threads=2)
 
 
+def wood_top(seed: int) -> np.ndarray:
+    """A zone picture's worth of Debian's wooden boards (mate-backgrounds,
+    GPL-2+: vision.training.real_surfaces), its grain drawn with ``seed``;
+    the test is skipped where the package is absent."""
+    from vision.reading.table import ZONE_PX
+    from vision.training.real_surfaces import surfaces, zone_surface
+
+    found = [s for s in surfaces() if s.name == "wood"]
+    if not found:
+        pytest.skip("mate-backgrounds is not installed (.ci/run installs it)")
+    return zone_surface(found[0], ZONE_PX, np.random.default_rng(seed))
+
+
 @pytest.fixture
 def detector_setting(detector):
     """The shared detector with some of its settings changed, each restored

@@ -16,15 +16,14 @@ from vision.reading.detector import CardRead, ZoneRead
 from vision.reading.laid import ABSORB_S, EmptyLook
 from vision.reading.table import ZONE_PX
 from vision.training.card_faces import zone_picture
-from vision.training.real_surfaces import LIGHTS, relight, surfaces, zone_surface
+from vision.training.real_surfaces import LIGHTS, relight
+
+from tests.vision.conftest import wood_top
 
 
 @pytest.fixture(scope="module")
 def wood():
-    found = [s for s in surfaces() if s.name == "wood"]
-    if not found:
-        pytest.skip("mate-backgrounds is not installed (.ci/run installs it)")
-    return zone_surface(found[0], ZONE_PX, np.random.default_rng(3))
+    return wood_top(3)
 
 
 def _bgr(art):

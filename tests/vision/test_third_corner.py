@@ -16,25 +16,21 @@ from __future__ import annotations
 from pathlib import Path
 
 import cv2
-import numpy as np
 import pytest
 
 import vision.reading.detector as detector_module
 from vision.reading.detector import CardRead, IndexDetection, ZoneRead
 from vision.reading.table import ZONE_PX
 from vision.training.card_faces import zone_picture
-from vision.training.real_surfaces import surfaces, zone_surface
+
+from tests.vision.conftest import wood_top
 
 FACES = Path(__file__).resolve().parents[1] / "data" / "real" / "faces_more"
 
 
 @pytest.fixture(scope="module")
 def wood():
-    # the benchmark's table top (benchmarks/bench_card_faces.py, seed 0)
-    found = [s for s in surfaces() if s.name == "wood"]
-    if not found:
-        pytest.skip("mate-backgrounds is not installed (.ci/run installs it)")
-    return zone_surface(found[0], ZONE_PX, np.random.default_rng(0))
+    return wood_top(0)      # the benchmark's table top (benchmarks/bench_card_faces.py, seed 0)
 
 
 def _read(detector, wood, name: str) -> ZoneRead:

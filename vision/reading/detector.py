@@ -921,6 +921,11 @@ def _edges_of_one(a: CardRead, b: CardRead) -> bool:
     return FOUR_CORNER_SIDES[0] <= ls / la <= FOUR_CORNER_SIDES[1]
 
 
+def _union_box(a: CardRead | IndexDetection, b: CardRead | IndexDetection) -> tuple[float, float, float, float]:
+    """The box holding ``a``'s and ``b``'s (cards or indices), as one card joined of them has."""
+    return (min(a.box[0], b.box[0]), min(a.box[1], b.box[1]), max(a.box[2], b.box[2]), max(a.box[3], b.box[3]))
+
+
 def _edges_joined(cards: list[CardRead]) -> list[CardRead]:
     """``cards`` with each two that are one card's edges (:func:`_edges_of_one`)
     one card of four indices, where the first stood."""
@@ -929,8 +934,7 @@ def _edges_joined(cards: list[CardRead]) -> list[CardRead]:
         for b in cards:
             if a is not b and a in out and b in out and _edges_of_one(a, b):
                 dets = a.indices + b.indices
-                box = (min(a.box[0], b.box[0]), min(a.box[1], b.box[1]),
-                       max(a.box[2], b.box[2]), max(a.box[3], b.box[3]))
+                box = _union_box(a, b)
                 centre = tuple(float(v) for v in np.mean([d.center for d in dets], axis=0))
                 out[out.index(a)] = CardRead(a.name, max(a.confidence, b.confidence), box, dets, centre)
                 out.remove(b)
@@ -974,8 +978,7 @@ def _third_corners_joined(cards: list[CardRead]) -> tuple[list[CardRead], list[C
                 far = _third_corner_of(c, k.indices[0])
                 if far is not None:
                     dets = c.indices + k.indices
-                    box = (min(c.box[0], k.box[0]), min(c.box[1], k.box[1]),
-                           max(c.box[2], k.box[2]), max(c.box[3], k.box[3]))
+                    box = _union_box(c, k)
                     centre = tuple(float(v) for v in (np.array(far.center) + np.array(k.indices[0].center)) / 2)
                     out[out.index(c)] = CardRead(c.name, max(c.confidence, k.confidence), box, dets, centre)
                     out.remove(k)
@@ -1019,9 +1022,8 @@ def _two_lone_corners_joined(cards: list[CardRead], joined: list[CardRead]) -> t
     name = max({a.name, b.name},
                key=lambda n: max(RESCUE_FLOOR, a.probability(n)) * max(RESCUE_FLOOR, b.probability(n)))
     first, second = sorted(cards, key=lambda c: (c.name != name, -c.confidence))
-    box = (min(a.box[0], b.box[0]), min(a.box[1], b.box[1]), max(a.box[2], b.box[2]), max(a.box[3], b.box[3]))
     centre = tuple(float(v) for v in (np.array(a.center) + np.array(b.center)) / 2)
-    return [CardRead(name, first.confidence, box, (a, b), centre)], joined + [second]
+    return [CardRead(name, first.confidence, _union_box(a, b), (a, b), centre)], joined + [second]
 
 
 def _third_corner_of(card: CardRead, d: IndexDetection) -> IndexDetection | None:
