@@ -102,8 +102,10 @@ import json
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -357,6 +359,17 @@ def _seconds_a_read(watcher: TableWatcher, frame: np.ndarray, reps: int) -> tupl
     return float(np.median(times)), float(np.median(cpu))
 
 
+def _seconds_each(work: Callable[[], object], times: int) -> float:
+    """The middle of ``times`` runs of ``work`` after a first one (ONNX Runtime plans its first run)."""
+    work()
+    took = []
+    for _ in range(max(1, times)):
+        t0 = time.perf_counter()
+        work()
+        took.append(time.perf_counter() - t0)
+    return float(np.median(took))
+
+
 def speed(det: CardDetector, frames: int, seed: int, tables: int = SPEED_TABLES) -> dict:
     """Whole-table frames a second, over ``tables`` different generated tables
     (one five-card play a zone, laid as the generator lays plays: rows, some
@@ -409,20 +422,88 @@ def speed(det: CardDetector, frames: int, seed: int, tables: int = SPEED_TABLES)
         # MediaPipe's palm search runs only on a zone where the detector proposes a
         # hand: on some of these generated zones, on nearly every real one.  What one
         # zone's search costs (a zone picture's size; a hand found adds its landmark
-        # run), and a frame whose four zones are all searched: the frame without
-        # any hand search, plus four
+        # run), what four zones searched together cost (side by side since
+        # 2026-12-05; before, one after another: four times one), and a frame whose
+        # four zones are all searched: the frame without any hand search, plus that
         m = Zone.margin_px(ZONE_MARGIN_MM)
         zone = np.ascontiguousarray(first[:ZONE_PX[1] + 2 * m, :ZONE_PX[0] + 2 * m])
-        finder.hands(zone)
-        t0 = time.perf_counter()
-        for _ in range(frames):
-            finder.hands(zone)
-        search = (time.perf_counter() - t0) / frames
+        search = _seconds_each(lambda: finder.hands(zone), frames)
+        four = _seconds_each(lambda: finder.hands_many([zone] * 4), frames)
         bare = float(np.median(bare_per_table))
         out.update({"palm_search_ms_per_zone": round(search * 1000, 1),
+                    "palm_search_ms_four_zones": round(four * 1000, 1),
                     "ms_per_frame_without_hand_search": round(bare * 1000, 1),
-                    "frames_per_second_every_zone_searched": round(1 / (bare + 4 * search), 1)})
+                    "frames_per_second_every_zone_searched": round(1 / (bare + four), 1)})
     return out
+
+
+def real_zones_laid(painter: TablePainter, pictures: list[np.ndarray]) -> None:
+    """Real photographs laid into the painter's four play zones as their
+    cloth: each (a zone picture at the zones' scale, e.g. the phone set's
+    :func:`vision.training.real_piles.zone_picture`) cut about its middle to
+    a zone picture's size with its margin and warped into the table's top
+    where the table watcher cuts that zone out again."""
+    for name, picture in zip([f"{s}-play" for s in "SENW"], pictures):
+        zone = painter.layout.zone(name)
+        m = Zone.margin_px(ZONE_MARGIN_MM)
+        w, h = zone.pixel_size()
+        w, h = w + 2 * m, h + 2 * m
+        ph, pw = picture.shape[:2]
+        # (a photograph smaller than the zone is padded with its own edges)
+        big = cv2.copyMakeBorder(picture, max(0, (h - ph + 1) // 2), max(0, (h - ph + 1) // 2),
+                                 max(0, (w - pw + 1) // 2), max(0, (w - pw + 1) // 2), cv2.BORDER_REFLECT)
+        y0, x0 = (big.shape[0] - h) // 2, (big.shape[1] - w) // 2
+        cut = big[y0:y0 + h, x0:x0 + w].astype(np.float32)
+        n = painter.cloth.shape[1], painter.cloth.shape[0]
+        to_top = painter.layout.zone_homography(zone, ZONE_MARGIN_MM)
+        laid = cv2.warpPerspective(cut, to_top, n, flags=cv2.INTER_LINEAR)
+        where = cv2.warpPerspective(np.ones((h, w), np.float32), to_top, n, flags=cv2.INTER_NEAREST) > 0.5
+        painter.cloth[where] = laid[where]
+    painter.redraw_cloth()
+
+
+def real_speed(det: CardDetector, phone_dir: Path, frames: int, seed: int, tables: int = SPEED_TABLES) -> dict:
+    """Whole-table frames a second where the zones hold real photographs: the
+    phone set's 88 photographs of a real deck (piles and fans of 4-8 cards
+    at any angle on real tables and cloths, ``--phone-photos``), four to a
+    table, laid into a generated table's play zones
+    (:func:`real_zones_laid`), each zone read every frame as in :func:`speed`.
+    On real pictures the detector proposes a hand in nearly every zone, so
+    MediaPipe's palm search runs there: what a frame costs at a real table,
+    which the generated tables do not show."""
+    from vision.training.real_piles import zone_picture
+    from benchmarks.bench_real_piles import SETS
+
+    photos = SETS["phone"].photographs(phone_dir)
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(len(photos))
+    gen = SceneGenerator(load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT)
+    zones = [f"{s}-play" for s in "SENW"]
+    reps = max(1, frames // tables)
+    per_table, cpu_per_table, searched = [], [], 0
+    for k in range(min(tables, len(photos) // 4)):
+        pictures = []
+        for n in order[4 * k:4 * k + 4]:
+            path, labels = photos[int(n)]
+            pictures.append(zone_picture(cv2.imread(str(path)), labels, SETS["phone"].aspect,
+                                         SETS["phone"].longest_px))
+        painter = TablePainter(gen, rng)
+        real_zones_laid(painter, pictures)
+        frame, _ = painter.frame({})
+        watcher = TableWatcher(calibrate(frame), det, zones=zones, reuse_below=0)
+        reads = watcher.read(frame)
+        searched += sum(1 for r in reads.values() if r.hand_boxes)
+        took, cpu = _seconds_a_read(watcher, frame, reps)
+        per_table.append(took)
+        cpu_per_table.append(cpu)
+    ms = np.array(per_table) * 1000
+    return {"source": SETS["phone"].source, "tables": len(per_table), "reads_per_table": reps,
+            "zones_searched_for_a_hand": f"{searched} of {4 * len(per_table)}",
+            "ms_per_frame": round(float(np.median(ms)), 1),
+            "frames_per_second": round(1000 / float(np.median(ms)), 1),
+            "ms_per_frame_mean_fastest_slowest": [round(float(ms.mean()), 1), round(float(ms.min()), 1),
+                                                  round(float(ms.max()), 1)],
+            "cpu_ms_per_frame": round(float(np.median(cpu_per_table)) * 1000, 1)}
 
 
 HAND_THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
@@ -685,7 +766,6 @@ def real_hands(det: CardDetector, root: Path, margin_mm: float = ZONE_MARGIN_MM,
     Apart, misses on the two sets seen from above: arms over a workbench
     (``overhead``) and hands over a green cloth (``rps``).
     Each photograph is read as a zone: its middle, cut to a zone's shape."""
-    import cv2
 
     from vision.training.real_photos import (HAND_COVER, OVERHEAD_KINDS, RPS_GESTURES, RealPhotosError, card_photos,
                                              green_cloth_photos, held_out_hands, overhead_photos, table_photos,
@@ -941,7 +1021,10 @@ def main() -> int:
                                                    args.hand_model)}, indent=1))
         return 0
     if args.only_speed:
-        print(json.dumps(speed(det, args.frames, args.seed, args.speed_tables), indent=1))
+        out = {"generated_tables": speed(det, args.frames, args.seed, args.speed_tables)}
+        if args.phone_photos:
+            out["real_zones"] = real_speed(det, args.phone_photos, args.frames, args.seed, args.speed_tables)
+        print(json.dumps(out if args.phone_photos else out["generated_tables"], indent=1))
         return 0
     if args.only_turned:
         print(json.dumps(turned_sections(det, args, args.turned or 100), indent=1))
@@ -993,6 +1076,8 @@ def main() -> int:
             from benchmarks.bench_real_piles import SETS, measure as piles
             # (the phone set, 88 reads, is enough to try a venue's own confidence curve on)
             out[key] = {"source": SETS[which].source, **piles(det, folder, which, venue_curve=which == "phone")}
+    if args.phone_photos and args.frames:
+        out["speed_real_zones"] = real_speed(det, args.phone_photos, args.frames, args.seed, args.speed_tables)
     if args.real_hands:
         out["real_hands"] = real_hands(det, args.real_hands, args.margin_mm, args.surface_seed, args.hand_model)
     if args.enroll:

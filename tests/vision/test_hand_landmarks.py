@@ -98,6 +98,25 @@ def test_a_hand_only_in_the_margin_does_not_cover_the_zone(gen, decks, detector,
     assert not _read(detector, picture, int(w - reach) + 5).hand     # only over the margin
 
 
+def test_zones_searched_together_find_what_each_finds_alone(detector):
+    """A table's zones are searched side by side: the same hands (palm
+    scores, presence, joints) as one by one, each in its own zone."""
+    paths = sorted((REAL / "hands").glob("*.jpg"))[:2] + sorted((REAL / "tables").glob("*.jpg"))[:1]
+    pictures = []
+    for path in paths:
+        img = cv2.imread(str(path))
+        pictures.append(_zone(path, _obb_boxes(path.with_suffix(".txt"), img.shape[1], img.shape[0])
+                              if path.with_suffix(".txt").exists() else ()))
+    finder = detector.hand_landmarks
+    together = finder.hands_many(pictures)
+    assert together == [finder.hands(p) for p in pictures]
+    assert [bool(h) for h in together] == [True, True, False]
+    reads = detector.read_zones(pictures, margin=MARGIN)
+    assert [r.hand for r in reads] == [True, True, False]
+    assert [r.to_dict() for r in reads] == [_read(detector, p).to_dict() for p in pictures]
+    assert finder.hands_many([]) == []
+
+
 def test_no_hand_proposed_means_no_palm_search(detector):
     picture = np.full((512, 704, 3), 40, np.uint8)   # a bare dark cloth: nothing for the detector to box
     read = _read(detector, picture)

@@ -107,14 +107,22 @@ def test_the_detector_reads_zones_the_same_with_one_thread_or_two(gen, decks):
     assert any(r["cards"] for r in reads[0])
 
 
-def test_a_model_that_takes_one_picture_a_run_keeps_one_session():
+def test_a_model_that_takes_one_picture_a_run_runs_several_side_by_side():
+    """MediaPipe's palm detector takes a batch of one: one picture keeps both
+    threads, several run each on one, with the same outputs."""
     from vision.reading.hand_landmarks import PALM_MODEL
 
     s = ParallelSession(PALM_MODEL, threads=2)
-    assert not s.splits and s.one is s.wide
-    x = np.zeros((1, 192, 192, 3), np.float32)
-    outs = s.run_many(None, [{s.get_inputs()[0].name: x}] * 2)
-    assert len(outs) == 2 and np.array_equal(outs[0][0], outs[1][0]) and not s.workers.started
+    assert not s.splits and s.one is not s.wide
+    name = s.get_inputs()[0].name
+    rng = np.random.default_rng(5)
+    feeds = [{name: rng.random((1, 192, 192, 3), np.float32)} for _ in range(3)]
+    s.run_many(None, feeds[:1])
+    assert not s.workers.started                  # one picture: the wide session, in this thread
+    outs = s.run_many(None, feeds)
+    assert s.workers.started
+    for f, out in zip(feeds, outs):
+        assert all(np.array_equal(a, b) for a, b in zip(out, s.wide.run(None, f)))
 
 
 def test_the_float_models_unless_eight_bits_are_asked_for(monkeypatch, caplog):

@@ -190,8 +190,19 @@ class HandLandmarks:
 
     def palms(self, rgb: np.ndarray) -> list[tuple[float, np.ndarray, np.ndarray]]:
         """Palms in an RGB picture: (score, box x0 y0 x1 y1, 7 keypoints), in its pixels."""
-        square, scale, left, top = letterbox(rgb)
-        raw, logits = self.palm.run(None, {self.palm_input: square[None]})
+        return self.palms_many([rgb])[0]
+
+    def palms_many(self, rgbs: list[np.ndarray]) -> list[list[tuple[float, np.ndarray, np.ndarray]]]:
+        """:meth:`palms` for several pictures, searched side by side (each on a
+        core of its own: :class:`vision.reading.runtime.ParallelSession`)."""
+        squares = [letterbox(rgb) for rgb in rgbs]
+        outs = self.palm.run_many(None, [{self.palm_input: square[None]} for square, _, _, _ in squares])
+        return [self._decoded(raw, logits, scale, left, top)
+                for (raw, logits), (_, scale, left, top) in zip(outs, squares)]
+
+    def _decoded(self, raw: np.ndarray, logits: np.ndarray, scale: float, left: float,
+                 top: float) -> list[tuple[float, np.ndarray, np.ndarray]]:
+        """One picture's palms from the palm detector's outputs and its letterbox."""
         scores = 1.0 / (1.0 + np.exp(-np.clip(logits[0, :, 0], -100.0, 100.0)))
         keep = scores >= self.palm_threshold
         if not keep.any():
@@ -208,23 +219,35 @@ class HandLandmarks:
 
     def hands(self, image: np.ndarray) -> list[Hand]:
         """The hands in a BGR picture (every palm the landmark model finds a hand at)."""
-        if image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 2:
-            raise ValueError(f"expected a BGR picture, got an array of shape {image.shape}")
-        rgb = cv2.cvtColor(image, cv2.COLOR_BGR2RGB)
-        found = []
-        for score, box, keypoints in self.palms(rgb):
-            corners = _square_corners(*hand_square(box, keypoints))
-            to_crop = cv2.getAffineTransform(corners, np.array([[0, 0], [LANDMARK_INPUT, 0], [0, LANDMARK_INPUT]],
-                                                               np.float32))
-            crop = cv2.warpAffine(rgb, to_crop, (LANDMARK_INPUT, LANDMARK_INPUT), flags=cv2.INTER_LINEAR,
-                                  borderMode=cv2.BORDER_REPLICATE)
-            joints, presence, _, _ = self.landmarks.run(
-                None, {self.landmark_input: (crop.astype(np.float32) / 255)[None]})
+        return self.hands_many([image])[0]
+
+    def hands_many(self, images: list[np.ndarray]) -> list[list[Hand]]:
+        """:meth:`hands` for several BGR pictures (a table's zones), their
+        palm searches and then every palm's landmark run side by side: the
+        same hands as one by one, a table's four zones in about two thirds
+        of the time on two cores."""
+        for image in images:
+            if image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 2:
+                raise ValueError(f"expected a BGR picture, got an array of shape {image.shape}")
+        rgbs = [cv2.cvtColor(image, cv2.COLOR_BGR2RGB) for image in images]
+        jobs = []         # (picture, palm score, to_crop, crop), every picture's palms
+        for n, (rgb, palms) in enumerate(zip(rgbs, self.palms_many(rgbs))):
+            for score, box, keypoints in palms:
+                corners = _square_corners(*hand_square(box, keypoints))
+                to_crop = cv2.getAffineTransform(corners, np.array([[0, 0], [LANDMARK_INPUT, 0], [0, LANDMARK_INPUT]],
+                                                                   np.float32))
+                crop = cv2.warpAffine(rgb, to_crop, (LANDMARK_INPUT, LANDMARK_INPUT), flags=cv2.INTER_LINEAR,
+                                      borderMode=cv2.BORDER_REPLICATE)
+                jobs.append((n, score, to_crop, crop))
+        runs = self.landmarks.run_many(None, [{self.landmark_input: (crop.astype(np.float32) / 255)[None]}
+                                              for _, _, _, crop in jobs])
+        found: list[list[Hand]] = [[] for _ in images]
+        for (n, score, to_crop, _), (joints, presence, _, _) in zip(jobs, runs):
             p = float(presence.reshape(-1)[0])
             if p < self.presence_threshold:
                 continue
             back = cv2.invertAffineTransform(to_crop)
             xy = joints.reshape(-1, 3)[:, :2] @ back[:, :2].T + back[:, 2]
-            found.append(Hand(round(float(score), 4), round(p, 4),
-                              tuple((round(float(x), 1), round(float(y), 1)) for x, y in xy)))
+            found[n].append(Hand(round(float(score), 4), round(p, 4),
+                                 tuple((round(float(x), 1), round(float(y), 1)) for x, y in xy)))
         return found

@@ -212,9 +212,11 @@ class ParallelSession:
     tables").  Each picture's output is the same either way: a picture is
     computed alone within a batch.
 
-    Work that cannot be split (one picture, or a model that takes a batch of
-    one) runs on a session of ``threads`` threads as before.  A session may be
-    run at once from several threads (ONNX Runtime's runs are thread-safe).
+    Work that cannot be split (one picture) runs on a session of ``threads``
+    threads as before.  A model that takes a batch of one (MediaPipe's) runs
+    several pictures side by side, each on one core (a table's four palm
+    searches: 45 -> 31 ms).  A session may be run at once from several
+    threads (ONNX Runtime's runs are thread-safe).
 
     >>> from pathlib import Path
     >>> s = ParallelSession(Path(__file__).parents[2] / "models" / "index-classifier.onnx", threads=2)
@@ -226,11 +228,10 @@ class ParallelSession:
 
     def __init__(self, path: str | Path, threads: int = 2):
         self.threads = max(1, int(threads))
-        # unsplittable work keeps every thread (a lone turned zone; a model
-        # that takes one picture a run, as MediaPipe's do, has no other session)
+        # unsplittable work keeps every thread (a lone turned zone, one palm search)
         self.wide = cpu_session(path, self.threads)
         self.splits = not isinstance(self.wide.get_inputs()[0].shape[0], int)     # a dynamic batch axis
-        self.one = cpu_session(path, 1) if self.threads > 1 and self.splits else self.wide
+        self.one = cpu_session(path, 1) if self.threads > 1 else self.wide
         self.workers = Workers(self.threads, "onnx-run")
 
     def get_inputs(self):
