@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import closing
 from pathlib import Path
 
 from commands import UsageError
@@ -179,16 +180,17 @@ def cmd_watch(args) -> int:
         raise UsageError(str(exc)) from None
     n = -1
     try:
-        frames = open_source(args.source, size=geo.image_size)
-        for n, (t, frame) in enumerate(frames):
-            try:
-                events = watcher.process(t, frame)
-            except FrameError as exc:
-                print(f"guandan-ref watch: frame {n} (t={t:.2f}s): {exc}; carrying on",
-                      file=sys.stderr, flush=True)
-                continue
-            for e in events:
-                print(e.to_json(), flush=True)
+        # (closed on the way out, Ctrl-C too: a live source's reading thread is stopped first)
+        with closing(open_source(args.source, size=geo.image_size)) as frames:
+            for n, (t, frame) in enumerate(frames):
+                try:
+                    events = watcher.process(t, frame)
+                except FrameError as exc:
+                    print(f"guandan-ref watch: frame {n} (t={t:.2f}s): {exc}; carrying on",
+                          file=sys.stderr, flush=True)
+                    continue
+                for e in events:
+                    print(e.to_json(), flush=True)
     except SourceError as exc:
         raise UsageError(str(exc)) from None
     if n < 0:

@@ -264,11 +264,16 @@ class TableNode:
                                frozen_s=frozen_s if is_live(source) else None, confidence_curve=curve)
         ring = self.frame_ring(name)
 
+        live = is_live(source)
+        # a live camera's frames are timed when they came, the next one to come
+        # taken after each read (vision.reading.watch.NewestFrame)
+        timing = {"clock": self.clock} if live else {}
+
         def run():
             online = None
             while not self._stop.is_set():
                 try:
-                    for _, frame in open_source(source, size=watcher.geo.image_size):
+                    for arrived, frame in open_source(source, size=watcher.geo.image_size, **timing):
                         if self._stop.is_set():
                             return
                         if frame is None:
@@ -288,7 +293,7 @@ class TableNode:
                             online = True
                             self.camera_status(name, True, "frames arriving")
                             watcher.restarted()     # a picture still dark or frozen is said again
-                        t = self.clock()
+                        t = arrived if live else self.clock()
                         if ring is not None:
                             ring.push(t, frame)
                         try:

@@ -52,3 +52,31 @@ class StallingCamera:
         self.sock.close()
         for c in self._open:
             c.close()
+
+
+class GatedCamera(StallingCamera):
+    """Serves ``frames``, then waits for :attr:`gate` to be set, then serves
+    ``later``, then nothing more (one connection's worth)."""
+
+    def __init__(self, frames: list[np.ndarray], later: list[np.ndarray]):
+        self.later = [cv2.imencode(".jpg", f)[1].tobytes() for f in later]
+        self.gate = threading.Event()
+        super().__init__(frames)
+
+    def _serve(self) -> None:
+        try:
+            conn, _ = self.sock.accept()
+        except OSError:
+            return
+        self.connections += 1
+        self._open.append(conn)
+        try:
+            conn.recv(65536)
+            conn.sendall(b"HTTP/1.0 200 OK\r\nContent-Type: multipart/x-mixed-replace; boundary=frame\r\n\r\n")
+            for n, jpg in enumerate(self.jpegs + self.later):
+                if n == len(self.jpegs):
+                    self.gate.wait()
+                conn.sendall(b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: %d\r\n\r\n" % len(jpg)
+                             + jpg + b"\r\n")
+        except OSError:
+            pass

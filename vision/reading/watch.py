@@ -8,8 +8,9 @@
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -324,12 +325,102 @@ def is_live(source: str | int) -> bool:
     return not isinstance(source, str) or source.isdigit() or "://" in source
 
 
-def open_source(source: str | int, max_failures: int = 25, stall_s: float = STALL_S,
-                size: tuple[int, int] | None = None) -> Iterator[tuple[float, np.ndarray | None]]:
-    """Frames with their times from a camera index, a URL or a video file.
+class NewestFrame:
+    """A live source read as it gives pictures, in a thread of its own, the
+    reader (:meth:`take`) getting the first one to come once it asks.
 
-    Video files are timed by frame number and rate; live sources by the
-    clock since opening.  A frame that fails to decode comes out as
+    Read on demand, a camera or a stream gives its frames in order, however
+    long each takes to read: a network stream read at 3 frames a second
+    came 11 frames (3 s at that rate) behind the camera after 18 s, and the
+    lag grows with the stream (its sockets fill); a USB camera's driver
+    hands out the oldest of its few buffers.  A table that reads a frame in
+    0.1-0.6 s (real zones, models/MODEL_CARD.md) would judge what lay on
+    the table seconds ago, stamped as now.  Here every frame is taken from
+    the source as it comes (``grab``), only those the reader waits for are
+    decoded (``retrieve``: a USB camera's MJPG frames the table has no time
+    for cost no decoding), each stamped when it came (``clock``); the others
+    are counted (:attr:`dropped`).  A failed read is handed over whether the
+    reader waits or not, so it counts failures as before.
+    """
+
+    def __init__(self, cap, clock: Callable[[], float]):
+        self._cap = cap
+        self._clock = clock
+        self._cond = threading.Condition()
+        # (time, frame or None: a failed read, time.monotonic() when it was read)
+        self._item: tuple[float, np.ndarray | None, float] | None = None
+        self._waiting = 0
+        self._stop = False
+        self.grabbed = 0          # reads done (failed ones too)
+        self.dropped = 0          # pictures no one waited for, left undecoded
+        self._thread = threading.Thread(target=self._run, name="camera-grab", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            while True:
+                ok = self._cap.grab()
+                t, done = self._clock(), time.monotonic()
+                with self._cond:
+                    wanted = self._waiting > 0 and self._item is None
+                    if ok and not wanted:
+                        self.dropped += 1
+                        self.grabbed += 1
+                        self._cond.notify_all()
+                        continue
+                frame = None
+                if ok:
+                    ok, frame = self._cap.retrieve()
+                with self._cond:
+                    # a failed read waits for the reader to take what is there
+                    while not self._stop and self._item is not None:
+                        self._cond.wait()
+                    if self._stop:
+                        return
+                    self._item = (t, frame if ok else None, done)
+                    self.grabbed += 1
+                    self._cond.notify_all()
+        finally:
+            self._cap.release()
+
+    def take(self, timeout: float) -> tuple[float, np.ndarray | None, float] | None:
+        """The first read to come (a failed one already waiting, else the
+        next picture): its time, its picture or None for a failed read, and
+        ``time.monotonic()`` when it was read; None if none came within
+        ``timeout`` seconds."""
+        with self._cond:
+            self._waiting += 1
+            try:
+                if not self._cond.wait_for(lambda: self._item is not None, timeout):
+                    return None
+                item, self._item = self._item, None
+                self._cond.notify_all()
+                return item
+            finally:
+                self._waiting -= 1
+
+    def wait_grabbed(self, count: int, timeout: float) -> bool:
+        """Wait until ``count`` reads were done (tests, tools); whether they were."""
+        with self._cond:
+            return self._cond.wait_for(lambda: self.grabbed >= count, timeout)
+
+    def close(self, wait_s: float = 1.0) -> None:
+        """Stop reading (a read under way may take up to the source's own timeout to return)."""
+        with self._cond:
+            self._stop = True
+            self._cond.notify_all()
+        self._thread.join(wait_s)
+
+
+def open_source(source: str | int, max_failures: int = 25, stall_s: float = STALL_S,
+                size: tuple[int, int] | None = None, clock: Callable[[], float] | None = None
+                ) -> Iterator[tuple[float, np.ndarray | None]]:
+    """Frames with their times from a camera index, a URL or a video file.
+    Video files are timed by frame number and rate, every frame in turn;
+    live sources are read by a :class:`NewestFrame` (a slow reader gets the
+    next picture to come, not a queue of old ones), each frame timed by
+    ``clock`` when it came (by default the seconds since opening).  A frame that
+    fails to decode comes out as
     ``None`` (the caller reports it and goes on); the stream ends at the
     end of a file or after ``max_failures`` failures in a row.  A live source that gives
     no picture for ``stall_s`` seconds raises :class:`SourceError` (the
@@ -357,27 +448,54 @@ def open_source(source: str | int, max_failures: int = 25, stall_s: float = STAL
         cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*"MJPG"))
         cap.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
         cap.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
+    if live:
+        yield from _live_frames(source, cap, max_failures, stall_s, clock)
+        return
     fps = cap.get(cv2.CAP_PROP_FPS) or 0.0
-    total = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0) if not live else 0
-    start = last_picture = time.monotonic()
+    total = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
+    start = time.monotonic()
     index, failures = 0, 0
     try:
         while True:
             ok, frame = cap.read()
-            now = time.monotonic()
-            t = index / fps if not live and fps > 0 else now - start
+            t = index / fps if fps > 0 else time.monotonic() - start
+            index += 1
             if not ok:
                 failures += 1
-                if live and now - last_picture >= stall_s - 1e-3:
-                    raise SourceError(f"no picture from {source!r} for {now - last_picture:.0f} s "
-                                      f"(the camera or its link stalled)")
-                if (not live and (total == 0 or index >= total - 1)) or failures >= max_failures:
+                if total == 0 or index >= total or failures >= max_failures:
                     return
-                index += 1
                 yield t, None
                 continue
-            failures, last_picture = 0, now
-            index += 1
+            failures = 0
             yield t, frame
     finally:
         cap.release()
+
+
+def _live_frames(source: str | int, cap, max_failures: int, stall_s: float,
+                 clock: Callable[[], float] | None) -> Iterator[tuple[float, np.ndarray | None]]:
+    """:func:`open_source`'s frames of a live source, the newest each time."""
+    start = time.monotonic()
+    grab = NewestFrame(cap, clock or (lambda: time.monotonic() - start))
+    last_picture = time.monotonic()
+    failures = 0
+    try:
+        while True:
+            item = grab.take(max(0.0, last_picture + stall_s - time.monotonic()))
+            # (the stall counts from when the last picture came, not from when it was taken)
+            if item is None or (item[1] is None and item[2] - last_picture >= stall_s - 1e-3):
+                waited = (time.monotonic() if item is None else item[2]) - last_picture
+                raise SourceError(f"no picture from {source!r} for {waited:.0f} s "
+                                  f"(the camera or its link stalled)")
+            t, frame, came = item
+            if frame is None:
+                failures += 1
+                if failures >= max_failures:
+                    return
+                yield t, None
+                continue
+            failures, last_picture = 0, came
+            yield t, frame
+    finally:
+        # (a read under way returns within the stall limit: the capture is released only after it)
+        grab.close(stall_s + 1.0)
