@@ -145,7 +145,7 @@ def _start_sources(node, cfg) -> None:
         try:
             node.add_camera(cam.source, geometry, margin_mm=cam.margin_mm, zones=cam.zones, deck=cam.deck,
                             hands=cam.hands, unread=cam.unread, white_balance=cam.white_balance,
-                            frozen_s=cam.frozen_s, confidence_curve=cam.confidence_curve)
+                            frozen_s=cam.frozen_s, confidence_curve=cam.confidence_curve, threads=cam.threads)
         except Exception as exc:
             node.problem(f"camera {cam.source}: {exc}")
     if cfg.binding is not None:

@@ -28,6 +28,7 @@ class CameraConfig:
     white_balance: bool = True  # the lamp's colour, measured on the markers, taken out (vision.reading.white_balance)
     frozen_s: float | None = FROZEN_S   # a live camera's picture unchanged this long: said frozen (None: not checked)
     confidence_curve: Path | None = None   # the venue's own curve (guandan-ref camera-check --fit; None: shipped)
+    threads: int = 2            # cores the card reading shares its work between (THREADS_MAX at most)
 
 
 @dataclass
@@ -60,6 +61,11 @@ HAND_CUES = ("mediapipe", "hand-model")
 # [[camera]] frozen_s: a live camera's sensor noise changes every frame; a
 # still stretch shorter than a few seconds can be a network camera's encoder
 FROZEN_MIN_S, FROZEN_MAX_S = 2.0, 600.0
+# [[camera]] threads: the models' runs and the zones' picture work are split
+# between this many cores (a real zone is read turned several ways: more
+# cores, more of them at once; models/MODEL_CARD.md, "A table whose zones
+# hold real photographs")
+THREADS_MAX = 64
 _SECTIONS = {"table", "rules", "camera", "devices", "dashboard", "audio", "venue", "match", "clips"}
 _NAME_KEYS = ("teams", "captains", "players")
 
@@ -156,9 +162,13 @@ def parse_config(data: dict[str, Any], base: Path = Path(".")) -> TableConfig:
                               f"{FROZEN_MAX_S:g}, or 0 to turn the check off, got {frozen!r}")
         curve_path = _camera_file(cam, i, "confidence_curve",
                                   "a curve file (.json from guandan-ref camera-check --fit)", rel, _check_curve)
+        threads = cam.get("threads", CameraConfig.threads)
+        if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= THREADS_MAX:
+            raise ConfigError(f"[[camera]] {i}: threads must be a whole number of cores from 1 to {THREADS_MAX}, "
+                              f"got {threads!r}")
         cameras.append(CameraConfig(str(cam["source"]), rel(cam["geometry"]), float(margin),
                                     None if zones is None else tuple(zones), deck_path, hands, **switches,
-                                    frozen_s=float(frozen) or None, confidence_curve=curve_path))
+                                    frozen_s=float(frozen) or None, confidence_curve=curve_path, threads=threads))
     _check_zones_watched_once(cameras)
     devices = data.get("devices", {})
     ports = devices.get("ports")

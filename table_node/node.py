@@ -233,7 +233,7 @@ class TableNode:
     def add_camera(self, source: str | int, geometry, detector=None, retry_every: float = 5.0,
                    margin_mm: float | None = None, zones: list[str] | None = None, deck=None,
                    hands: str = "mediapipe", unread: bool = True, white_balance: bool = True,
-                   frozen_s: float | None = FROZEN_S, confidence_curve=None):
+                   frozen_s: float | None = FROZEN_S, confidence_curve=None, threads: int = 2):
         """Watch a camera (device index, RTSP URL or video file); plays become events.
         A camera that fails is reported and retried; the table goes on without it.
         ``margin_mm``: cloth read around each zone (default
@@ -249,18 +249,20 @@ class TableNode:
         changed at all for this many seconds is said offline (None: not
         checked; :mod:`vision.reading.picture_loss`); ``confidence_curve``:
         the venue's own confidence curve (a path, from ``guandan-ref
-        camera-check --fit``), instead of the deck profile's or the shipped one."""
+        camera-check --fit``), instead of the deck profile's or the shipped one;
+        ``threads``: the cores the reading shares its work between (the
+        detector made here and the zones' picture work)."""
         from vision.reading.detector import CardDetector
         from vision.reading.table import ZONE_MARGIN_MM
         from vision.reading.watch import (FrameError, FrameSizeError, SourceError, TableWatcher, check_frame, is_live,
                                           open_source)
         from vision.reading.confidence import Calibration
-        made = detector or CardDetector(deck=deck, hand_landmarks=hands == "mediapipe")
+        made = detector or CardDetector(deck=deck, hand_landmarks=hands == "mediapipe", threads=threads)
         curve = Calibration.load(confidence_curve) if confidence_curve is not None else None
         name = f"camera {source}"
         watcher = TableWatcher(geometry, made, zones=list(zones) if zones else None,
                                margin_mm=ZONE_MARGIN_MM if margin_mm is None else margin_mm, unread=unread,
-                               white_balance=white_balance, name=name,
+                               white_balance=white_balance, name=name, threads=threads,
                                frozen_s=frozen_s if is_live(source) else None, confidence_curve=curve)
         ring = self.frame_ring(name)
 

@@ -41,11 +41,14 @@ class StallingCamera:
             try:
                 conn.recv(65536)        # the request; its path does not matter
                 conn.sendall(b"HTTP/1.0 200 OK\r\nContent-Type: multipart/x-mixed-replace; boundary=frame\r\n\r\n")
-                for jpg in self.jpegs:
-                    conn.sendall(b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: %d\r\n\r\n" % len(jpg)
-                                 + jpg + b"\r\n")
+                self._stream(conn)
             except OSError:
                 pass                    # the reader gave up: it opens a new connection
+
+    def _stream(self, conn: socket.socket) -> None:
+        """One connection's pictures."""
+        for jpg in self.jpegs:
+            _send_part(conn, jpg)
 
     def close(self) -> None:
         self._closed.set()
@@ -55,28 +58,28 @@ class StallingCamera:
 
 
 class GatedCamera(StallingCamera):
-    """Serves ``frames``, then waits for :attr:`gate` to be set, then serves
-    ``later``, then nothing more (one connection's worth)."""
+    """Serves ``parts`` of a stream one after another (lists of BGR
+    pictures): the first at once, each next one when its gate
+    (:attr:`gates`, one fewer than the parts) is set; then nothing more."""
 
-    def __init__(self, frames: list[np.ndarray], later: list[np.ndarray]):
-        self.later = [cv2.imencode(".jpg", f)[1].tobytes() for f in later]
-        self.gate = threading.Event()
-        super().__init__(frames)
+    def __init__(self, parts: list[list[np.ndarray]]):
+        self.parts = [[cv2.imencode(".jpg", f)[1].tobytes() for f in part] for part in parts]
+        self.gates = [threading.Event() for _ in parts[1:]]
+        super().__init__([])
 
-    def _serve(self) -> None:
-        try:
-            conn, _ = self.sock.accept()
-        except OSError:
-            return
-        self.connections += 1
-        self._open.append(conn)
-        try:
-            conn.recv(65536)
-            conn.sendall(b"HTTP/1.0 200 OK\r\nContent-Type: multipart/x-mixed-replace; boundary=frame\r\n\r\n")
-            for n, jpg in enumerate(self.jpegs + self.later):
-                if n == len(self.jpegs):
-                    self.gate.wait()
-                conn.sendall(b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: %d\r\n\r\n" % len(jpg)
-                             + jpg + b"\r\n")
-        except OSError:
-            pass
+    def _stream(self, conn: socket.socket) -> None:
+        for k, part in enumerate(self.parts):
+            if k:
+                self.gates[k - 1].wait()
+            for jpg in part:
+                _send_part(conn, jpg)
+
+    def close(self) -> None:
+        for gate in self.gates:     # (a connection waiting on one ends)
+            gate.set()
+        super().close()
+
+
+def _send_part(conn: socket.socket, jpg: bytes) -> None:
+    """One JPEG as a part of the multipart stream."""
+    conn.sendall(b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: %d\r\n\r\n" % len(jpg) + jpg + b"\r\n")

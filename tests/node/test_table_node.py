@@ -49,6 +49,11 @@ def test_example_config_parses():
      "[[camera]] 1: frozen_s must be a number of seconds from 2 to 600, or 0 to turn the check off, got 1"),
     ({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "t.json", "frozen_s": True}]}, "frozen_s must be"),
     ({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "t.json", "frozen_s": "15s"}]}, "frozen_s must be"),
+    ({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "t.json", "threads": 0}]},
+     "[[camera]] 1: threads must be a whole number of cores from 1 to 64, got 0"),
+    ({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "t.json", "threads": 2.5}]}, "threads must be"),
+    ({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "t.json", "threads": True}]}, "threads must be"),
+    ({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "t.json", "threads": 65}]}, "threads must be"),
     ({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "a.json"},
                                          {"source": "1", "geometry": "b.json", "zones": ["S-play"]}]},
      "[[camera]] 1: with several cameras, give each its zones"),
@@ -111,8 +116,9 @@ def test_the_hand_cue_the_config_names_reaches_the_camera(tmp_path):
     cfg = parse_config({"table": {"id": "T01"}, "camera": [
         {"source": "0", "geometry": "a.json", "zones": ["S-play"]},
         {"source": "1", "geometry": "b.json", "zones": ["N-play"], "hands": "hand-model", "unread": False,
-         "white_balance": False, "frozen_s": 0}]})
+         "white_balance": False, "frozen_s": 0, "threads": 1}]})
     assert [c.hands for c in cfg.cameras] == ["mediapipe", "hand-model"]
+    assert [c.threads for c in cfg.cameras] == [2, 1]
     assert [c.frozen_s for c in cfg.cameras] == [15.0, None]
     assert [c.unread for c in cfg.cameras] == [True, False]
     assert [c.white_balance for c in cfg.cameras] == [True, False]
@@ -123,10 +129,14 @@ def test_the_hand_cue_the_config_names_reaches_the_camera(tmp_path):
         geo = TableGeometry("T01", TABLE_MM, default_layout(), homography=np.eye(3),
                             image_size=(int(TABLE_MM), int(TABLE_MM)))
         watchers = [node.add_camera(str(tmp_path / "none.avi"), geo, zones=["S-play"], retry_every=600, hands=c.hands,
-                                    unread=c.unread, white_balance=c.white_balance, frozen_s=c.frozen_s)
+                                    unread=c.unread, white_balance=c.white_balance, frozen_s=c.frozen_s,
+                                    threads=c.threads)
                     for c in cfg.cameras]
         cues = [(w.detector.hand_landmarks is not None, w.detector.hand_model is not None) for w in watchers]
         assert cues == [(True, False), (False, True)]
+        # ([[camera]] threads: the models' runs and the picture work split between that many cores)
+        assert [(w.detector.session.threads, w.detector.workers.threads, w.workers.threads) for w in watchers] \
+            == [(2, 2, 2), (1, 1, 1)]
         # ([[camera]] unread: a play zone read as nothing with something laid in it is asked about, or not)
         assert [w.empty_look is not None for w in watchers] == [True, False]
         # ([[camera]] white_balance: the lamp's colour measured on the markers and taken out, or not)

@@ -327,32 +327,37 @@ def is_live(source: str | int) -> bool:
 
 class NewestFrame:
     """A live source read as it gives pictures, in a thread of its own, the
-    reader (:meth:`take`) getting the first one to come once it asks.
+    reader (:meth:`take`) getting the newest one.
 
     Read on demand, a camera or a stream gives its frames in order, however
     long each takes to read: a network stream read at 3 frames a second
-    came 11 frames (3 s at that rate) behind the camera after 18 s, and the
+    came 11 frames (3.3 s at that rate) behind the camera after 18 s, and the
     lag grows with the stream (its sockets fill); a USB camera's driver
     hands out the oldest of its few buffers.  A table that reads a frame in
     0.1-0.6 s (real zones, models/MODEL_CARD.md) would judge what lay on
     the table seconds ago, stamped as now.  Here every frame is taken from
-    the source as it comes (``grab``), only those the reader waits for are
-    decoded (``retrieve``: a USB camera's MJPG frames the table has no time
-    for cost no decoding), each stamped when it came (``clock``); the others
-    are counted (:attr:`dropped`).  A failed read is handed over whether the
-    reader waits or not, so it counts failures as before.
+    the source as it comes (``grab``), each stamped when it came
+    (``clock``).  ``decode_all``: each is also decoded, and the reader gets
+    the newest at once (a network stream: OpenCV's FFmpeg reader decodes as
+    it grabs anyway, what is left is the colour conversion); otherwise only
+    a frame the reader waits for is decoded, the next to come (a USB
+    camera's MJPG frames the table has no time for cost no decoding).
+    Frames the reader never gets are counted (:attr:`dropped`).  A failed
+    read is handed over, never replaced, so the reader counts failures as
+    before.
     """
 
-    def __init__(self, cap, clock: Callable[[], float]):
+    def __init__(self, cap, clock: Callable[[], float], decode_all: bool = False):
         self._cap = cap
         self._clock = clock
+        self._decode_all = decode_all
         self._cond = threading.Condition()
         # (time, frame or None: a failed read, time.monotonic() when it was read)
         self._item: tuple[float, np.ndarray | None, float] | None = None
         self._waiting = 0
         self._stop = False
         self.grabbed = 0          # reads done (failed ones too)
-        self.dropped = 0          # pictures no one waited for, left undecoded
+        self.dropped = 0          # pictures the reader never got
         self._thread = threading.Thread(target=self._run, name="camera-grab", daemon=True)
         self._thread.start()
 
@@ -362,9 +367,8 @@ class NewestFrame:
                 ok = self._cap.grab()
                 t, done = self._clock(), time.monotonic()
                 with self._cond:
-                    wanted = self._waiting > 0 and self._item is None
-                    if ok and not wanted:
-                        self.dropped += 1
+                    if ok and not self._decode_all and not (self._waiting > 0 and self._item is None):
+                        self.dropped += 1           # no one waits for it: left undecoded
                         self.grabbed += 1
                         self._cond.notify_all()
                         continue
@@ -372,11 +376,14 @@ class NewestFrame:
                 if ok:
                     ok, frame = self._cap.retrieve()
                 with self._cond:
-                    # a failed read waits for the reader to take what is there
-                    while not self._stop and self._item is not None:
+                    # a picture replaces a picture not taken yet; a failed read
+                    # waits for the reader to take what is there
+                    while not self._stop and self._item is not None and (self._item[1] is None or not ok):
                         self._cond.wait()
                     if self._stop:
                         return
+                    if self._item is not None:
+                        self.dropped += 1
                     self._item = (t, frame if ok else None, done)
                     self.grabbed += 1
                     self._cond.notify_all()
@@ -384,12 +391,13 @@ class NewestFrame:
             self._cap.release()
 
     def take(self, timeout: float) -> tuple[float, np.ndarray | None, float] | None:
-        """The first read to come (a failed one already waiting, else the
-        next picture): its time, its picture or None for a failed read, and
-        ``time.monotonic()`` when it was read; None if none came within
-        ``timeout`` seconds."""
+        """The newest read not taken yet (with ``decode_all``; else the next
+        to come, or a failed one already there): its time, its picture or
+        None for a failed read, and ``time.monotonic()`` when it was read;
+        None if none came within ``timeout`` seconds."""
         with self._cond:
             self._waiting += 1
+            self._cond.notify_all()
             try:
                 if not self._cond.wait_for(lambda: self._item is not None, timeout):
                     return None
@@ -403,6 +411,11 @@ class NewestFrame:
         """Wait until ``count`` reads were done (tests, tools); whether they were."""
         with self._cond:
             return self._cond.wait_for(lambda: self.grabbed >= count, timeout)
+
+    def wait_reader(self, timeout: float) -> bool:
+        """Wait until a reader waits in :meth:`take` (tests, tools); whether one does."""
+        with self._cond:
+            return self._cond.wait_for(lambda: self._waiting > 0, timeout)
 
     def close(self, wait_s: float = 1.0) -> None:
         """Stop reading (a read under way may take up to the source's own timeout to return)."""
@@ -418,8 +431,9 @@ def open_source(source: str | int, max_failures: int = 25, stall_s: float = STAL
     """Frames with their times from a camera index, a URL or a video file.
     Video files are timed by frame number and rate, every frame in turn;
     live sources are read by a :class:`NewestFrame` (a slow reader gets the
-    next picture to come, not a queue of old ones), each frame timed by
-    ``clock`` when it came (by default the seconds since opening).  A frame that
+    newest picture of a network stream, or a camera device's next one, not
+    a queue of old ones), each frame timed by ``clock`` when it came (by
+    default the seconds since opening).  A frame that
     fails to decode comes out as
     ``None`` (the caller reports it and goes on); the stream ends at the
     end of a file or after ``max_failures`` failures in a row.  A live source that gives
@@ -476,7 +490,9 @@ def _live_frames(source: str | int, cap, max_failures: int, stall_s: float,
                  clock: Callable[[], float] | None) -> Iterator[tuple[float, np.ndarray | None]]:
     """:func:`open_source`'s frames of a live source, the newest each time."""
     start = time.monotonic()
-    grab = NewestFrame(cap, clock or (lambda: time.monotonic() - start))
+    # (a network stream is decoded as it is grabbed: the newest is kept decoded, no wait for the next)
+    grab = NewestFrame(cap, clock or (lambda: time.monotonic() - start), decode_all=isinstance(source, str)
+                       and "://" in source)
     last_picture = time.monotonic()
     failures = 0
     try:
