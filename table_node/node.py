@@ -267,9 +267,10 @@ class TableNode:
         ring = self.frame_ring(name)
 
         live = is_live(source)
-        # a live camera's frames are timed when they came, the next one to come
-        # taken after each read (vision.reading.watch.NewestFrame)
-        timing = {"clock": self.clock} if live else {}
+        # a live camera's frames are timed when they came, the newest (or, from a
+        # device, the next) taken after each read, and every one decoded goes to
+        # the evidence ring, those the table had no time for too (vision.reading.watch.NewestFrame)
+        timing = {"clock": self.clock, "on_frame": ring.push if ring is not None else None} if live else {}
 
         def run():
             online = None
@@ -296,7 +297,7 @@ class TableNode:
                             self.camera_status(name, True, "frames arriving")
                             watcher.restarted()     # a picture still dark or frozen is said again
                         t = arrived if live else self.clock()
-                        if ring is not None:
+                        if ring is not None and not live:
                             ring.push(t, frame)
                         try:
                             for e in watcher.process(t, frame):

@@ -411,6 +411,43 @@ def test_a_network_camera_that_stalls_is_said_offline_and_opened_again(tmp_path)
         cam.close()
 
 
+def test_a_network_cameras_every_frame_goes_to_the_evidence_ring(tmp_path):
+    """The table reads a network camera's newest frame when it is ready; the
+    evidence ring still gets every frame the stream sent (its clips at the
+    ring's own rate, not the table's), each stamped with the table's clock."""
+    import itertools
+
+    import cv2
+    import numpy as np
+
+    from tests.mjpeg_camera import StallingCamera
+    from tests.services import wait_until
+    from vision.reading.table import TABLE_MM, TableGeometry, default_layout
+
+    geo = TableGeometry(table="T01", size_mm=TABLE_MM, zones=default_layout(TABLE_MM),
+                        homography=np.diag([0.5, 0.5, 1.0]), image_size=(450, 450))
+    frames = [cv2.GaussianBlur(np.full((450, 450, 3), 40 + 20 * k, np.uint8), (3, 3), 0) for k in range(6)]
+    cam = StallingCamera(frames)
+    ticks = itertools.count(100.0, 1.0)        # the table's clock: a second a call
+    node = TableNode("T01", str(tmp_path / "t.sqlite"), clock=lambda: next(ticks),
+                     evidence_dir=str(tmp_path / "ev")).start(tick_every=None)
+    try:
+        node.add_camera(cam.url, geo, zones=["S-play"], retry_every=600, hands="hand-model")
+        ring = node.clips.rings[0][1]
+        # every frame sent was handed to the ring (which keeps what its encoder has time for)
+        wait_until(lambda: ring.encoded + ring.dropped == len(frames), 60, "every frame handed to the ring")
+        ring.flush()
+        kept = ring.frames()
+        levels = [int(cv2.imdecode(np.frombuffer(jpg, np.uint8), cv2.IMREAD_COLOR).mean().round())
+                  for _, jpg in kept]
+        assert kept and [t for t, _ in kept] == sorted(t for t, _ in kept)
+        assert levels == sorted(set(levels)) and set(levels) <= {40 + 20 * k for k in range(6)}
+        assert levels[-1] == 140                   # the last sent is kept: the newest replaces a waiting one
+    finally:
+        node.stop()
+        cam.close()
+
+
 def test_a_camera_whose_frames_are_not_the_calibrated_size_is_said_offline(tmp_path):
     """A USB camera that came back in its default mode (640x480) after a power cut:
     every frame refused, before only in the operator's problems; now the camera is offline."""

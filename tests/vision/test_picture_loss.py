@@ -152,7 +152,9 @@ def test_a_slow_reader_of_a_live_stream_gets_a_new_frame_not_an_old_one(decode_a
     cam = GatedCamera([frames[:2], frames[2:12], frames[12:]])
     ticks = iter(range(1000))
     cap = cv2.VideoCapture(cam.url, cv2.CAP_FFMPEG, [cv2.CAP_PROP_READ_TIMEOUT_MSEC, 5000])
-    grab = NewestFrame(cap, clock=lambda: float(next(ticks)), decode_all=decode_all)
+    decoded = []          # what an evidence ring would be given
+    grab = NewestFrame(cap, clock=lambda: float(next(ticks)), decode_all=decode_all,
+                       on_frame=lambda t, f: decoded.append((t, int(f.mean().round()))))
 
     def asked_then(gate):
         """The reader asks; once it waits, the camera sends the next part."""
@@ -169,12 +171,14 @@ def test_a_slow_reader_of_a_live_stream_gets_a_new_frame_not_an_old_one(decode_a
             assert grab.wait_grabbed(12, 30)        # twelve sent while the reader was busy
             t, newest, _ = grab.take(30)            # the last of them, at once
             assert level(newest) == 230 and t == 11.0 and grab.dropped == 11
+            assert decoded == [(float(k), 10 + 20 * k) for k in range(12)]     # every one, in order
         else:
             t0, first, _ = asked_then(cam.gates[0])
             assert level(first) in (10, 30, 50) and t0 == (level(first) - 10) / 20   # one of the first three
             assert grab.wait_grabbed(12, 30)        # the rest sent while the reader was busy, not decoded
             t1, last, _ = asked_then(cam.gates[1])  # the next to come
             assert level(last) == 250 and t1 == 12.0 and grab.dropped == 11
+            assert decoded == [(t0, level(first)), (12.0, 250)]             # the two read, no more
     finally:
         grab.close()
         cam.close()

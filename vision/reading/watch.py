@@ -344,13 +344,18 @@ class NewestFrame:
     camera's MJPG frames the table has no time for cost no decoding).
     Frames the reader never gets are counted (:attr:`dropped`).  A failed
     read is handed over, never replaced, so the reader counts failures as
-    before.
+    before.  ``on_frame``: called in this thread with every picture decoded
+    (time, frame), those the reader never gets too (an evidence ring,
+    :class:`vision.reading.framering.FrameRing`, keeps its clips at its
+    own rate, not the table's).
     """
 
-    def __init__(self, cap, clock: Callable[[], float], decode_all: bool = False):
+    def __init__(self, cap, clock: Callable[[], float], decode_all: bool = False,
+                 on_frame: Callable[[float, np.ndarray], object] | None = None):
         self._cap = cap
         self._clock = clock
         self._decode_all = decode_all
+        self._on_frame = on_frame
         self._cond = threading.Condition()
         # (time, frame or None: a failed read, time.monotonic() when it was read)
         self._item: tuple[float, np.ndarray | None, float] | None = None
@@ -375,6 +380,8 @@ class NewestFrame:
                 frame = None
                 if ok:
                     ok, frame = self._cap.retrieve()
+                if ok and self._on_frame is not None:
+                    self._on_frame(t, frame)
                 with self._cond:
                     # a picture replaces a picture not taken yet; a failed read
                     # waits for the reader to take what is there
@@ -426,7 +433,8 @@ class NewestFrame:
 
 
 def open_source(source: str | int, max_failures: int = 25, stall_s: float = STALL_S,
-                size: tuple[int, int] | None = None, clock: Callable[[], float] | None = None
+                size: tuple[int, int] | None = None, clock: Callable[[], float] | None = None,
+                on_frame: Callable[[float, np.ndarray], object] | None = None
                 ) -> Iterator[tuple[float, np.ndarray | None]]:
     """Frames with their times from a camera index, a URL or a video file.
     Video files are timed by frame number and rate, every frame in turn;
@@ -445,7 +453,8 @@ def open_source(source: str | int, max_failures: int = 25, stall_s: float = STAL
     give their larger sizes (opened without it, OpenCV's V4L2 asks for
     640x480); a URL's or a file's size is their own.  A device that cannot
     give it gives another size, which the table refuses by name
-    (:class:`FrameSizeError`).
+    (:class:`FrameSizeError`).  ``on_frame``: a live source's every decoded
+    picture (:class:`NewestFrame`); a video file's every frame.
     """
     src: str | int = int(source) if isinstance(source, str) and source.isdigit() else source
     live = is_live(source)
@@ -463,7 +472,7 @@ def open_source(source: str | int, max_failures: int = 25, stall_s: float = STAL
         cap.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
         cap.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
     if live:
-        yield from _live_frames(source, cap, max_failures, stall_s, clock)
+        yield from _live_frames(source, cap, max_failures, stall_s, clock, on_frame)
         return
     fps = cap.get(cv2.CAP_PROP_FPS) or 0.0
     total = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
@@ -481,18 +490,20 @@ def open_source(source: str | int, max_failures: int = 25, stall_s: float = STAL
                 yield t, None
                 continue
             failures = 0
+            if on_frame is not None:
+                on_frame(t, frame)
             yield t, frame
     finally:
         cap.release()
 
 
-def _live_frames(source: str | int, cap, max_failures: int, stall_s: float,
-                 clock: Callable[[], float] | None) -> Iterator[tuple[float, np.ndarray | None]]:
+def _live_frames(source: str | int, cap, max_failures: int, stall_s: float, clock: Callable[[], float] | None,
+                 on_frame: Callable[[float, np.ndarray], object] | None) -> Iterator[tuple[float, np.ndarray | None]]:
     """:func:`open_source`'s frames of a live source, the newest each time."""
     start = time.monotonic()
     # (a network stream is decoded as it is grabbed: the newest is kept decoded, no wait for the next)
     grab = NewestFrame(cap, clock or (lambda: time.monotonic() - start), decode_all=isinstance(source, str)
-                       and "://" in source)
+                       and "://" in source, on_frame=on_frame)
     last_picture = time.monotonic()
     failures = 0
     try:
