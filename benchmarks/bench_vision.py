@@ -498,9 +498,10 @@ def real_speed(det: CardDetector, phone_dir: Path, frames: int, seed: int, table
         per_table.append(took)
         cpu_per_table.append(cpu)
         # the usual case in play: one zone changed (a play laid), the others keep their read
-        scale = det.imgsz / max(ZONE_PX)
-        for crop in watcher._crops.values():
-            one_zone.append(_seconds_each(lambda: det.read_zones([crop], scale, watcher._margin_px), 1))
+        scale, margin = det.imgsz / max(ZONE_PX), Zone.margin_px(ZONE_MARGIN_MM)
+        for zone in watcher.zones:
+            crop = watcher.geo.rectify(frame, zone, ZONE_MARGIN_MM)
+            one_zone.append(_seconds_each(lambda: det.read_zones([crop], scale, margin), 1))
         if still is None:
             kept = TableWatcher(watcher.geo, det, zones=zones)
             kept.read(frame)
