@@ -1,6 +1,7 @@
 """A camera covered, dark, frozen or stalled: said, and no play cleared or reported twice."""
 
 import math
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -179,6 +180,25 @@ def test_a_slow_reader_of_a_live_stream_gets_a_new_frame_not_an_old_one(decode_a
             t1, last, _ = asked_then(cam.gates[1])  # the next to come
             assert level(last) == 250 and t1 == 12.0 and grab.dropped == 11
             assert decoded == [(t0, level(first)), (12.0, 250)]             # the two read, no more
+    finally:
+        grab.close()
+        cam.close()
+
+
+@pytest.mark.parametrize("decode_all", [True, False], ids=["newest decoded", "next decoded"])
+def test_a_closed_reader_lets_the_camera_go_while_its_frames_keep_coming(decode_all):
+    """Closed while the camera still sends and no one reads (the table
+    stopping, or opening the camera again after a fault): the reading
+    thread ends and releases the source, whether it decodes every frame
+    or none."""
+    frames = [np.full((120, 160, 3), k % 250, np.uint8) for k in range(400)]
+    cam = StallingCamera(frames)
+    cap = cv2.VideoCapture(cam.url, cv2.CAP_FFMPEG, [cv2.CAP_PROP_READ_TIMEOUT_MSEC, 5000])
+    grab = NewestFrame(cap, clock=time.monotonic, decode_all=decode_all)
+    try:
+        assert grab.wait_grabbed(5, 30) and grab.reading
+        grab.close(wait_s=3.0)
+        assert not grab.reading and grab.grabbed < len(frames)     # it stopped, the rest unread
     finally:
         grab.close()
         cam.close()

@@ -372,6 +372,8 @@ class NewestFrame:
                 ok = self._cap.grab()
                 t, done = self._clock(), time.monotonic()
                 with self._cond:
+                    if self._stop:      # (checked at every frame: a camera's frames keep coming)
+                        return
                     if ok and not self._decode_all and not (self._waiting > 0 and self._item is None):
                         self.dropped += 1           # no one waits for it: left undecoded
                         self.grabbed += 1
@@ -425,11 +427,17 @@ class NewestFrame:
             return self._cond.wait_for(lambda: self._waiting > 0, timeout)
 
     def close(self, wait_s: float = 1.0) -> None:
-        """Stop reading (a read under way may take up to the source's own timeout to return)."""
+        """Stop reading and let the source go (a read under way may take up
+        to the source's own timeout to return: then after it)."""
         with self._cond:
             self._stop = True
             self._cond.notify_all()
         self._thread.join(wait_s)
+
+    @property
+    def reading(self) -> bool:
+        """Whether the reading thread still runs (holding the source)."""
+        return self._thread.is_alive()
 
 
 def open_source(source: str | int, max_failures: int = 25, stall_s: float = STALL_S,
