@@ -341,6 +341,7 @@ def card_angles(dets: dict[str, CardDetector], plays: int, seed: int, margin_mm:
 
 
 SPEED_TABLES = 12   # different tables the frame rate is measured over
+PLAY_ZONES = [f"{s}-play" for s in "SENW"]   # the zones a speed table's frame is read in
 
 
 def _seconds_a_read(watcher: TableWatcher, frame: np.ndarray, reps: int) -> tuple[float, float]:
@@ -357,6 +358,19 @@ def _seconds_a_read(watcher: TableWatcher, frame: np.ndarray, reps: int) -> tupl
         times.append(time.perf_counter() - t0)
         cpu.append(time.process_time() - c0)
     return float(np.median(times)), float(np.median(cpu))
+
+
+def _frame_figures(per_table: list[float], cpu_per_table: list[float]) -> dict:
+    """A frame's time (the middle of the tables, their mean, fastest and
+    slowest) and CPU time (all threads), from each table's seconds a read."""
+    ms = np.array(per_table) * 1000
+    return {"ms_per_frame": round(float(np.median(ms)), 1),
+            "frames_per_second": round(1000 / float(np.median(ms)), 1),
+            "ms_per_frame_mean_fastest_slowest": [round(float(ms.mean()), 1), round(float(ms.min()), 1),
+                                                  round(float(ms.max()), 1)],
+            "frames_per_second_slowest_table": round(1000 / float(ms.max()), 1),
+            # what a frame costs in CPU time (all threads), the middle of the tables
+            "cpu_ms_per_frame": round(float(np.median(cpu_per_table)) * 1000, 1)}
 
 
 def _seconds_each(work: Callable[[], object], times: int) -> float:
@@ -382,15 +396,14 @@ def speed(det: CardDetector, frames: int, seed: int, tables: int = SPEED_TABLES)
     rng = np.random.default_rng(seed)
     gen = SceneGenerator(load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT)
     painter = TablePainter(gen, rng)
-    zones = [f"{s}-play" for s in "SENW"]
     reps = max(1, frames // tables)
     per_table, cpu_per_table, bare_per_table, still_table = [], [], [], None
     finder = det.hand_landmarks
     for k in range(tables):
-        frame, _ = painter.frame({z: random_play(rng, "straight") for z in zones})
+        frame, _ = painter.frame({z: random_play(rng, "straight") for z in PLAY_ZONES})
         geo = calibrate(frame)
         # reuse_below=0: every zone is read every frame, the worst case
-        watcher = TableWatcher(geo, det, zones=zones, reuse_below=0)
+        watcher = TableWatcher(geo, det, zones=PLAY_ZONES, reuse_below=0)
         watcher.read(frame)      # warm up (ONNX Runtime plans each new picture size once)
         took, cpu = _seconds_a_read(watcher, frame, reps)
         per_table.append(took)
@@ -403,19 +416,12 @@ def speed(det: CardDetector, frames: int, seed: int, tables: int = SPEED_TABLES)
                 det.hand_landmarks = finder
         if k == 0:
             # the usual case: nothing moved since the last frame, each zone keeps its read
-            still = TableWatcher(geo, det, zones=zones)
+            still = TableWatcher(geo, det, zones=PLAY_ZONES)
             still.read(frame)
             still_table = _seconds_a_read(still, frame, reps)[0]
             first = frame
-    ms = np.array(per_table) * 1000
     out = {"table_frame_size": list(first.shape[1::-1]), "zones": 4, "tables": tables, "reads_per_table": reps,
-           "ms_per_frame": round(float(np.median(ms)), 1),
-           "frames_per_second": round(1000 / float(np.median(ms)), 1),
-           "ms_per_frame_mean_fastest_slowest": [round(float(ms.mean()), 1), round(float(ms.min()), 1),
-                                                  round(float(ms.max()), 1)],
-           "frames_per_second_slowest_table": round(1000 / float(ms.max()), 1),
-           # what a frame costs in CPU time (all threads), the middle of the tables
-           "cpu_ms_per_frame": round(float(np.median(cpu_per_table)) * 1000, 1),
+           **_frame_figures(per_table, cpu_per_table),
            "still_table_ms_per_frame": round(still_table * 1000, 1),
            "still_table_frames_per_second": round(1 / still_table, 1)}
     if finder is not None:
@@ -443,9 +449,10 @@ def real_zones_laid(painter: TablePainter, pictures: list[np.ndarray]) -> None:
     :func:`vision.training.real_piles.zone_picture`) cut about its middle to
     a zone picture's size with its margin and warped into the table's top
     where the table watcher cuts that zone out again."""
-    for name, picture in zip([f"{s}-play" for s in "SENW"], pictures):
+    m = Zone.margin_px(ZONE_MARGIN_MM)
+    n = painter.cloth.shape[1], painter.cloth.shape[0]
+    for name, picture in zip(PLAY_ZONES, pictures):
         zone = painter.layout.zone(name)
-        m = Zone.margin_px(ZONE_MARGIN_MM)
         w, h = zone.pixel_size()
         w, h = w + 2 * m, h + 2 * m
         ph, pw = picture.shape[:2]
@@ -454,7 +461,6 @@ def real_zones_laid(painter: TablePainter, pictures: list[np.ndarray]) -> None:
                                  max(0, (w - pw + 1) // 2), max(0, (w - pw + 1) // 2), cv2.BORDER_REFLECT)
         y0, x0 = (big.shape[0] - h) // 2, (big.shape[1] - w) // 2
         cut = big[y0:y0 + h, x0:x0 + w].astype(np.float32)
-        n = painter.cloth.shape[1], painter.cloth.shape[0]
         to_top = painter.layout.zone_homography(zone, ZONE_MARGIN_MM)
         laid = cv2.warpPerspective(cut, to_top, n, flags=cv2.INTER_LINEAR)
         where = cv2.warpPerspective(np.ones((h, w), np.float32), to_top, n, flags=cv2.INTER_NEAREST) > 0.5
@@ -478,8 +484,8 @@ def real_speed(det: CardDetector, phone_dir: Path, frames: int, seed: int, table
     rng = np.random.default_rng(seed)
     order = rng.permutation(len(photos))
     gen = SceneGenerator(load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT)
-    zones = [f"{s}-play" for s in "SENW"]
     reps = max(1, frames // tables)
+    scale, margin = det.imgsz / max(ZONE_PX), Zone.margin_px(ZONE_MARGIN_MM)
     per_table, cpu_per_table, searched, one_zone = [], [], 0, []
     still = None
     for k in range(min(tables, len(photos) // 4)):
@@ -491,32 +497,26 @@ def real_speed(det: CardDetector, phone_dir: Path, frames: int, seed: int, table
         painter = TablePainter(gen, rng)
         real_zones_laid(painter, pictures)
         frame, _ = painter.frame({})
-        watcher = TableWatcher(calibrate(frame), det, zones=zones, reuse_below=0)
+        watcher = TableWatcher(calibrate(frame), det, zones=PLAY_ZONES, reuse_below=0)
         reads = watcher.read(frame)
         searched += sum(1 for r in reads.values() if r.hand_boxes)
         took, cpu = _seconds_a_read(watcher, frame, reps)
         per_table.append(took)
         cpu_per_table.append(cpu)
         # the usual case in play: one zone changed (a play laid), the others keep their read
-        scale, margin = det.imgsz / max(ZONE_PX), Zone.margin_px(ZONE_MARGIN_MM)
         for zone in watcher.zones:
             crop = watcher.geo.rectify(frame, zone, ZONE_MARGIN_MM)
             one_zone.append(_seconds_each(lambda: det.read_zones([crop], scale, margin), 1))
         if still is None:
-            kept = TableWatcher(watcher.geo, det, zones=zones)
+            kept = TableWatcher(watcher.geo, det, zones=PLAY_ZONES)
             kept.read(frame)
             still = _seconds_a_read(kept, frame, reps)[0]
-    ms = np.array(per_table) * 1000
     one = (float(np.median(one_zone)) + still) * 1000
     return {"source": SETS["phone"].source, "tables": len(per_table), "reads_per_table": reps,
             "zones_searched_for_a_hand": f"{searched} of {4 * len(per_table)}",
             "ms_per_frame_one_zone_changed": round(one, 1),
             "frames_per_second_one_zone_changed": round(1000 / one, 1),
-            "ms_per_frame": round(float(np.median(ms)), 1),
-            "frames_per_second": round(1000 / float(np.median(ms)), 1),
-            "ms_per_frame_mean_fastest_slowest": [round(float(ms.mean()), 1), round(float(ms.min()), 1),
-                                                  round(float(ms.max()), 1)],
-            "cpu_ms_per_frame": round(float(np.median(cpu_per_table)) * 1000, 1)}
+            **_frame_figures(per_table, cpu_per_table)}
 
 
 HAND_THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8)

@@ -615,7 +615,7 @@ class CardDetector:
         nearly every real picture but seldom on a still cloth; a palm search
         costs about 12 ms a zone), those zones side by side."""
         asked = [z for z, r in enumerate(reads) if r.hand_boxes]
-        found = dict(zip(asked, self.hand_landmarks.hands_many([images[z] for z in asked]) if asked else []))
+        found = dict(zip(asked, self.hand_landmarks.hands_many([images[z] for z in asked])))
         out = []
         for z, (image, read) in enumerate(zip(images, reads)):
             h, w = image.shape[:2]

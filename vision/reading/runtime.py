@@ -215,7 +215,7 @@ class ParallelSession:
     Work that cannot be split (one picture) runs on a session of ``threads``
     threads as before.  A model that takes a batch of one (MediaPipe's) runs
     several pictures side by side, each on one core (a table's four palm
-    searches: 45 -> 31 ms).  A session may be run at once from several
+    searches: 44 -> 30 ms).  A session may be run at once from several
     threads (ONNX Runtime's runs are thread-safe).
 
     >>> from pathlib import Path

@@ -462,13 +462,14 @@ def open_source(source: str | int, max_failures: int = 25, stall_s: float = STAL
     640x480); a URL's or a file's size is their own.  A device that cannot
     give it gives another size, which the table refuses by name
     (:class:`FrameSizeError`).  ``on_frame``: a live source's every decoded
-    picture (:class:`NewestFrame`); a video file's every frame.
+    picture (:class:`NewestFrame`).
     """
     src: str | int = int(source) if isinstance(source, str) and source.isdigit() else source
     live = is_live(source)
+    network = isinstance(src, str) and "://" in src
     if not live and not Path(str(src)).exists():
         raise SourceError(f"video file not found: {src}")
-    if isinstance(src, str) and "://" in src:
+    if network:
         cap = cv2.VideoCapture(src, cv2.CAP_FFMPEG, [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, int(OPEN_TIMEOUT_S * 1000),
                                                      cv2.CAP_PROP_READ_TIMEOUT_MSEC, int(stall_s * 1000)])
     else:
@@ -479,12 +480,14 @@ def open_source(source: str | int, max_failures: int = 25, stall_s: float = STAL
         cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*"MJPG"))
         cap.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
         cap.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
+    start = time.monotonic()
     if live:
-        yield from _live_frames(source, cap, max_failures, stall_s, clock, on_frame)
+        # (a network stream is decoded as it is grabbed: the newest is kept decoded, no wait for the next)
+        grab = NewestFrame(cap, clock or (lambda: time.monotonic() - start), network, on_frame)
+        yield from _live_frames(source, grab, max_failures, stall_s)
         return
     fps = cap.get(cv2.CAP_PROP_FPS) or 0.0
     total = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
-    start = time.monotonic()
     index, failures = 0, 0
     try:
         while True:
@@ -498,20 +501,14 @@ def open_source(source: str | int, max_failures: int = 25, stall_s: float = STAL
                 yield t, None
                 continue
             failures = 0
-            if on_frame is not None:
-                on_frame(t, frame)
             yield t, frame
     finally:
         cap.release()
 
 
-def _live_frames(source: str | int, cap, max_failures: int, stall_s: float, clock: Callable[[], float] | None,
-                 on_frame: Callable[[float, np.ndarray], object] | None) -> Iterator[tuple[float, np.ndarray | None]]:
-    """:func:`open_source`'s frames of a live source, the newest each time."""
-    start = time.monotonic()
-    # (a network stream is decoded as it is grabbed: the newest is kept decoded, no wait for the next)
-    grab = NewestFrame(cap, clock or (lambda: time.monotonic() - start), decode_all=isinstance(source, str)
-                       and "://" in source, on_frame=on_frame)
+def _live_frames(source: str | int, grab: NewestFrame, max_failures: int,
+                 stall_s: float) -> Iterator[tuple[float, np.ndarray | None]]:
+    """:func:`open_source`'s frames of a live source, read by ``grab``."""
     last_picture = time.monotonic()
     failures = 0
     try:
