@@ -194,6 +194,11 @@ def _profile(tmp_path, **change) -> Path:
     return path
 
 
+def test_a_saved_profile_leaves_no_temp_file(tmp_path):
+    _profile(tmp_path)
+    assert [f.name for f in tmp_path.iterdir()] == ["p.npz"]
+
+
 def test_a_good_profile_loads(tmp_path):
     p = DeckProfile.load(_profile(tmp_path), shipped_classifier())
     assert p.name == "test" and p.blend == 0.5

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from vision.reading.classes import CARD_NAMES, CLASS_NAMES, HAND_CLASS
-from vision.training.card_art import TRAIN_DECKS, HELD_OUT_DECKS, CardArtError, load_deck
+from vision.training.card_art import CARD_WIDTH_PX, TRAIN_DECKS, HELD_OUT_DECKS, CardArtError, load_deck
 from vision.training.make_dataset import main as make_dataset
 from vision.training.synth import PLAY_KINDS, random_play
 
@@ -281,3 +281,32 @@ def test_a_missing_kde_deck_is_a_clear_error(tmp_path, monkeypatch):
     monkeypatch.setattr(card_art, "KDE_DECK_DIR", tmp_path / "none")
     with pytest.raises(CardArtError, match="kdegames-card-data-kf5"):
         load_deck("kde-penguins", cache_dir=tmp_path)
+
+
+def _load_after(barrier, deck: str, cache_dir: str) -> None:
+    """One process's part of the test below: everything imported, then the deck loaded with the others."""
+    from pathlib import Path
+
+    barrier.wait(timeout=60)
+    load_deck(deck, cache_dir=Path(cache_dir))
+
+
+@pytest.mark.parametrize("deck, processes", [("anglo", 4), ("kde-penguins", 2)])
+def test_processes_loading_one_deck_into_an_empty_cache_at_once_all_get_it(tmp_path, deck, processes):
+    # two table nodes (or a demo beside the tests) starting on a fresh machine
+    # render the same sheet into one cache: each must get the deck, and the
+    # cache must hold one whole sheet and no temp file (they once shared a temp
+    # name, and a writer that found it moved away failed: "rsvg-convert failed")
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
+    barrier = ctx.Barrier(processes)
+    procs = [ctx.Process(target=_load_after, args=(barrier, deck, str(tmp_path))) for _ in range(processes)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(120)
+    assert [p.exitcode for p in procs] == [0] * processes
+    assert sorted(f.name for f in tmp_path.iterdir()) == [f"{deck}-{CARD_WIDTH_PX}.png"]
+    # (KDE's decks draw no jokers)
+    assert set(load_deck(deck, cache_dir=tmp_path).cards) >= set(CARD_NAMES) - {"LJ", "BJ"}

@@ -36,6 +36,8 @@ The file is a numpy ``.npz`` (no pickles) holding:
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -98,16 +100,23 @@ class DeckProfile:
         path = Path(path)
         if path.suffix.lower() != ".npz":
             raise DeckProfileError(f"{path}: a deck profile is a .npz file")
-        tmp = path.with_name(path.name + ".tmp.npz")
         extra = {} if self.calibration is None else {
             "calibration": np.array(json.dumps(self.calibration, ensure_ascii=False))}
-        np.savez_compressed(tmp, format=np.array(FORMAT), version=np.array(VERSION), **extra,
-                            labels=np.array(self.labels), classifier_sha256=np.array(self.classifier_sha256),
-                            weight=self.weight.astype(np.float32), bias=self.bias.astype(np.float32),
-                            blend=np.array(float(self.blend), np.float32),
-                            none_gate=np.array(bool(self.none_gate)),
-                            meta=np.array(json.dumps(self.meta, ensure_ascii=False)))
-        tmp.replace(path)   # never half a profile under the real name
+        fields = dict(format=np.array(FORMAT), version=np.array(VERSION), **extra,
+                      labels=np.array(self.labels), classifier_sha256=np.array(self.classifier_sha256),
+                      weight=self.weight.astype(np.float32), bias=self.bias.astype(np.float32),
+                      blend=np.array(float(self.blend), np.float32),
+                      none_gate=np.array(bool(self.none_gate)),
+                      meta=np.array(json.dumps(self.meta, ensure_ascii=False)))
+        # a temp file of this writer's own (two enrollments saving one name at once)
+        fd, name_tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".part.npz", dir=path.parent)
+        os.close(fd)
+        tmp = Path(name_tmp)
+        try:
+            np.savez_compressed(tmp, **fields)
+            os.replace(tmp, path)   # never half a profile under the real name
+        finally:
+            tmp.unlink(missing_ok=True)
 
     @classmethod
     def load(cls, path: str | Path, classifier: str | Path | None = None,

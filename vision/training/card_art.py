@@ -24,6 +24,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -114,13 +115,10 @@ def _render_sheet(deck: str, out: Path) -> None:
     if not src.exists():
         raise CardArtError(f"deck {deck!r} not found at {src} (apt-get install gnome-cards-data)")
     exe = _rsvg_convert()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_suffix(".tmp.png")
-    proc = subprocess.run([exe, "-w", str(CARD_WIDTH_PX * 13), str(src), "-o", str(tmp)],
+    proc = subprocess.run([exe, "-w", str(CARD_WIDTH_PX * 13), str(src), "-o", str(out)],
                           capture_output=True, text=True)
-    if proc.returncode != 0 or not tmp.exists():
+    if proc.returncode != 0 or not out.exists() or out.stat().st_size == 0:
         raise CardArtError(f"rsvg-convert failed on {src}: {proc.stderr.strip()[:300]}")
-    tmp.replace(out)   # atomic, so a half-written sheet is never cached
 
 
 def _kde_id(code: str) -> str:
@@ -163,10 +161,8 @@ def _render_kde_sheet(deck: str, out: Path) -> None:
     for (r, c), face in faces.items():
         y, x = r * ch + (ch - face.shape[0]) // 2, c * cw + (cw - face.shape[1]) // 2
         sheet[y:y + face.shape[0], x:x + face.shape[1]] = face
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_suffix(".tmp.png")
-    cv2.imwrite(str(tmp), sheet)
-    tmp.replace(out)   # atomic, so a half-written sheet is never cached
+    if not cv2.imwrite(str(out), sheet):
+        raise CardArtError(f"cannot write {out}")
 
 
 def _cut(sheet: np.ndarray, row: int, col: int) -> np.ndarray:
@@ -228,12 +224,29 @@ def _index_box(cards: dict[str, np.ndarray]) -> tuple[float, float, float, float
     return (max(0.0, x0 - pad), max(0.0, y0 - pad), min(0.45, x1 + pad), min(0.5, y1 + pad))
 
 
+def _render_once(name: str, out: Path) -> None:
+    """The deck's sheet rendered to ``out``, complete or not at all: into a
+    temp file of this writer's own, then moved there at once.  Processes
+    rendering one deck into one cache at once (two table nodes or a demo and
+    the tests on a fresh machine) each get a whole sheet; they once shared a
+    temp name, and one that found it moved away by another failed."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fd, name_tmp = tempfile.mkstemp(prefix=f".{out.stem}.", suffix=".part.png", dir=out.parent)
+    os.close(fd)
+    tmp = Path(name_tmp)
+    try:
+        (_render_kde_sheet if name in KDE_DECKS else _render_sheet)(name, tmp)
+        os.replace(tmp, out)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
 def load_deck(name: str, cache_dir: Path | None = None) -> Deck:
     """Render (once, cached) and cut one deck into its 54 faces."""
     cache = Path(cache_dir) if cache_dir else default_cache_dir()
     sheet_path = cache / f"{name}-{CARD_WIDTH_PX}.png"
     if not sheet_path.exists():
-        (_render_kde_sheet if name in KDE_DECKS else _render_sheet)(name, sheet_path)
+        _render_once(name, sheet_path)
     sheet = cv2.imread(str(sheet_path), cv2.IMREAD_UNCHANGED)
     if sheet is None or sheet.ndim != 3 or sheet.shape[2] != 4:
         raise CardArtError(f"cached sheet {sheet_path} is unreadable; delete it to re-render")
