@@ -17,6 +17,7 @@ from pathlib import Path
 
 from commands import EXIT_OK, UsageError
 from commands.args import existing_file, integer, new_file_in_existing_dir
+from storage.files import write_whole
 
 
 def cmd_appeal(args: argparse.Namespace) -> int:
@@ -51,7 +52,7 @@ def cmd_appeal(args: argparse.Namespace) -> int:
     except AppealError as exc:
         raise UsageError(str(exc)) from None
     out = Path(args.out or f"appeal-{table}-{args.violation}.zip")
-    out.write_bytes(data)
+    write_whole(out, data)
     print(f"appeal bundle of {table} #{args.violation} ({ruling.get('code')}): {out} "
           f"({len(data) // 1024} KB)", file=sys.stderr)
     return EXIT_OK

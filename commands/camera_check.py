@@ -31,6 +31,7 @@ from typing import Any
 
 from commands import EXIT_OK, UsageError
 from commands.args import existing_file, integer, new_file_in_existing_dir, probability
+from storage.files import write_whole
 
 
 def _store(args: argparse.Namespace):
@@ -169,7 +170,7 @@ def cmd_camera_check(args: argparse.Namespace) -> int:
     else:
         print_report(rep, args.log_name)
     if doc is not None:
-        Path(args.fit).write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        write_whole(args.fit, json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
         lo, hi = doc["check"]["raw_range"]
         curve = doc["curves"]["all"]
         print(f"wrote {args.fit}: the venue's curve from {doc['check']['reads']} judged reads "

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from commands import UsageError
 from commands.args import existing_file, port, port_taken
+from storage.files import write_whole
 
 
 def register(sub) -> None:
@@ -168,7 +169,8 @@ def _write_entries(path: Path, entries: list[dict]) -> None:
     except UsersError as exc:
         raise UsageError(str(exc)) from None
     try:
-        path.write_text("".join(_toml_entry(e) + "\n" for e in entries), encoding="utf-8")
+        # whole or not at all: a users file cut short locks every referee out
+        write_whole(path, "".join(_toml_entry(e) + "\n" for e in entries))
     except OSError as exc:
         raise UsageError(f"cannot write {path}: {exc.strerror}") from None
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from commands import UsageError
 from commands.args import existing_file, new_file_in_existing_dir, probability, seconds, writable_dir
+from storage.files import write_whole
 
 
 def register(subparsers) -> None:
@@ -117,8 +118,7 @@ def _start_devices(specs, args: argparse.Namespace) -> dict:
 def _write_binding(specs, table: str, path: str) -> None:
     from hardware.binding import DeviceBinding, binding_toml
 
-    Path(path).write_text(binding_toml(
-        [DeviceBinding(s.device, table, tuple(s.seats)) for s in specs]), encoding="utf-8")
+    write_whole(path, binding_toml([DeviceBinding(s.device, table, tuple(s.seats)) for s in specs]))
 
 
 class _RunTime:

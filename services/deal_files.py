@@ -39,6 +39,7 @@ from referee.events import Event, EventError
 from referee.settings import Settings, SettingsError
 from referee.table import Table
 from storage import EventLog
+from storage.files import write_whole
 
 __all__ = ["MAX_RECORD_BYTES", "RecordError", "DealRecordFile", "read_record", "parse_record",
            "write_record", "export_record", "import_record", "schema"]
@@ -148,12 +149,7 @@ def _first_difference(key: str, given: list[Any], made: list[Any]) -> str:
 
 def write_record(record: dict[str, Any], path: str | os.PathLike[str]) -> None:
     """Write ``record`` as UTF-8 JSON (whole, then renamed: never half a file)."""
-    name = os.fspath(path)
-    tmp = f"{name}.part"
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(record, f, ensure_ascii=False, indent=1)
-        f.write("\n")
-    os.replace(tmp, name)
+    write_whole(path, json.dumps(record, ensure_ascii=False, indent=1) + "\n")
 
 
 def export_record(store: EventLog, table: str, settings: Settings | None = None) -> dict[str, Any]:

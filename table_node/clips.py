@@ -30,6 +30,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 
 from services.evidence import CLIP_SUFFIX
+from storage.files import write_whole
 from vision.reading.framering import FrameRing, decode
 
 log = logging.getLogger(__name__)
@@ -223,7 +224,7 @@ class ClipRecorder:
                 "asked": [req.t0, req.t1], "fps": fps, "frames": count, "size": [w, h],
                 "source_frames": [round(t, 3) for t in used],
                 "encode_cpu_s": round(time.thread_time() - cpu, 3)}
-        path.with_suffix(".json").write_text(json.dumps(meta), encoding="utf-8")
+        write_whole(path.with_suffix(".json"), json.dumps(meta))
         os.replace(tmp, path)           # complete or absent: the dashboard never serves half a clip
         return True
 

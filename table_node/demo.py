@@ -38,6 +38,7 @@ from referee.events import Event
 from referee.settings import Settings
 from referee.simulation import FAULTS, simulate_match
 from referee.table import Table
+from storage.files import replaced_when_complete, write_whole
 
 
 FPS = 5.0
@@ -353,12 +354,8 @@ def cached_video_path(script: DemoScript, seed: int, decks: tuple[str, ...]) -> 
 def _replace_when_complete(make, final: Path) -> None:
     """``make(tmp)`` writes a file; it becomes ``final`` only once complete
     (Ctrl-C or an error leaves no partial ``final``, and no temp file)."""
-    tmp = final.with_name(f".{final.stem}.{os.getpid()}.part{final.suffix}")
-    try:
+    with replaced_when_complete(final) as tmp:
         make(tmp)
-        os.replace(tmp, final)
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 def _video(script: DemoScript, video: Path, seed: int, decks: tuple[str, ...], cache: bool, out) -> None:
@@ -392,6 +389,7 @@ def _video(script: DemoScript, video: Path, seed: int, decks: tuple[str, ...], c
 
 def _link_or_copy(src: Path, dst: Path) -> None:
     """A hard link where the file system allows (the video is ~50 MB), else a copy."""
+    dst.unlink(missing_ok=True)      # (the temp file made for it)
     try:
         os.link(src, dst)
     except OSError:
@@ -400,8 +398,7 @@ def _link_or_copy(src: Path, dst: Path) -> None:
 
 def _write_script(script: DemoScript, workdir: Path, out) -> Path:
     """Keep the script beside the run, say what it holds; the path the video goes to."""
-    (workdir / "script.jsonl").write_text("".join(json.dumps(e, ensure_ascii=False) + "\n"
-                                                  for e in script.events), encoding="utf-8")
+    write_whole(workdir / "script.jsonl", "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in script.events))
     video = workdir / "table.mp4"
     print(f"demo: scripted match of {len(script.events)} events with "
           f"{', '.join(sorted(script.injected))}; files in {workdir}", file=out, flush=True)

@@ -36,8 +36,6 @@ The file is a numpy ``.npz`` (no pickles) holding:
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,6 +45,7 @@ import numpy as np
 from vision.reading.classes import CARD_NAMES
 from vision.reading.confidence import Calibration, CalibrationError
 from vision.reading.runtime import file_sha256
+from storage.files import replaced_when_complete
 
 FORMAT = "guandan-deck-profile"
 VERSION = 1
@@ -108,15 +107,8 @@ class DeckProfile:
                       blend=np.array(float(self.blend), np.float32),
                       none_gate=np.array(bool(self.none_gate)),
                       meta=np.array(json.dumps(self.meta, ensure_ascii=False)))
-        # a temp file of this writer's own (two enrollments saving one name at once)
-        fd, name_tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".part.npz", dir=path.parent)
-        os.close(fd)
-        tmp = Path(name_tmp)
-        try:
+        with replaced_when_complete(path) as tmp:      # never half a profile under the real name
             np.savez_compressed(tmp, **fields)
-            os.replace(tmp, path)   # never half a profile under the real name
-        finally:
-            tmp.unlink(missing_ok=True)
 
     @classmethod
     def load(cls, path: str | Path, classifier: str | Path | None = None,

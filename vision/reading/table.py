@@ -34,6 +34,7 @@ import cv2
 import numpy as np
 
 from referee.events import SEATS
+from storage.files import write_whole
 
 MARKER_DICT = cv2.aruco.DICT_4X4_50
 MARKER_MM = 60.0
@@ -223,7 +224,7 @@ class TableGeometry:
         }
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_dict(), indent=1) + "\n")
+        write_whole(path, json.dumps(self.to_dict(), indent=1) + "\n")     # a node reads it at every start
 
     @classmethod
     def from_dict(cls, d: dict) -> "TableGeometry":

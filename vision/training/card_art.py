@@ -24,12 +24,13 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
+
+from storage.files import replaced_when_complete
 
 DECK_DIR = Path("/usr/share/aisleriot/cards")
 
@@ -231,14 +232,8 @@ def _render_once(name: str, out: Path) -> None:
     the tests on a fresh machine) each get a whole sheet; they once shared a
     temp name, and one that found it moved away by another failed."""
     out.parent.mkdir(parents=True, exist_ok=True)
-    fd, name_tmp = tempfile.mkstemp(prefix=f".{out.stem}.", suffix=".part.png", dir=out.parent)
-    os.close(fd)
-    tmp = Path(name_tmp)
-    try:
+    with replaced_when_complete(out) as tmp:
         (_render_kde_sheet if name in KDE_DECKS else _render_sheet)(name, tmp)
-        os.replace(tmp, out)
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 def load_deck(name: str, cache_dir: Path | None = None) -> Deck:
