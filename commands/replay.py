@@ -18,6 +18,7 @@ from commands.args import writable_dir
 from commands.events_input import (SettingsGuard, add_events_command, open_input, read_events,
                                    settings_from_args)
 from referee.table import Table
+from storage.files import write_whole
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,8 +43,7 @@ def run(args: argparse.Namespace) -> int:
             path = os.path.join(args.csv_dir, f"{name}.csv")
             try:
                 os.makedirs(args.csv_dir, exist_ok=True)
-                with open(path, "w", encoding="utf-8") as f:
-                    f.write(table.match.score_sheet_csv())
+                write_whole(path, table.match.score_sheet_csv())
             except OSError as exc:
                 raise UsageError(f"cannot write {path}: {exc.strerror}; give another --csv-dir") from None
     out.flush()
