@@ -17,7 +17,7 @@ made, read by the shipped models:
   :func:`vision.training.real_surfaces.relight`): the surfaces, and the
   tables set's photographs of ``--table-split``
   (:mod:`vision.training.real_photos`).  Each mark would be a request to
-  the referee about nothing.
+  the referee about nothing; so would a card read there (counted too).
 
 The cards and the photographs are real; the laying, the turn and the
 light's change are ours.
@@ -99,6 +99,8 @@ def false_marks(det: CardDetector, root: Path, split: str, n: int, rng: np.rando
     for k, (kind, bare) in enumerate(pictures):
         for light in LIGHTS[1:]:
             read, mark = marked(det, bare, relight(bare, light, rng), margin)
+            # a card read where none lies: a play the referee is asked about
+            c[f"{kind}, {light}: a card read"] += bool(read.cards)
             if read.cards or read.hand:
                 c[f"{kind}, {light}: read with a card or a hand"] += 1     # (a mark needs an empty read)
                 continue

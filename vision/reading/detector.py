@@ -148,6 +148,7 @@ def _trained_size(session) -> int:
 
 
 SURE = 0.8   # a card read with this confidence adds nothing when two turns of a zone are weighed
+UNSURE_FROM = 0.6  # a zone read as nothing keeps a read's faces this sure (asked about: under SURE)
 SURE_JOKER = 0.97  # a joker read in another turn than the surer read's must be this sure,
 JOKER_TURN = 30.0  # or SURE in a turn of less than this many degrees (models/MODEL_CARD.md, "Jokers in fans")
 # a lone corner from another turn this far below a kept one of its name
@@ -232,7 +233,7 @@ class CardDetector:
                  turn_from: float | None = TURN_FROM, deck: str | Path | None = None,
                  own_turns: bool = True, box_turns: bool = True, crop_turns: bool = True, merge_turns: bool = True,
                  quarter_turns: bool = True, line_turns: bool = True, hand_model: str | Path | bool | None = None,
-                 hand_threshold: float | None = None, hand_landmarks: bool = True):
+                 hand_threshold: float | None = None, hand_landmarks: bool = True, unsure_reads: bool = True):
         try:
             path = model_path(model, "GUANDAN_CARD_MODEL", shipped_model(EIGHT_BIT_MODEL, FLOAT_MODEL))
         except RuntimeSettingError as exc:
@@ -316,6 +317,9 @@ class CardDetector:
         # a zone read unsure, or empty with a faint box, is also read turned by
         # its longest straight edges' angle where no turn has tried it (False: not)
         self.line_turns = line_turns
+        # a zone no read names a card in surely keeps the unsure faces of its
+        # read that has the most (_unsure_read; False: read as nothing, as before 2026-12-05)
+        self.unsure_reads = unsure_reads
         # each zone's picture work (edges, turning, resizing) on its own core
         # beside the others' (vision.reading.runtime.Workers)
         self.workers = Workers(threads)
@@ -520,6 +524,10 @@ class CardDetector:
                 # (of size 0, one card read in two turns was counted twice)
                 best[z] = _merged(best[z], tried[z] + extra, [0.0, *wholes[z], *own],
                                   widths[z] if widths[z][0] > 0 else size)
+        # a zone no read names a card in surely, where a read names one unsurely
+        # (a real card turned far: its index soft once turned back), keeps that
+        # read's cards: unsure, they are asked about, where before nothing was read
+        best = [b if b.cards else _unsure_read(b, e) for b, e in zip(best, every)] if self.unsure_reads else best
         # a lone corner where a card of its name has its top-right or
         # bottom-left index: that card's, on a deck printing all four corners
         best = [replace(b, cards=_four_corners_dropped(b.cards)) for b in best]
@@ -724,6 +732,24 @@ def surest(reads: list[ZoneRead]) -> int:
     """
     k = max(range(len(reads)), key=lambda k: sum(c.confidence - SURE for c in reads[k].cards))
     return 0 if not reads[k].cards and reads[0].cards else k
+
+
+def _unsure_read(best: ZoneRead, reads: list[ZoneRead]) -> ZoneRead:
+    """``best`` (a zone's read that names no card) with the cards of the one
+    of the zone's ``reads`` (as it lies and turned) whose unsure faces weigh
+    most: its faces read from :data:`UNSURE_FROM` up to :data:`SURE`, not
+    jokers (an index on its side reads as one); ``best`` where none has one.
+
+    >>> card = lambda n, p: CardRead(n, p, (0, 0, 9, 9), ())
+    >>> reads = [ZoneRead(), ZoneRead([card("LJ", 0.71)]), ZoneRead([card("SA", 0.67), card("D4", 0.2)])]
+    >>> _unsure_read(ZoneRead(), reads).names
+    ['SA']
+    >>> _unsure_read(ZoneRead(), [ZoneRead([card("S9", 0.3)])]).names
+    []
+    """
+    weigh = lambda r: [c for c in r.cards if c.name not in JOKERS and UNSURE_FROM <= c.confidence < SURE]  # noqa: E731
+    pick = max(reads, key=lambda r: sum(c.confidence for c in weigh(r)), default=ZoneRead())
+    return replace(best, cards=weigh(pick)) if weigh(pick) else best
 
 
 def _sideways_jokers_dropped(reads: list[ZoneRead], turns: list[float], across: float) -> list[ZoneRead]:
