@@ -42,10 +42,10 @@ from pathlib import Path
 
 import numpy as np
 
+from storage.files import replaced_when_complete
 from vision.reading.classes import CARD_NAMES
 from vision.reading.confidence import Calibration, CalibrationError
 from vision.reading.runtime import file_sha256
-from storage.files import replaced_when_complete
 
 FORMAT = "guandan-deck-profile"
 VERSION = 1
