@@ -30,12 +30,13 @@ from __future__ import annotations
 
 import os
 import secrets
+import shutil
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["replaced_when_complete", "write_whole"]
+__all__ = ["link_or_copy", "replaced_when_complete", "write_whole"]
 
 
 @contextmanager
@@ -79,6 +80,17 @@ def write_whole(path: str | os.PathLike[str], data: str | bytes, encoding: str =
     not at all (:func:`replaced_when_complete`)."""
     with replaced_when_complete(path) as tmp:
         tmp.write_bytes(data.encode(encoding) if isinstance(data, str) else data)
+
+
+def link_or_copy(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> None:
+    """``dst`` made the same file as ``src``: a hard link where the file
+    system allows (a clip or a video is megabytes), else a copy; whatever
+    ``dst`` held before is replaced."""
+    Path(dst).unlink(missing_ok=True)
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copyfile(src, dst)
 
 
 def _synced(path: Path) -> None:

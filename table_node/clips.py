@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import logging
 import math
-import os
 import queue
 import threading
 import time
@@ -30,7 +29,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 
 from services.evidence import CLIP_SUFFIX
-from storage.files import write_whole
+from storage.files import link_or_copy, replaced_when_complete, write_whole
 from vision.reading.framering import FrameRing, decode
 
 log = logging.getLogger(__name__)
@@ -162,8 +161,8 @@ class ClipRecorder:
         for i, (camera, ring) in enumerate(self.rings):
             path = self.folder / f"{req.stem}{'' if i == 0 else f'-{i + 1}'}{CLIP_SUFFIX}"
             if same is not None and i < len(same) and same[i].exists():
-                _link_or_copy(same[i], path)          # the same window: the same pictures
-                _link_or_copy(same[i].with_suffix(".json"), path.with_suffix(".json"))
+                link_or_copy(same[i], path)          # the same window: the same pictures
+                link_or_copy(same[i].with_suffix(".json"), path.with_suffix(".json"))
             elif not self._write(path, camera, ring, req):
                 continue
             paths.append(path)
@@ -196,36 +195,38 @@ class ClipRecorder:
         start = max(req.t0, start_frame[0])
         first = decode(start_frame[1])
         h, w = first.shape[:2]
-        tmp = path.with_name(f".{path.stem}.part{CLIP_SUFFIX}")
-        writer = cv2.VideoWriter(str(tmp), cv2.VideoWriter_fourcc(*"VP80"), fps, (w, h))
-        if not writer.isOpened():
-            raise OSError(f"OpenCV cannot write VP8/WebM video here ({tmp})")
         used: list[float] = [start_frame[0]]
         picture, shown, end, count = first, start_frame[0], start, 0
         try:
-            for n in range(int(math.floor((req.t1 - start) * fps + 1e-6)) + 1):
-                slot = start + n / fps
-                if ring.latest < slot - 1e-6:
-                    if self._closing or not ring.wait_until(slot - 1e-6, self.settings.wait_s):
-                        break           # the camera stopped: the clip ends with its last frame
-                newer = ring.frames(shown + 1e-6, slot + 1e-6)
-                if newer:
-                    shown = newer[-1][0]
-                    picture = decode(newer[-1][1])
-                    used.append(shown)
-                writer.write(picture)
-                end, count = slot, count + 1
-        finally:
-            writer.release()
-        if count == 0:
-            tmp.unlink(missing_ok=True)
+            # complete or absent: the dashboard never serves half a clip
+            with replaced_when_complete(path) as tmp:
+                writer = cv2.VideoWriter(str(tmp), cv2.VideoWriter_fourcc(*"VP80"), fps, (w, h))
+                if not writer.isOpened():
+                    raise OSError(f"OpenCV cannot write VP8/WebM video here ({tmp})")
+                try:
+                    for n in range(int(math.floor((req.t1 - start) * fps + 1e-6)) + 1):
+                        slot = start + n / fps
+                        if ring.latest < slot - 1e-6:
+                            if self._closing or not ring.wait_until(slot - 1e-6, self.settings.wait_s):
+                                break           # the camera stopped: the clip ends with its last frame
+                        newer = ring.frames(shown + 1e-6, slot + 1e-6)
+                        if newer:
+                            shown = newer[-1][0]
+                            picture = decode(newer[-1][1])
+                            used.append(shown)
+                        writer.write(picture)
+                        end, count = slot, count + 1
+                finally:
+                    writer.release()
+                if count == 0:
+                    raise _NoFrames
+                meta = {"clip": path.name, "camera": camera, "t0": round(start, 3), "t1": round(end, 3),
+                        "asked": [req.t0, req.t1], "fps": fps, "frames": count, "size": [w, h],
+                        "source_frames": [round(t, 3) for t in used],
+                        "encode_cpu_s": round(time.thread_time() - cpu, 3)}
+                write_whole(path.with_suffix(".json"), json.dumps(meta))
+        except _NoFrames:
             return False
-        meta = {"clip": path.name, "camera": camera, "t0": round(start, 3), "t1": round(end, 3),
-                "asked": [req.t0, req.t1], "fps": fps, "frames": count, "size": [w, h],
-                "source_frames": [round(t, 3) for t in used],
-                "encode_cpu_s": round(time.thread_time() - cpu, 3)}
-        write_whole(path.with_suffix(".json"), json.dumps(meta))
-        os.replace(tmp, path)           # complete or absent: the dashboard never serves half a clip
         return True
 
     def _keep_budget(self) -> None:
@@ -273,10 +274,5 @@ class ClipRecorder:
             thread.join()
 
 
-def _link_or_copy(src: Path, dst: Path) -> None:
-    import shutil
-    dst.unlink(missing_ok=True)
-    try:
-        os.link(src, dst)
-    except OSError:
-        shutil.copyfile(src, dst)
+class _NoFrames(Exception):
+    """A clip's window in which the camera gave no frame: no clip is kept."""

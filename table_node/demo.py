@@ -23,7 +23,6 @@ import hashlib
 import json
 import math
 import os
-import shutil
 import sys
 import tempfile
 import threading
@@ -38,7 +37,7 @@ from referee.events import Event
 from referee.settings import Settings
 from referee.simulation import FAULTS, simulate_match
 from referee.table import Table
-from storage.files import replaced_when_complete, write_whole
+from storage.files import link_or_copy, replaced_when_complete, write_whole
 
 
 FPS = 5.0
@@ -351,16 +350,10 @@ def cached_video_path(script: DemoScript, seed: int, decks: tuple[str, ...]) -> 
     return cache_dir() / f"demo-{version}-{seed}-{digest}.mp4"
 
 
-def _replace_when_complete(make, final: Path) -> None:
-    """``make(tmp)`` writes a file; it becomes ``final`` only once complete
-    (Ctrl-C or an error leaves no partial ``final``, and no temp file)."""
-    with replaced_when_complete(final) as tmp:
-        make(tmp)
-
-
 def _video(script: DemoScript, video: Path, seed: int, decks: tuple[str, ...], cache: bool, out) -> None:
     """The table video at ``video``: from the cache when it holds it, else rendered
-    (and kept in the cache for the next run)."""
+    (and kept in the cache for the next run); each file complete or not at all
+    (Ctrl-C or an error leaves no partial file, and no temp file)."""
     from vision.training.card_art import CardArtError
 
     def render(path: Path) -> None:
@@ -378,22 +371,15 @@ def _video(script: DemoScript, video: Path, seed: int, decks: tuple[str, ...], c
     elif kept is not None:
         try:
             kept.parent.mkdir(parents=True, exist_ok=True)
-            _replace_when_complete(render, kept)
+            with replaced_when_complete(kept) as tmp:
+                render(tmp)
         except OSError:          # a read-only home: render beside the run, as without a cache
             kept = None
-    if kept is None:
-        _replace_when_complete(render, video)
-        return
-    _replace_when_complete(lambda tmp: _link_or_copy(kept, tmp), video)
-
-
-def _link_or_copy(src: Path, dst: Path) -> None:
-    """A hard link where the file system allows (the video is ~50 MB), else a copy."""
-    dst.unlink(missing_ok=True)      # (the temp file made for it)
-    try:
-        os.link(src, dst)
-    except OSError:
-        shutil.copyfile(src, dst)
+    with replaced_when_complete(video) as tmp:
+        if kept is None:
+            render(tmp)
+        else:
+            link_or_copy(kept, tmp)      # (the video is ~50 MB)
 
 
 def _write_script(script: DemoScript, workdir: Path, out) -> Path:

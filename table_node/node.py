@@ -260,13 +260,12 @@ class TableNode:
         made = detector or CardDetector(deck=deck, hand_landmarks=hands == "mediapipe", threads=threads)
         curve = Calibration.load(confidence_curve) if confidence_curve is not None else None
         name = f"camera {source}"
+        live = is_live(source)
         watcher = TableWatcher(geometry, made, zones=list(zones) if zones else None,
                                margin_mm=ZONE_MARGIN_MM if margin_mm is None else margin_mm, unread=unread,
                                white_balance=white_balance, name=name, threads=threads,
-                               frozen_s=frozen_s if is_live(source) else None, confidence_curve=curve)
+                               frozen_s=frozen_s if live else None, confidence_curve=curve)
         ring = self.frame_ring(name)
-
-        live = is_live(source)
         # a live camera's frames are timed when they came, the newest (or, from a
         # device, the next) taken after each read, and every one decoded goes to
         # the evidence ring, those the table had no time for too (vision.reading.watch.NewestFrame)

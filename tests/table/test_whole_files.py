@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from storage.files import replaced_when_complete, write_whole
+from storage.files import link_or_copy, replaced_when_complete, write_whole
 
 
 def _names(folder) -> list[str]:
@@ -79,3 +79,10 @@ def test_the_temp_file_keeps_the_suffix_writers_choose_a_format_by(tmp_path):
         assert tmp.suffix == ".webm" and tmp.parent == tmp_path and tmp.name.startswith(".clip.")
         tmp.write_bytes(b"v")
     assert _names(tmp_path) == ["clip.webm"]
+
+
+def test_link_or_copy_makes_the_same_file_in_place_of_what_was_there(tmp_path):
+    (tmp_path / "clip.webm").write_bytes(b"pictures")
+    (tmp_path / "twin.webm").write_bytes(b"old")
+    link_or_copy(tmp_path / "clip.webm", tmp_path / "twin.webm")
+    assert (tmp_path / "twin.webm").read_bytes() == b"pictures"

@@ -747,9 +747,9 @@ def _unsure_read(best: ZoneRead, reads: list[ZoneRead]) -> ZoneRead:
     >>> _unsure_read(ZoneRead(), [ZoneRead([card("S9", 0.3)])]).names
     []
     """
-    weigh = lambda r: [c for c in r.cards if c.name not in JOKERS and UNSURE_FROM <= c.confidence < SURE]  # noqa: E731
-    pick = max(reads, key=lambda r: sum(c.confidence for c in weigh(r)), default=ZoneRead())
-    return replace(best, cards=weigh(pick)) if weigh(pick) else best
+    unsure = [[c for c in r.cards if c.name not in JOKERS and UNSURE_FROM <= c.confidence < SURE] for r in reads]
+    cards = max(unsure, key=lambda cs: sum(c.confidence for c in cs), default=[])
+    return replace(best, cards=cards) if cards else best
 
 
 def _sideways_jokers_dropped(reads: list[ZoneRead], turns: list[float], across: float) -> list[ZoneRead]:
