@@ -215,6 +215,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {  # key: (zh, en)
     "doubt_no_combination": ("不成任何牌型", "cards that make no combination"),
     "doubt_left_out": ("换个角度识别到一张未计入的牌", "another view of the cards saw one more card"),
     "doubt_unread": ("区域内新放了摄像头认不出的东西", "something new in the zone that the camera cannot read"),
+    "doubt_unexplained": ("区域内的牌比识别出的多（有一张认不出？）", "more lies in the zone than the cards read (a card the camera cannot read?)"),
     "dv_code_held_violation": ("暂缓判罚", "held until confirmed"),
     "dv_code_overtime_unseen": ("超时未判（摄像头离线）", "overtime not given (a camera was offline)"),
     "dv_code_signed": ("已签字", "signed"),

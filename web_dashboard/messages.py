@@ -330,7 +330,7 @@ def _key(d: Mapping[str, Any]) -> tuple[str, str]:
 
 # Why the camera doubts a read however sure it is: a play event's ``doubt``
 # (vision.reading.tracker.doubt); each is worded in the catalogue as doubt_<code>
-DOUBTS = ("third_copy", "joker_no_combination", "no_combination", "left_out", "unread")
+DOUBTS = ("third_copy", "joker_no_combination", "no_combination", "left_out", "unread", "unexplained")
 
 
 def message(d: Mapping[str, Any], by_id: Mapping[Any, Mapping[str, Any]]) -> dict[str, Any]:

@@ -98,11 +98,11 @@ def test_values_fill_the_template():
 
 def test_a_doubted_camera_read_tells_the_referee_why():
     # the tracker's doubt codes (a sure read asked about) are each worded in both languages
-    from vision.reading.tracker import (JOKER_NO_COMBINATION, LEFT_OUT, NO_COMBINATION, THIRD_COPY, UNREAD,
-                                        ZoneTracker)
+    from vision.reading.tracker import (JOKER_NO_COMBINATION, LEFT_OUT, NO_COMBINATION, THIRD_COPY, UNEXPLAINED,
+                                        UNREAD, ZoneTracker)
     from vision.reading.detector import CardRead, ZoneRead
     from web_dashboard.messages import DOUBTS
-    assert {THIRD_COPY, JOKER_NO_COMBINATION, NO_COMBINATION, LEFT_OUT, UNREAD} == set(DOUBTS)
+    assert {THIRD_COPY, JOKER_NO_COMBINATION, NO_COMBINATION, LEFT_OUT, UNREAD, UNEXPLAINED} == set(DOUBTS)
     table = Table("T01", Settings())
     table.feed_dict({"t": 0.0, "type": "deal_start", "deal": 1, "level": "2", "leader": "S"})
     tracker = ZoneTracker("S", table="T01")
@@ -122,6 +122,10 @@ def test_a_doubted_camera_read_tells_the_referee_why():
     worded = message(ask.to_dict(), {i: dict(e, doubt=LEFT_OUT) for i, e in by_id.items()})
     assert "未计入的牌" in render(worded, "zh") and not english_words(render(worded, "zh"))
     assert "another view of the cards saw one more card" in render(worded, "en")
+    # more laid in the zone than the cards read cover: worded too
+    worded = message(ask.to_dict(), {i: dict(e, doubt=UNEXPLAINED) for i, e in by_id.items()})
+    assert "比识别出的多" in render(worded, "zh") and not english_words(render(worded, "zh"))
+    assert "more lies in the zone than the cards read" in render(worded, "en")
     # a code the dashboard does not know (an event from elsewhere) is not worded: the plain request
     by_id = {i: dict(e, doubt="<script>") for i, e in by_id.items()}
     assert message(ask.to_dict(), by_id)["key"] == "msg_low_confidence"

@@ -161,6 +161,25 @@ def test_a_sure_read_that_leaves_out_a_card_another_turn_saw_asks_the_referee_wh
     assert e.get("doubt") is None and e.get("raw_confidence") == 0.3
 
 
+def test_a_sure_read_beside_more_than_its_cards_cover_asks_the_referee_with_the_cards_proposed():
+    """A pair laid as a row, one card read surely and the other read from no
+    index (an art deck's index, a card face down): a sure single.  The
+    table watcher saw more laid in the zone than the card read covers
+    (ZoneRead.unexplained), so the read's score is 0: the referee is asked,
+    told why, and nothing is judged until confirmed or corrected."""
+    table = Table("T01", Settings())
+    table.feed_dict({"t": 0.0, "type": "deal_start", "deal": 1, "level": "2", "leader": "S"})
+    single = read("S9", conf=0.99)
+    (sure,) = settle(ZoneTracker("S", table="T01"), single, t0=1.0)
+    assert sure.confidence >= THRESHOLD and sure.get("doubt") is None
+    (lead,) = settle(ZoneTracker("S", table="T01"), ZoneRead(single.cards, unexplained=0.6), t0=1.0)
+    assert lead.cards == ("S9",) and lead.confidence < THRESHOLD and lead.get("raw_confidence") == 0.0
+    assert lead.get("doubt") == "unexplained" and "more lies in the zone" in lead.get("warning")
+    ds = table.feed(lead)
+    (ask,) = [d for d in ds if d.type == "confirm_request"]
+    assert ask.code == "low_confidence" and not [d for d in ds if d.type in ("violation", "penalty")]
+
+
 def test_each_shipped_detector_reads_with_the_curve_fitted_for_it(monkeypatch):
     # a technician may fall back to the float detector (docs/technician.md): its
     # plays' confidence must come from its own curve, not the 8-bit one's

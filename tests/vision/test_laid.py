@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from vision.reading.detector import CardRead, ZoneRead
-from vision.reading.laid import ABSORB_S, EmptyLook
+from vision.reading.laid import ABSORB_S, MIN_CARD, EmptyLook
 from vision.reading.table import ZONE_PX
-from vision.training.card_faces import zone_picture
+from vision.training.card_faces import play_picture, zone_picture
 from vision.training.real_surfaces import LIGHTS, relight
 
 from tests.vision.conftest import wood_top
@@ -51,6 +51,49 @@ def test_a_card_the_classifier_cannot_name_is_marked_and_one_it_reads_is_not(det
     assert read.names == ["HK"] and marked.unread is False
     read, marked = _marked(detector_setting("index_conf", 1.01), wood, now)      # no name is sure enough
     assert read.cards == [] and marked.unread is True
+
+
+@pytest.mark.parametrize("angle", [0.0, 30.0])
+def test_a_card_read_from_no_index_beside_cards_read_marks_the_read(detector, decks, wood, angle):
+    # a row of three, its middle card face down (as an index the classifier
+    # does not know reads): the two read surely, and the third would vanish
+    deck = decks[0]
+    row = play_picture([_bgr(deck.cards["HK"]), _bgr(deck.back), _bgr(deck.cards["S5"])], wood, angle, 1.1)
+    read, marked = _marked(detector, wood, row)
+    assert read.names == ["HK", "S5"] and read.confidence > 0.9
+    assert marked.unexplained >= MIN_CARD and marked.confidence == 0.0 and marked.names == read.names
+    assert marked.to_dict()["unexplained"] == marked.unexplained
+
+
+@pytest.mark.parametrize("step, angle", [(1.1, 0.0), (1.1, -35.0), (0.3, 0.0), (0.3, 40.0), (0.5, -20.0)])
+def test_a_row_or_fan_read_whole_is_not_marked(detector, decks, wood, step, angle):
+    deck = decks[0]
+    names = ["HK", "C9", "S5"] if step > 1 else ["D3", "S4", "H5", "C6", "D7"]
+    play = play_picture([_bgr(deck.cards[n]) for n in names], wood, angle, step)
+    read, marked = _marked(detector, wood, play)
+    assert sorted(read.names) == sorted(names) and marked.unexplained == 0.0 and marked == read
+
+
+def test_a_card_read_from_no_index_in_a_row_reaching_the_zones_edge_marks_the_read(detector, decks, wood):
+    # the row's changed patch touches the border, as a shadow cast from outside
+    # does; the card no read covers is print, not a shadow: it counts
+    deck = decks[0]
+    row = play_picture([_bgr(deck.back), _bgr(deck.cards["HK"]), _bgr(deck.cards["S5"]), _bgr(deck.back)],
+                       wood, 0.0, 1.1)
+    row = np.ascontiguousarray(row[:, 25:-25])        # the row's ends at the picture's edges
+    bare = np.ascontiguousarray(wood[:, 25:-25])
+    read, marked = _marked(detector, bare, row)
+    assert read.names == ["HK", "S5"] and marked.unexplained >= MIN_CARD and marked.confidence == 0.0
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_hard_shadow_cast_over_cards_read_whole_does_not_mark_them(detector, decks, wood, seed):
+    deck = decks[0]
+    for names, step, angle in ((["HK", "C9", "S5"], 1.1, 10.0), (["D3", "S4", "H5", "C6", "D7"], 0.3, -30.0)):
+        play = play_picture([_bgr(deck.cards[n]) for n in names], wood, angle, step)
+        shadowed = relight(play, "shadow_band", np.random.default_rng(seed))     # not there while the zone was bare
+        read, marked = _marked(detector, wood, shadowed)
+        assert sorted(read.names) == sorted(names) and marked == read, (names, seed)
 
 
 @pytest.mark.parametrize("light", LIGHTS[1:])

@@ -134,20 +134,20 @@ def test_recognize_reports_every_zone_of_a_table_frame(gen, tmp_path, capsys):
     assert "--margin-mm: -1 is not a margin in mm from 0 to 100" in capsys.readouterr().err
 
 
-@pytest.fixture(scope="module")
-def face_down_frames(decks, cutouts):
-    """A generated table: S's zone empty, then a card laid face down in it, then taken away."""
+def _laid_frames(decks, cutouts, faces: list[np.ndarray], step: float = 1.1) -> list[np.ndarray]:
+    """A generated table: S's zone empty, then ``faces`` (BGR) laid in it
+    as one play turned 10 degrees (:func:`vision.training.card_faces.play_picture`),
+    then taken away."""
     from vision.reading.table import ZONE_MARGIN_MM, Zone
-    from vision.training.card_faces import zone_picture
+    from vision.training.card_faces import play_picture
     painter = TablePainter(SceneGenerator(decks, hand_rate=0.0, hand_cutouts=cutouts), np.random.default_rng(31))
     empty, _ = painter.frame({}, clean=True)
     zone = painter.layout.zone("S-play")
     m = Zone.margin_px(ZONE_MARGIN_MM)
     zw, zh = zone.pixel_size()
     canvas = np.zeros((zh + 2 * m, zw + 2 * m, 3), np.uint8)
-    back = cv2.cvtColor(decks[0].back, cv2.COLOR_BGRA2BGR)
-    card = zone_picture(back, canvas, 10.0).astype(np.float32)
-    mask = zone_picture(np.full_like(back, 255), canvas, 10.0)[..., 0].astype(np.float32) / 255
+    card = play_picture(faces, canvas, 10.0, step).astype(np.float32)
+    mask = play_picture([np.full_like(f, 255) for f in faces], canvas, 10.0, step)[..., 0].astype(np.float32) / 255
     H = painter.top_to_frame @ painter.layout.zone_homography(zone, ZONE_MARGIN_MM)
     # (warped into the zone's box of the frame only: the whole frame is 2560x1920)
     q = cv2.perspectiveTransform(np.float32([[[0, 0], [canvas.shape[1], 0], [canvas.shape[1], canvas.shape[0]],
@@ -163,6 +163,12 @@ def face_down_frames(decks, cutouts):
     return [_grain(empty) for _ in range(3)] + [_grain(laid) for _ in range(15)] + [_grain(empty) for _ in range(5)]
 
 
+@pytest.fixture(scope="module")
+def face_down_frames(decks, cutouts):
+    """A generated table: S's zone empty, then a card laid face down in it, then taken away."""
+    return _laid_frames(decks, cutouts, [cv2.cvtColor(decks[0].back, cv2.COLOR_BGRA2BGR)])
+
+
 def test_a_card_laid_face_down_is_reported_as_an_unread_play(face_down_frames, detector):
     from vision.reading.tracker import UNREAD
     geo = calibrate(face_down_frames[0])
@@ -176,6 +182,28 @@ def test_a_card_laid_face_down_is_reported_as_an_unread_play(face_down_frames, d
             assert 1.3 <= events[0].t <= 1.6      # laid at 0.3 s; held 1 s once still
         else:
             assert events == []       # as before: the play vanishes
+
+
+def test_a_card_laid_face_down_beside_a_card_read_asks_the_referee(decks, cutouts, detector):
+    # a pair laid as a row, its second card face down (as an index the reader
+    # does not know reads): read as a sure single, and judged so; the camera
+    # sees more laid than that card covers, so the referee is asked, the card
+    # read proposed
+    from referee.settings import Settings
+    from vision.reading.tracker import UNEXPLAINED
+    frames = _laid_frames(decks, cutouts, [cv2.cvtColor(decks[0].cards["HK"], cv2.COLOR_BGRA2BGR),
+                                           cv2.cvtColor(decks[0].back, cv2.COLOR_BGRA2BGR)])
+    watcher = TableWatcher(calibrate(frames[0]), detector, zones=["S-play"], stable_s=0.2, stable_frames=3)
+    events = [e for k, f in enumerate(frames) for e in watcher.process(k * 0.1, f)]
+    assert [(e.type, e.cards, e.get("doubt")) for e in events] == [("play", ("HK",), UNEXPLAINED),
+                                                                     ("zone_clear", None, None)]
+    assert events[0].confidence < Settings().min_confidence and events[0].get("raw_confidence") == 0.0
+    # the card alone: read and trusted as laid
+    frames = _laid_frames(decks, cutouts, [cv2.cvtColor(decks[0].cards["HK"], cv2.COLOR_BGRA2BGR)])
+    watcher = TableWatcher(calibrate(frames[0]), detector, zones=["S-play"], stable_s=0.2, stable_frames=3)
+    events = [e for k, f in enumerate(frames) for e in watcher.process(k * 0.1, f)]
+    assert [(e.type, e.cards, e.get("doubt")) for e in events] == [("play", ("HK",), None), ("zone_clear", None, None)]
+    assert events[0].confidence >= Settings().min_confidence
 
 
 def test_a_printed_pass_card_is_a_pass_not_an_unread_play(gen, detector):
@@ -212,3 +240,5 @@ def test_plays_laid_and_swept_on_real_wood_raise_no_unread_play(decks, cutouts, 
     events = [e for k, f in enumerate(script) for e in watcher.process(k * 0.1, f)]
     assert [(e.type, e.cards) for e in events] == [("play", ("S9", "H9")), ("zone_clear", None),
                                                     ("play", ("DK",)), ("zone_clear", None)]
+    # and none of the plays is doubted: nothing more lies there than their cards
+    assert [e.get("doubt") for e in events] == [None] * 4

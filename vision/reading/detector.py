@@ -69,6 +69,10 @@ class ZoneRead:
     # something new lies in the zone that no card read explains: set by the
     # table watcher (vision.reading.laid.EmptyLook), reported as an unread play
     unread: bool = False
+    # more lies in the zone than the cards read cover: the largest such patch
+    # as a share of a card's area (0.0: none), set by the table watcher
+    # (vision.reading.laid.EmptyLook); a card read from no index is asked about
+    unexplained: float = 0.0
 
     @property
     def names(self) -> list[str]:
@@ -86,13 +90,19 @@ class ZoneRead:
         (:attr:`left_out`): one less that card's confidence.
         A card missed lowers no card's confidence, but a turn that read it
         says it may be there (models/MODEL_CARD.md, "A card another turn saw").
+        0.0 where more lies in the zone than the cards read cover
+        (:attr:`unexplained`): a card the reader names from no index.
 
         >>> card = lambda n, p: CardRead(n, p, (0, 0, 9, 9), ())
         >>> ZoneRead([card("S5", 0.97), card("H5", 0.9)]).confidence
         0.9
         >>> round(ZoneRead([card("S5", 0.97)], left_out=("H5", 0.7)).confidence, 2)
         0.3
+        >>> ZoneRead([card("S5", 0.97)], unexplained=0.4).confidence
+        0.0
         """
+        if self.unexplained:
+            return 0.0
         return min(self.weakest, 1.0 - self.left_out[1]) if self.left_out else self.weakest
 
     def to_dict(self) -> dict:
@@ -104,6 +114,8 @@ class ZoneRead:
             out["left_out"] = {"card": self.left_out[0], "confidence": round(self.left_out[1], 4)}
         if self.unread:
             out["unread"] = True
+        if self.unexplained:
+            out["unexplained"] = self.unexplained
         return out
 
 

@@ -40,7 +40,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from vision.reading.detector import ZoneRead
+from vision.reading.detector import CardRead, ZoneRead
 
 SCALE = 4            # the look is a quarter of the zone picture's size (about 0.5 px/mm)
 OFFSET = 2.0         # grey levels added before the logarithm (the darkest pixels' noise)
@@ -90,9 +90,27 @@ def changed(empty: np.ndarray, now: np.ndarray) -> np.ndarray:
     """
     diff = now[..., 0] - empty[..., 0]
     diff -= np.median(diff)
-    mask = ((np.abs(diff) >= CHANGE) | (np.abs(now[..., 1] - empty[..., 1]) >= TEXTURE)).astype(np.uint8)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
+    return _patches((np.abs(diff) >= CHANGE) | retextured(empty, now, False))
+
+
+def retextured(empty: np.ndarray, now: np.ndarray, closed: bool = True) -> np.ndarray:
+    """Where ``now``'s texture differs from ``empty``'s by :data:`TEXTURE`
+    or more (as closed patches, ``closed``): a card's print or edges, or
+    the grain it covers.  A shadow changes the grey, hardly the texture
+    (the look is a logarithm): only along its edges.
+
+    >>> a = np.zeros((112, 160, 2), np.float32); b = a.copy(); b[..., 0] -= 0.5
+    >>> bool(retextured(a, b).any()), bool(changed(a, b).any())
+    (False, False)
+    """
+    mask = np.abs(now[..., 1] - empty[..., 1]) >= TEXTURE
+    return _patches(mask) if closed else mask
+
+
+def _patches(mask: np.ndarray) -> np.ndarray:
+    """``mask`` closed (gaps of a few pixels bridged) and opened (specks dropped)."""
+    closed = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    return cv2.morphologyEx(closed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
 
 
 def laid_patch(mask: np.ndarray) -> float:
@@ -108,6 +126,66 @@ def laid_patch(mask: np.ndarray) -> float:
     h, w = mask.shape
     inside = [a for x, y, bw, bh, a in stats[1:] if x > 0 and y > 0 and x + bw < w and y + bh < h]
     return float(max(inside, default=0)) * SCALE * SCALE / CARD_AREA
+
+
+CARD_HALF_DIAGONAL = 0.5 * float(np.hypot(134, 188))   # px of a zone picture: a card's middle to its corners
+BORDER_TEXTURE = 0.75     # retextured share of a card's area that makes a patch reaching the border count
+# the detector's surest hand box from which its hand boxes void that (it boxes
+# light wood, 0.6 on the test's boards; a cartoon hand leaving, 0.76-0.84)
+HAND_BOXES = 0.7
+
+
+def unexplained(mask: np.ndarray, cards: list[CardRead], margin: int = 0, picture_wh: tuple[int, int] | None = None,
+                texture: np.ndarray | None = None, hands: tuple[tuple[float, float, float, float], ...] = ()) -> float:
+    """The largest changed patch (``mask``: :func:`changed`, at the look's
+    size) that none of ``cards`` covers, as a share of a card's area.
+    A card read covers the disc round its middle that the card covers
+    however it is turned (:data:`CARD_HALF_DIAGONAL`), and its indices'
+    boxes; a card read without its middle (``centre`` None) the disc round
+    its indices twice as wide.  What the cards cover is taken off first,
+    then a patch counts where it lies inside the zone (not touching its
+    border: a shadow cast from outside, an arm, reaches it; as
+    :func:`laid_patch`), or where at least :data:`BORDER_TEXTURE` of a
+    card's area of it is retextured (``texture``: :func:`retextured`; a
+    shadow retextures only its edges; a row of cards may reach the zone's
+    edge) and it meets none of the boxes the detector took for a hand
+    (``hands``: a hand or an arm reaching in that the hand models do not
+    see as one, a cartoon's or a gloved one; :class:`EmptyLook` passes them
+    where the surest is :data:`HAND_BOXES` or more).  ``margin`` and ``picture_wh`` (the zone picture's width and
+    height with its margin; default the look's size times :data:`SCALE`
+    plus the margin): where the cards' places lie in the look.
+
+    >>> m = np.zeros((112, 160), bool); m[40:87, 20:54] = True; m[40:87, 100:134] = True   # two cards laid
+    >>> one = CardRead("S5", 0.97, (400, 160, 440, 200), (), (468.0, 254.0))
+    >>> round(unexplained(m, [one]), 2), unexplained(m, [one, replace(one, centre=(148.0, 254.0))])
+    (1.01, 0.0)
+    >>> m[40:87, :20] = True                      # the other reaching the border: a shadow's way
+    >>> unexplained(m, [one]), round(unexplained(m, [one], texture=m), 2)      # unless it is print
+    (0.0, 1.61)
+    >>> unexplained(m, [one], texture=m, hands=((0.0, 100.0, 60.0, 200.0),))   # or where a hand may be
+    0.0
+    """
+    h, w = mask.shape
+    pw, ph = picture_wh if picture_wh is not None else (w * SCALE + 2 * margin, h * SCALE + 2 * margin)
+    sx, sy = w / max(1, pw - 2 * margin), h / max(1, ph - 2 * margin)
+    rest = mask.astype(np.uint8)
+    for c in cards:
+        middle = c.centre if c.centre is not None else (0.5 * (c.box[0] + c.box[2]), 0.5 * (c.box[1] + c.box[3]))
+        reach = CARD_HALF_DIAGONAL * (1 if c.centre is not None else 2)
+        cv2.ellipse(rest, (round((middle[0] - margin) * sx), round((middle[1] - margin) * sy)),
+                    (max(1, round(reach * sx)), max(1, round(reach * sy))), 0, 0, 360, 0, -1)
+        for d in c.indices:
+            cv2.rectangle(rest, (int((d.box[0] - margin) * sx), int((d.box[1] - margin) * sy)),
+                          (int(np.ceil((d.box[2] - margin) * sx)), int(np.ceil((d.box[3] - margin) * sy))), 0, -1)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
+    printed = np.bincount(labels[texture & (rest > 0)], minlength=n) if texture is not None else np.zeros(n, int)
+    for b in hands:       # (a patch a hand box meets is no card's)
+        x0, y0 = max(0, int((b[0] - margin) * sx)), max(0, int((b[1] - margin) * sy))
+        x1, y1 = int(np.ceil((b[2] - margin) * sx)), int(np.ceil((b[3] - margin) * sy))
+        printed[np.unique(labels[y0:max(y0, y1), x0:max(x0, x1)])] = 0
+    counted = [a for k, (x, y, bw, bh, a) in enumerate(stats) if k and (
+        (x > 0 and y > 0 and x + bw < w and y + bh < h) or printed[k] * SCALE * SCALE >= BORDER_TEXTURE * CARD_AREA)]
+    return float(max(counted, default=0)) * SCALE * SCALE / CARD_AREA
 
 
 class EmptyLook:
@@ -139,7 +217,16 @@ class EmptyLook:
         if read.cards or read.printed:
             self._had_cards.add(zone)
             self._changed_since.pop(zone, None)
-            return read
+            # (the look stays the one from before the cards were laid)
+            empty = self._empty.get(zone)
+            if not read.cards or read.printed or empty is None:
+                return read
+            now = look_of(picture, margin)
+            if now.shape != empty.shape:
+                return read
+            more = unexplained(changed(empty, now), read.cards, margin, (picture.shape[1], picture.shape[0]),
+                               retextured(empty, now), read.hand_boxes if read.hand_confidence >= HAND_BOXES else ())
+            return replace(read, unexplained=round(more, 2)) if more >= self.min_card else read
         now = look_of(picture, margin)
         empty = self._empty.get(zone)
         if empty is None or empty.shape != now.shape or zone in self._had_cards:

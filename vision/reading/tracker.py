@@ -168,6 +168,7 @@ JOKER_NO_COMBINATION = "joker_no_combination"
 NO_COMBINATION = "no_combination"
 LEFT_OUT = "left_out"
 UNREAD = "unread"
+UNEXPLAINED = "unexplained"
 
 # the value a play zone holds while something lies there that no card read
 # explains (ZoneRead.unread, vision.reading.laid): reported as a play of no
@@ -175,22 +176,29 @@ UNREAD = "unread"
 _UNREAD = ("?",)
 UNREAD_S = 1.0     # seconds an unread look must hold (a shadow passes; a card laid stays)
 UNREAD_WORDS = "something new lies in the zone that the camera cannot read (a card face down, or a deck it does not know?)"
+UNEXPLAINED_WORDS = "more lies in the zone than the cards read (a card the camera cannot read?)"
 
 
-def left_out(read: ZoneRead) -> tuple[str, str] | None:
-    """Why a read's score is low, where another read of the zone (another
-    turn) found a card this one leaves out and that, not a card read
-    unsure, set the score (:attr:`vision.reading.detector.ZoneRead.left_out`):
-    (code, words), or None.  Not halved: the calibration is fitted on such
-    scores already; the words tell the referee which card to look for.
+def score_lowered(read: ZoneRead) -> tuple[str, str] | None:
+    """Why a read's score is low where no card read unsure set it: (code,
+    words), or None.  More lies in the zone than the cards read cover
+    (:attr:`vision.reading.detector.ZoneRead.unexplained`: a card read from
+    no index), or another read of the zone (another turn) found a card this
+    one leaves out (:attr:`vision.reading.detector.ZoneRead.left_out`).
+    Not halved: the calibration is fitted on such scores already; the words
+    tell the referee what to look for.
 
     >>> from vision.reading.detector import CardRead
     >>> card = CardRead("S5", 0.97, (0, 0, 9, 9), ())
-    >>> left_out(ZoneRead([card], left_out=("H5", 0.7)))
+    >>> score_lowered(ZoneRead([card], left_out=("H5", 0.7)))
     ('left_out', 'another view of the zone saw H5 (0.70), which the read leaves out')
-    >>> left_out(ZoneRead([card], left_out=("H5", 0.01))), left_out(ZoneRead([card]))
+    >>> score_lowered(ZoneRead([card], left_out=("H5", 0.01))), score_lowered(ZoneRead([card]))
     (None, None)
+    >>> score_lowered(ZoneRead([card], unexplained=0.5))[0]
+    'unexplained'
     """
+    if read.unexplained:
+        return UNEXPLAINED, UNEXPLAINED_WORDS
     if read.left_out is None or 1.0 - read.left_out[1] > read.weakest:
         return None
     name, p = read.left_out
@@ -317,7 +325,7 @@ class ZoneTracker:
         unread = (not names and read.unread and self.kind == "play"
                   and self._cards.reported in ((), _UNREAD))
         value = _UNREAD if unread else names
-        settled = self._cards.update(t, value, read.confidence, left_out(read), self.unread_s if unread else None)
+        settled = self._cards.update(t, value, read.confidence, score_lowered(read), self.unread_s if unread else None)
         if settled is not None and unread:
             said = {"zone": self.zone, "doubt": UNREAD, "warning": UNREAD_WORDS}
             events.append(Event(type="play", cards=(), confidence=0.0, **{**base, "extra": said}))

@@ -135,3 +135,57 @@ def zone_picture(face: np.ndarray, surface: np.ndarray, angle: float = 0.0) -> n
     laid = cv2.warpAffine(card, turn, (sw, sh), flags=cv2.INTER_LINEAR)
     mask = cv2.warpAffine(np.full((h, w), 255, np.uint8), turn, (sw, sh))
     return np.where(mask[..., None] > 127, laid, surface)
+
+
+class PlayDoesNotFit(CardFacesError):
+    """The cards laid so reach past the picture's edge."""
+
+
+def play_picture(faces: list[np.ndarray], surface: np.ndarray, angle: float = 0.0, step: float = 1.1,
+                 own: list[float] | None = None) -> np.ndarray:
+    """``faces`` (pictures cut to the card, left to right) laid as one play
+    in the middle of ``surface``, each card ``step`` card widths right of
+    the last and laid over it (under 1: a fan, each card showing the strip
+    of the last that its index is printed in; over 1: a row with gaps), each
+    turned ``own[i]`` degrees about its middle (a card pushed in a little
+    crooked), the whole play turned ``angle`` degrees (anticlockwise as the
+    picture is drawn).  Raises :class:`PlayDoesNotFit` where a card would
+    reach past the picture's edge.
+
+    >>> white = np.full((224, 224, 3), 255, np.uint8)
+    >>> pic = play_picture([white, white], np.zeros((448, 640, 3), np.uint8), step=0.5)
+    >>> ys, xs = np.nonzero(pic[..., 0])
+    >>> int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1)      # one and a half cards wide
+    (202, 188)
+    >>> play_picture([white] * 6, np.zeros((448, 640, 3), np.uint8), angle=40.0)
+    Traceback (most recent call last):
+    ...
+    vision.training.card_faces.PlayDoesNotFit: 6 cards laid 1.1 card widths apart, turned 40 degrees, reach past the picture
+    """
+    if not faces or any(f.ndim != 3 or f.shape[2] != 3 for f in faces) or surface.ndim != 3 or surface.shape[2] != 3:
+        raise CardFacesError("faces and surface must be BGR pictures, at least one face")
+    own = list(own) if own is not None else [0.0] * len(faces)
+    if len(own) != len(faces) or not all(np.isfinite(v) for v in (angle, step, *own)) or step <= 0:
+        raise CardFacesError("one finite own turn a face, a finite angle and a step over 0")
+    w, h = round(CARD_PX), round(CARD_PX * CARD_MM[1] / CARD_MM[0])
+    sh, sw = surface.shape[:2]
+    span = w * (1 + step * (len(faces) - 1))
+    whole = cv2.getRotationMatrix2D((span / 2, h / 2), angle, 1.0)
+    whole[:, 2] += (sw / 2 - span / 2, sh / 2 - h / 2)
+    whole3 = np.vstack([whole, [0.0, 0.0, 1.0]])
+    out = surface.copy()
+    corners = np.array([[0, 0, 1], [w, 0, 1], [w, h, 1], [0, h, 1]], float).T
+    for i, (face, turn) in enumerate(zip(faces, own)):
+        card = cv2.resize(face, (w, h), interpolation=cv2.INTER_AREA)
+        mine = cv2.getRotationMatrix2D((w / 2, h / 2), turn, 1.0)
+        mine[:, 2] += (i * step * w, 0.0)
+        m = (whole3 @ np.vstack([mine, [0.0, 0.0, 1.0]]))[:2]
+        at = m @ corners
+        if at.min() < 0 or at[0].max() > sw or at[1].max() > sh:
+            raise PlayDoesNotFit(f"{len(faces)} cards laid {step:g} card widths apart, turned {angle:g} degrees, "
+                                 "reach past the picture")
+        laid = cv2.warpAffine(card, m, (sw, sh), flags=cv2.INTER_LINEAR)
+        mask = cv2.warpAffine(np.full((h, w), 255, np.uint8), m, (sw, sh))
+        out = np.where(mask[..., None] > 127, laid, out)
+    return out
+

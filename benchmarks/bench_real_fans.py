@@ -1,0 +1,220 @@
+"""Plays of real card faces laid as rows, fans and tight fans, turned up to 45 degrees: read exactly?
+
+The cards are :mod:`vision.training.card_faces`' real faces of a few
+hundred decks (its ``valid`` and ``test`` splits by default: measured only,
+never trained or tuned on); the laying is ours
+(:func:`vision.training.card_faces.play_picture`): each play's cards,
+drawn at random from one stock (white card stock, as tournament decks are
+printed, or the set's art decks: :func:`vision.training.card_faces.white_stock`),
+laid left to right on a real table surface (:mod:`vision.training.real_surfaces`:
+Debian's wooden boards, cork, paper and cloth) as
+
+- ``row``: 1 to 4 cards side by side with small gaps (1.05-1.15 card widths apart);
+- ``fan``: 2 to 6 cards, each over the last, 0.35-0.55 card widths apart;
+- ``tight_fan``: 4 to 8 cards, 0.24-0.28 card widths apart (each card but
+  the last showing little more than its index strip),
+
+each card up to 2-3 degrees crooked, the play turned as a whole by an angle
+drawn from 0-15, 15-30 and 30-45 degrees (either way round), under the
+light as shot, dimmed, or with a hard shadow band across it (a lamp's tint
+is left out: the table takes it out by its markers' white,
+:mod:`vision.reading.white_balance`).  Fewer cards where the play would
+not fit in the zone.  Each picture is read as the table watcher reads a
+zone.  A play holds no jokers (the set's jokers are one folder of many
+designs); two cards of one face from two decks may be drawn, as Guandan's
+two decks give.
+
+Printed per stock, kind and angle: plays read exactly (the same faces, as
+many of each), the same in order (left to right), card recall and
+precision, plays with a phantom joker, nothing read; and what would reach
+the referee unasked (the play's calibrated confidence,
+:func:`vision.reading.tracker.play_confidence`, at or above the table's
+default ``min_confidence``): right, and wrong.  Then card recall by the
+play's angle and in tight fans, every stock and kind together: the issue's
+figures for real cards.  The cards are real; their laying, the surfaces'
+cut and the light are ours, so this is not a photograph of a play.
+
+    python benchmarks/bench_real_fans.py --root ROOT [--plays 20] [--splits valid,test] [--per-play FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from referee.settings import Settings  # noqa: E402
+from vision.reading.classes import JOKERS  # noqa: E402
+from vision.reading.detector import CardDetector, ZoneRead  # noqa: E402
+from vision.reading.laid import EmptyLook  # noqa: E402
+from vision.reading.table import ZONE_PX  # noqa: E402
+from vision.reading.tracker import calibration_for, play_confidence  # noqa: E402
+from vision.training.card_faces import (JOKER, SOURCE, CardFacesError, PlayDoesNotFit, face_pictures,  # noqa: E402
+                                        play_picture, white_stock)
+
+# kind: (card widths apart, fewest and most cards, most degrees a card lies crooked)
+KINDS = {"row": ((1.05, 1.15), (1, 4), 2.0),
+         "fan": ((0.35, 0.55), (2, 6), 3.0),
+         "tight_fan": ((0.24, 0.28), (4, 8), 2.0)}
+ANGLE_BINS = ((0, 15), (15, 30), (30, 45))
+LIGHTS = ("as_shot", "dim", "shadow_band")
+BATCH = 8
+
+
+def lay_plays(faces: list[tuple[np.ndarray, str]], kind: str, angles: tuple[float, float], count: int,
+              rng: np.random.Generator) -> list[tuple[np.ndarray, np.ndarray, list[str], float]]:
+    """``count`` plays of ``kind`` from ``faces`` (pictures and their faces),
+    each turned by an angle in ``angles`` (degrees, either way round), on a
+    real surface under one of :data:`LIGHTS`: (picture, the surface bare
+    under the same light, faces left to right, angle) each."""
+    from vision.training.real_surfaces import relight, surfaces, zone_surface
+
+    steps, (least, most), crooked = KINDS[kind]
+    tops = surfaces()
+    out = []
+    while len(out) < count:
+        angle = float(rng.uniform(*angles)) * float(rng.choice([-1.0, 1.0]))
+        step = float(rng.uniform(*steps))
+        if tops:
+            surface = zone_surface(tops[int(rng.integers(len(tops)))], ZONE_PX, rng)
+        else:
+            surface = np.full((ZONE_PX[1], ZONE_PX[0], 3), 120, np.uint8)
+        n = int(rng.integers(least, most + 1))
+        picks = [faces[int(k)] for k in rng.choice(len(faces), size=n, replace=False)]
+        own = [float(v) for v in rng.uniform(-crooked, crooked, size=n)]
+        light = str(rng.choice(LIGHTS))
+        while True:     # fewer cards until the play fits in the zone
+            try:
+                picture = play_picture([p for p, _ in picks], surface, angle, step, own)
+                break
+            except PlayDoesNotFit:
+                if len(picks) == least:
+                    picture = None
+                    break
+                picks, own = picks[:-1], own[:-1]
+        if picture is None:
+            continue
+        lit = int(rng.integers(2 ** 31))      # (one shadow on the bare surface and the play)
+        out.append((relight(picture, light, np.random.default_rng(lit)),
+                    relight(surface, light, np.random.default_rng(lit)), [f for _, f in picks], angle))
+    return out
+
+
+def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "test"), plays: int = 20,
+            seed: int = 424242, per_play: list | None = None, marked: bool = True) -> dict:
+    """The figures of the module's docstring: ``plays`` plays of each stock,
+    kind and angle bin.  ``per_play``: a list that gets one dict a play.
+    ``marked``: each read marked where more lies in the zone than its cards
+    cover, as the table watcher marks it (:class:`vision.reading.laid.EmptyLook`)."""
+    rng = np.random.default_rng(seed)
+    calibration, asked_below = calibration_for(det), Settings().min_confidence
+    pools: dict[bool, list[tuple[np.ndarray, str]]] = {True: [], False: []}
+    for f in (f for s in splits for f in face_pictures(root, s)):
+        if f.face == JOKER:
+            continue
+        img = cv2.imread(str(f.path), cv2.IMREAD_COLOR)
+        if img is None:
+            raise CardFacesError(f"cannot read {f.path}")
+        pools[white_stock(img)].append((img, f.face))
+    out: dict = {"source": f"{SOURCE[0]} {SOURCE[1]} ({SOURCE[2]}); real card faces, laid as plays here",
+                 "splits": list(splits), "faces": {"white card stock": len(pools[True]),
+                                                   "coloured or dark stock (art decks)": len(pools[False])}}
+    by_angle: dict[str, Counter] = {f"{lo}-{hi}": Counter() for lo, hi in ANGLE_BINS}
+    tight = Counter()
+    for white, stock in ((True, "white card stock"), (False, "coloured or dark stock (art decks)")):
+        if not pools[white]:
+            continue
+        for kind in KINDS:
+            for lo, hi in ANGLE_BINS:
+                c = Counter()
+                laid = lay_plays(pools[white], kind, (lo, hi), plays, rng)
+                for i in range(0, len(laid), BATCH):
+                    batch = laid[i:i + BATCH]
+                    reads = det.read_zones([p for p, _, _, _ in batch], det.imgsz / max(ZONE_PX), 0)
+                    for (picture, bare, truth, angle), read in zip(batch, reads):
+                        if marked:
+                            # as the table watcher marks it, the zone seen bare before the play was laid
+                            look = EmptyLook()
+                            look("zone", 0.0, bare, 0, ZoneRead())
+                            read = look("zone", 1.0, picture, 0, read)
+                        names = read.names
+                        found = sum((Counter(names) & Counter(truth)).values())
+                        confidence = play_confidence(read.confidence, names, calibration)[0] if names else 0.0
+                        unasked = bool(names) and confidence >= asked_below
+                        exact = Counter(names) == Counter(truth)
+                        c["plays"] += 1
+                        c["cards"] += len(truth)
+                        c["read"] += len(names)
+                        c["found"] += found
+                        c["exact"] += exact
+                        c["in_order"] += names == truth
+                        c["phantom_jokers"] += any(n in JOKERS for n in names)
+                        c["nothing_read"] += not names
+                        c["exact_unasked"] += exact and unasked
+                        c["wrong_unasked"] += (not exact) and unasked
+                        c["unexplained"] += read.unexplained > 0
+                        c["unexplained_exact"] += read.unexplained > 0 and exact
+                        for k in (by_angle[f"{lo}-{hi}"], *((tight,) if kind == "tight_fan" else ())):
+                            k["cards"] += len(truth)
+                            k["found"] += found
+                        if per_play is not None:
+                            per_play.append({"stock": stock, "kind": kind, "angle": round(angle, 1), "truth": truth,
+                                             "read": names, "exact": exact, "confidence": round(float(confidence), 4),
+                                             "asked": not unasked, "unexplained": read.unexplained})
+                out.setdefault(stock, {}).setdefault(kind, {})[f"{lo}-{hi} degrees"] = _figures(c)
+    out["card recall by angle, all plays"] = {k: _recall(v) for k, v in by_angle.items()}
+    out["card recall in tight fans, all angles"] = _recall(tight)
+    return out
+
+
+def _recall(c: Counter) -> str:
+    return f"{c['found']}/{c['cards']} = {c['found'] / max(1, c['cards']):.3f}"
+
+
+def _figures(c: Counter) -> dict:
+    """One group's figures from its counts."""
+    n = max(1, c["plays"])
+    return {"plays": c["plays"], "exact": round(c["exact"] / n, 3), "in_order": round(c["in_order"] / n, 3),
+            "card_recall": round(c["found"] / max(1, c["cards"]), 3),
+            "card_precision": round(c["found"] / max(1, c["read"]), 3),
+            "phantom_jokers": c["phantom_jokers"], "nothing_read": c["nothing_read"],
+            "exact_not_asked": c["exact_unasked"], "wrong_not_asked": c["wrong_unasked"],
+            "more_than_read": f"{c['unexplained']} ({c['unexplained_exact']} read exactly)"}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--root", type=Path, required=True, help="the folder holding faces/ (see vision/training/card_faces.py)")
+    ap.add_argument("--splits", default="valid,test", help="comma-separated: train, valid, test")
+    ap.add_argument("--plays", type=int, default=20, help="plays of each stock, kind and angle bin (1-1000)")
+    ap.add_argument("--seed", type=int, default=424242)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--per-play", type=Path, help="also write each play's read here (JSON lines)")
+    ap.add_argument("--unmarked", action="store_true",
+                    help="reads not marked where more lies in the zone than they cover (as before 2026-12-06)")
+    args = ap.parse_args(argv)
+    if not 1 <= args.plays <= 1000:
+        ap.error("--plays: from 1 to 1000")
+    det = CardDetector(threads=args.threads)
+    rows: list | None = [] if args.per_play else None
+    try:
+        out = measure(det, args.root, tuple(s for s in args.splits.split(",") if s), args.plays, args.seed, rows,
+                      not args.unmarked)
+    except CardFacesError as e:
+        print(f"bench_real_fans: {e}", file=sys.stderr)
+        return 2
+    if args.per_play and rows is not None:
+        args.per_play.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    print(json.dumps(out, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
