@@ -77,7 +77,10 @@ their colours, half all black), as many real decks are
 ``--card-faces ROOT`` adds single cards of a few hundred real decks, each
 read alone upright and turned 20 and 40 degrees
 (``benchmarks/bench_card_faces.py``; :mod:`vision.training.card_faces`
-says how to build ROOT).  ``--real-piles DIR`` and ``--phone-photos DIR``
+says how to build ROOT); ``--real-fans ROOT`` lays those real faces as
+rows, fans and tight fans turned up to 45 degrees
+(``benchmarks/bench_real_fans.py``: plays exact, card recall by angle and
+in tight fans).  ``--real-piles DIR`` and ``--phone-photos DIR``
 add the two sets of real overlapping cards at any angle
 (``benchmarks/bench_real_piles.py --set ccml`` / ``--set phone``, which
 say how to build DIR): card recall and precision, cards read twice,
@@ -992,6 +995,8 @@ def main() -> int:
                     help="also real photographs (benchmarks/bench_real_photos.py says how to build DIR)")
     ap.add_argument("--card-faces", type=Path, default=None, metavar="ROOT",
                     help="also single cards of many real decks (vision/training/card_faces.py builds ROOT)")
+    ap.add_argument("--real-fans", type=Path, default=None, metavar="ROOT",
+                    help="also those real faces laid as rows, fans and tight fans (benchmarks/bench_real_fans.py)")
     ap.add_argument("--real-piles", type=Path, default=None, metavar="DIR",
                     help="also real webcam photographs of overlapping cards (benchmarks/bench_real_piles.py "
                          "--set ccml says how to build DIR)")
@@ -1080,6 +1085,9 @@ def main() -> int:
     if args.card_faces:
         from benchmarks.bench_card_faces import measure as faces
         out["card_faces"] = faces(det, args.card_faces)
+    if args.real_fans:
+        from benchmarks.bench_real_fans import measure as fans
+        out["real_fans"] = fans(det, args.real_fans)
     if args.real_photos:
         from benchmarks.bench_real_photos import measure
         out["real_photos"] = {"source": "EdjeElectronics test photographs (Apache-2.0), real, not made here",
