@@ -191,7 +191,8 @@ def _figures(c: Counter) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--root", type=Path, required=True, help="the folder holding faces/ (see vision/training/card_faces.py)")
+    ap.add_argument("--root", type=Path, required=True,
+                    help="the folder holding faces/ (see vision/training/card_faces.py)")
     ap.add_argument("--splits", default="valid,test", help="comma-separated: train, valid, test")
     ap.add_argument("--plays", type=int, default=20, help="plays of each stock, kind and angle bin (1-1000)")
     ap.add_argument("--seed", type=int, default=424242)

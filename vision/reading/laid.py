@@ -151,9 +151,10 @@ def unexplained(mask: np.ndarray, cards: list[CardRead], margin: int = 0, pictur
     edge) and it meets none of the boxes the detector took for a hand
     (``hands``: a hand or an arm reaching in that the hand models do not
     see as one, a cartoon's or a gloved one; :class:`EmptyLook` passes them
-    where the surest is :data:`HAND_BOXES` or more).  ``margin`` and ``picture_wh`` (the zone picture's width and
-    height with its margin; default the look's size times :data:`SCALE`
-    plus the margin): where the cards' places lie in the look.
+    where the surest is :data:`HAND_BOXES` or more).  ``margin`` and
+    ``picture_wh`` (the zone picture's width and height with its margin;
+    default the look's size times :data:`SCALE` plus the margin): where
+    the cards' places lie in the look.
 
     >>> m = np.zeros((112, 160), bool); m[40:87, 20:54] = True; m[40:87, 100:134] = True   # two cards laid
     >>> one = CardRead("S5", 0.97, (400, 160, 440, 200), (), (468.0, 254.0))
@@ -198,7 +199,10 @@ class EmptyLook:
     (:data:`QUIET`) becomes the look (the light drifts); one changed without
     marking anything (a shadow, a lamp turned on) becomes it once that has
     lasted :data:`ABSORB_S` seconds of event time.  A read with a hand, cards
-    or printed cards leaves the look as it is."""
+    or printed cards leaves the look as it is.  A read with cards (and no
+    printed card) is marked where the zone shows more laid since it lay
+    empty than those cards cover (:func:`unexplained`,
+    :attr:`ZoneRead.unexplained`): a card read from no index beside them."""
 
     def __init__(self, min_card: float = MIN_CARD):
         if not 0.0 < min_card <= 10.0:       # (False for NaN too)

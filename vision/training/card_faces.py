@@ -160,7 +160,7 @@ def play_picture(faces: list[np.ndarray], surface: np.ndarray, angle: float = 0.
     >>> play_picture([white] * 6, np.zeros((448, 640, 3), np.uint8), angle=40.0)
     Traceback (most recent call last):
     ...
-    vision.training.card_faces.PlayDoesNotFit: 6 cards laid 1.1 card widths apart, turned 40 degrees, reach past the picture
+    vision.training.card_faces.PlayDoesNotFit: 6 cards 1.1 card widths apart, turned 40 degrees, reach past the picture
     """
     if not faces or any(f.ndim != 3 or f.shape[2] != 3 for f in faces) or surface.ndim != 3 or surface.shape[2] != 3:
         raise CardFacesError("faces and surface must be BGR pictures, at least one face")
@@ -182,7 +182,7 @@ def play_picture(faces: list[np.ndarray], surface: np.ndarray, angle: float = 0.
         m = (whole3 @ np.vstack([mine, [0.0, 0.0, 1.0]]))[:2]
         at = m @ corners
         if at.min() < 0 or at[0].max() > sw or at[1].max() > sh:
-            raise PlayDoesNotFit(f"{len(faces)} cards laid {step:g} card widths apart, turned {angle:g} degrees, "
+            raise PlayDoesNotFit(f"{len(faces)} cards {step:g} card widths apart, turned {angle:g} degrees, "
                                  "reach past the picture")
         laid = cv2.warpAffine(card, m, (sw, sh), flags=cv2.INTER_LINEAR)
         mask = cv2.warpAffine(np.full((h, w), 255, np.uint8), m, (sw, sh))
