@@ -6,8 +6,9 @@ never trained or tuned on); the laying is ours
 (:func:`vision.training.card_faces.play_picture`): each play's cards,
 drawn at random from one stock (white card stock, as tournament decks are
 printed, or the set's art decks: :func:`vision.training.card_faces.white_stock`),
-laid left to right on a real table surface (:mod:`vision.training.real_surfaces`:
-Debian's wooden boards, cork, paper and cloth) as
+laid left to right in a zone of a real table surface (:mod:`vision.training.real_surfaces`:
+Debian's wooden boards, cork, paper and cloth; the zone picture with the
+cloth round it that the table watcher reads) as
 
 - ``row``: 1 to 4 cards side by side with small gaps (1.05-1.15 card widths apart);
 - ``fan``: 2 to 6 cards, each over the last, 0.35-0.55 card widths apart;
@@ -54,7 +55,7 @@ from referee.settings import Settings  # noqa: E402
 from vision.reading.classes import JOKERS  # noqa: E402
 from vision.reading.detector import CardDetector, ZoneRead  # noqa: E402
 from vision.reading.laid import EmptyLook  # noqa: E402
-from vision.reading.table import ZONE_PX  # noqa: E402
+from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone  # noqa: E402
 from vision.reading.tracker import calibration_for, play_confidence  # noqa: E402
 from vision.training.card_faces import (JOKER, SOURCE, CardFacesError, PlayDoesNotFit, face_pictures,  # noqa: E402
                                         play_picture, white_stock)
@@ -66,6 +67,7 @@ KINDS = {"row": ((1.05, 1.15), (1, 4), 2.0),
 ANGLE_BINS = ((0, 15), (15, 30), (30, 45))
 LIGHTS = ("as_shot", "dim", "shadow_band")
 BATCH = 8
+MARGIN_PX = Zone.margin_px(ZONE_MARGIN_MM)     # the cloth round the zone the table watcher reads with it
 
 
 def lay_plays(faces: list[tuple[np.ndarray, str]], kind: str, angles: tuple[float, float], count: int,
@@ -78,21 +80,24 @@ def lay_plays(faces: list[tuple[np.ndarray, str]], kind: str, angles: tuple[floa
 
     steps, (least, most), crooked = KINDS[kind]
     tops = surfaces()
+    m = MARGIN_PX
+    size = (ZONE_PX[0] + 2 * m, ZONE_PX[1] + 2 * m)
     out = []
     while len(out) < count:
         angle = float(rng.uniform(*angles)) * float(rng.choice([-1.0, 1.0]))
         step = float(rng.uniform(*steps))
         if tops:
-            surface = zone_surface(tops[int(rng.integers(len(tops)))], ZONE_PX, rng)
+            surface = zone_surface(tops[int(rng.integers(len(tops)))], size, rng)
         else:
-            surface = np.full((ZONE_PX[1], ZONE_PX[0], 3), 120, np.uint8)
+            surface = np.full((size[1], size[0], 3), 120, np.uint8)
         n = int(rng.integers(least, most + 1))
         picks = [faces[int(k)] for k in rng.choice(len(faces), size=n, replace=False)]
         own = [float(v) for v in rng.uniform(-crooked, crooked, size=n)]
         light = str(rng.choice(LIGHTS))
         while True:     # fewer cards until the play fits in the zone
             try:
-                picture = play_picture([p for p, _ in picks], surface, angle, step, own)
+                picture = surface.copy()      # (laid in the zone, the cloth round it as it was)
+                picture[m:-m, m:-m] = play_picture([p for p, _ in picks], surface[m:-m, m:-m], angle, step, own)
                 break
             except PlayDoesNotFit:
                 if len(picks) == least:
@@ -137,13 +142,13 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
                 laid = lay_plays(pools[white], kind, (lo, hi), plays, rng)
                 for i in range(0, len(laid), BATCH):
                     batch = laid[i:i + BATCH]
-                    reads = det.read_zones([p for p, _, _, _ in batch], det.imgsz / max(ZONE_PX), 0)
+                    reads = det.read_zones([p for p, _, _, _ in batch], det.imgsz / max(ZONE_PX), MARGIN_PX)
                     for (picture, bare, truth, angle), read in zip(batch, reads):
                         if marked:
                             # as the table watcher marks it, the zone seen bare before the play was laid
                             look = EmptyLook()
-                            look("zone", 0.0, bare, 0, ZoneRead())
-                            read = look("zone", 1.0, picture, 0, read)
+                            look("zone", 0.0, bare, MARGIN_PX, ZoneRead())
+                            read = look("zone", 1.0, picture, MARGIN_PX, read)
                         names = read.names
                         found = sum((Counter(names) & Counter(truth)).values())
                         confidence = play_confidence(read.confidence, names, calibration)[0] if names else 0.0

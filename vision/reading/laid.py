@@ -41,6 +41,7 @@ import cv2
 import numpy as np
 
 from vision.reading.detector import CardRead, ZoneRead
+from vision.reading.pairing import IndexDetection
 
 SCALE = 4            # the look is a quarter of the zone picture's size (about 0.5 px/mm)
 OFFSET = 2.0         # grey levels added before the logarithm (the darkest pixels' noise)
@@ -130,28 +131,25 @@ def laid_patch(mask: np.ndarray) -> float:
 
 CARD_HALF_DIAGONAL = 0.5 * float(np.hypot(134, 188))   # px of a zone picture: a card's middle to its corners
 BORDER_TEXTURE = 0.75     # retextured share of a card's area that makes a patch reaching the border count
-# the detector's surest hand box from which its hand boxes void that (it boxes
-# light wood, 0.6 on the test's boards; a cartoon hand leaving, 0.76-0.84)
-HAND_BOXES = 0.7
 
 
 def unexplained(mask: np.ndarray, cards: list[CardRead], margin: int = 0, picture_wh: tuple[int, int] | None = None,
-                texture: np.ndarray | None = None, hands: tuple[tuple[float, float, float, float], ...] = ()) -> float:
+                texture: np.ndarray | None = None, outside: np.ndarray | None = None) -> float:
     """The largest changed patch (``mask``: :func:`changed`, at the look's
     size) that none of ``cards`` covers, as a share of a card's area.
     A card read covers the disc round its middle that the card covers
-    however it is turned (:data:`CARD_HALF_DIAGONAL`), and its indices'
-    boxes; a card read without its middle (``centre`` None) the disc round
-    its indices twice as wide.  What the cards cover is taken off first,
+    however it is turned (:data:`CARD_HALF_DIAGONAL`), round each place its
+    middle may lie (:func:`_middles`), and its indices' boxes.  What the
+    cards cover is taken off first,
     then a patch counts where it lies inside the zone (not touching its
     border: a shadow cast from outside, an arm, reaches it; as
     :func:`laid_patch`), or where at least :data:`BORDER_TEXTURE` of a
     card's area of it is retextured (``texture``: :func:`retextured`; a
     shadow retextures only its edges; a row of cards may reach the zone's
-    edge) and it meets none of the boxes the detector took for a hand
-    (``hands``: a hand or an arm reaching in that the hand models do not
-    see as one, a cartoon's or a gloved one; :class:`EmptyLook` passes them
-    where the surest is :data:`HAND_BOXES` or more).  ``margin`` and
+    edge) and none of it comes in from outside the zone picture (``outside``,
+    the look's size: :func:`from_outside`; an arm or a shadow crosses the
+    cloth round the zone, a card laid in the zone does not; None: every
+    patch reaching the border may).  ``margin`` and
     ``picture_wh`` (the zone picture's width and height with its margin;
     default the look's size times :data:`SCALE` plus the margin): where
     the cards' places lie in the look.
@@ -163,7 +161,7 @@ def unexplained(mask: np.ndarray, cards: list[CardRead], margin: int = 0, pictur
     >>> m[40:87, :20] = True                      # the other reaching the border: a shadow's way
     >>> unexplained(m, [one]), round(unexplained(m, [one], texture=m), 2)      # unless it is print
     (0.0, 1.61)
-    >>> unexplained(m, [one], texture=m, hands=((0.0, 100.0, 60.0, 200.0),))   # or where a hand may be
+    >>> unexplained(m, [one], texture=m, outside=m)        # unless it came in from outside
     0.0
     """
     h, w = mask.shape
@@ -171,22 +169,63 @@ def unexplained(mask: np.ndarray, cards: list[CardRead], margin: int = 0, pictur
     sx, sy = w / max(1, pw - 2 * margin), h / max(1, ph - 2 * margin)
     rest = mask.astype(np.uint8)
     for c in cards:
-        middle = c.centre if c.centre is not None else (0.5 * (c.box[0] + c.box[2]), 0.5 * (c.box[1] + c.box[3]))
-        reach = CARD_HALF_DIAGONAL * (1 if c.centre is not None else 2)
-        cv2.ellipse(rest, (round((middle[0] - margin) * sx), round((middle[1] - margin) * sy)),
-                    (max(1, round(reach * sx)), max(1, round(reach * sy))), 0, 0, 360, 0, -1)
+        for middle, reach in _middles(c):
+            cv2.ellipse(rest, (round((middle[0] - margin) * sx), round((middle[1] - margin) * sy)),
+                        (max(1, round(reach * sx)), max(1, round(reach * sy))), 0, 0, 360, 0, -1)
         for d in c.indices:
             cv2.rectangle(rest, (int((d.box[0] - margin) * sx), int((d.box[1] - margin) * sy)),
                           (int(np.ceil((d.box[2] - margin) * sx)), int(np.ceil((d.box[3] - margin) * sy))), 0, -1)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
     printed = np.bincount(labels[texture & (rest > 0)], minlength=n) if texture is not None else np.zeros(n, int)
-    for b in hands:       # (a patch a hand box meets is no card's)
-        x0, y0 = max(0, int((b[0] - margin) * sx)), max(0, int((b[1] - margin) * sy))
-        x1, y1 = int(np.ceil((b[2] - margin) * sx)), int(np.ceil((b[3] - margin) * sy))
-        printed[np.unique(labels[y0:max(y0, y1), x0:max(x0, x1)])] = 0
+    if outside is not None:
+        printed[np.unique(labels[outside])] = 0
     counted = [a for k, (x, y, bw, bh, a) in enumerate(stats) if k and (
         (x > 0 and y > 0 and x + bw < w and y + bh < h) or printed[k] * SCALE * SCALE >= BORDER_TEXTURE * CARD_AREA)]
     return float(max(counted, default=0)) * SCALE * SCALE / CARD_AREA
+
+
+def _middles(card: CardRead) -> list[tuple[tuple[float, float], float]]:
+    """Where ``card``'s middle may lie, each with the reach of its body
+    from there: its ``centre``; for a card read from one index, also that
+    centre mirrored through the index (the index may be the card's
+    bottom-right one, its middle then up and left of it, not down and
+    right as the centre guesses); without a centre, its box's middle, twice
+    as far.
+
+    >>> one = CardRead("S5", 0.9, (90, 90, 110, 130), (IndexDetection("S5", 0.9, (90, 90, 110, 130)),), (150.0, 170.0))
+    >>> [(m, round(r)) for m, r in _middles(one)]
+    [((150.0, 170.0), 115), ((50.0, 50.0), 115)]
+    """
+    if card.centre is None:
+        return [((0.5 * (card.box[0] + card.box[2]), 0.5 * (card.box[1] + card.box[3])), 2 * CARD_HALF_DIAGONAL)]
+    out = [(card.centre, CARD_HALF_DIAGONAL)]
+    if len(card.indices) == 1:
+        (x, y), (cx, cy) = card.indices[0].center, card.centre
+        out.append(((2 * x - cx, 2 * y - cy), CARD_HALF_DIAGONAL))
+    return out
+
+
+def from_outside(mask: np.ndarray, inner: tuple[int, int], margin: int, picture_wh: tuple[int, int]) -> np.ndarray:
+    """Of the whole zone picture's changes (``mask``: :func:`changed` of
+    two looks of the picture with its ``margin``, ``look_of(picture, 0)``),
+    the patches that reach its outer edge (an arm, a shadow cast from
+    outside), where they lie in the look of the zone alone (``inner``:
+    its height and width).  With no margin, every patch reaching the zone's
+    border.
+
+    >>> m = np.zeros((128, 176), bool); m[0:60, 80:100] = True; m[50:80, 30:50] = True    # an arm; a card
+    >>> out = from_outside(m, (112, 160), 32, (704, 512))
+    >>> out.shape, bool(out[20, 80]), bool(out[50, 30])
+    ((112, 160), True, False)
+    """
+    h, w = mask.shape
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    edge = [k for k in range(1, n) if stats[k, 0] == 0 or stats[k, 1] == 0
+            or stats[k, 0] + stats[k, 2] >= w or stats[k, 1] + stats[k, 3] >= h]
+    reach = np.isin(labels, edge)
+    mx, my = margin * w / picture_wh[0], margin * h / picture_wh[1]
+    cut = reach[int(round(my)):h - int(round(my)) or h, int(round(mx)):w - int(round(mx)) or w]
+    return cv2.resize(cut.astype(np.uint8), (inner[1], inner[0]), interpolation=cv2.INTER_NEAREST) > 0
 
 
 class EmptyLook:
@@ -209,6 +248,7 @@ class EmptyLook:
             raise ValueError(f"min_card must be a share of a card's area, over 0 and at most 10, got {min_card!r}")
         self.min_card = min_card
         self._empty: dict[str, np.ndarray] = {}
+        self._whole: dict[str, np.ndarray] = {}     # the look with the cloth round the zone
         self._had_cards: set[str] = set()
         self._changed_since: dict[str, float] = {}
 
@@ -225,26 +265,28 @@ class EmptyLook:
             empty = self._empty.get(zone)
             if not read.cards or read.printed or empty is None:
                 return read
-            now = look_of(picture, margin)
-            if now.shape != empty.shape:
+            now, whole = look_of(picture, margin), look_of(picture, 0)
+            if now.shape != empty.shape or whole.shape != self._whole[zone].shape:
                 return read
-            more = unexplained(changed(empty, now), read.cards, margin, (picture.shape[1], picture.shape[0]),
-                               retextured(empty, now), read.hand_boxes if read.hand_confidence >= HAND_BOXES else ())
+            wh = (picture.shape[1], picture.shape[0])
+            outside = from_outside(changed(self._whole[zone], whole), now.shape[:2], margin, wh)
+            more = unexplained(changed(empty, now), read.cards, margin, wh, retextured(empty, now), outside)
             return replace(read, unexplained=round(more, 2)) if more >= self.min_card else read
         now = look_of(picture, margin)
         empty = self._empty.get(zone)
         if empty is None or empty.shape != now.shape or zone in self._had_cards:
-            self._take(zone, now)
+            self._take(zone, now, picture)
             return read
         mask = changed(empty, now)
         if laid_patch(mask) >= self.min_card:
             return replace(read, unread=True)
         since = self._changed_since.setdefault(zone, t)
         if float(mask.mean()) < QUIET or t - since >= ABSORB_S:
-            self._take(zone, now)
+            self._take(zone, now, picture)
         return read
 
-    def _take(self, zone: str, look: np.ndarray) -> None:
+    def _take(self, zone: str, look: np.ndarray, picture: np.ndarray) -> None:
         self._empty[zone] = look
+        self._whole[zone] = look_of(picture, 0)
         self._had_cards.discard(zone)
         self._changed_since.pop(zone, None)
