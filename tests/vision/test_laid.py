@@ -8,6 +8,8 @@ know would read.  The reads are the shipped models'.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -64,6 +66,21 @@ def test_a_card_read_from_no_index_beside_cards_read_marks_the_read(detector, de
     assert read.names == ["HK", "S5"] and read.confidence > 0.9
     assert marked.unexplained >= MIN_CARD and marked.confidence == 0.0 and marked.names == read.names
     assert marked.to_dict()["unexplained"] == marked.unexplained
+
+
+def test_a_read_the_watcher_keeps_keeps_its_marking(detector, decks, wood):
+    # the table watcher reuses a zone's read while its picture has not changed:
+    # the cards keep the marking they got, not compared afresh every frame;
+    # a read of other cards, or one read afresh, is compared
+    deck = decks[0]
+    row = play_picture([_bgr(deck.cards["HK"]), _bgr(deck.back), _bgr(deck.cards["S5"])], wood, 0.0, 1.1)
+    read, marked = _marked(detector, wood, row)
+    look = EmptyLook()
+    look("S-play", 0.0, wood, 0, ZoneRead())
+    assert look("S-play", 0.1, row, 0, read).unexplained == marked.unexplained >= MIN_CARD
+    assert look("S-play", 0.2, wood, 0, replace(read), again=True).unexplained == marked.unexplained
+    assert look("S-play", 0.3, wood, 0, replace(read)).unexplained == 0.0
+    assert look("S-play", 0.4, row, 0, replace(read, cards=read.cards[:1]), again=True).unexplained > 0
 
 
 @pytest.mark.parametrize("step, angle", [(1.1, 0.0), (1.1, -35.0), (0.3, 0.0), (0.3, 40.0), (0.5, -20.0)])

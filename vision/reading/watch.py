@@ -203,6 +203,7 @@ class TableWatcher:
         self.hands = HandGate(hand_still_s, motion_level)
         self._thumbs: dict[str, np.ndarray] = {}      # this frame's thumbnails
         self._crops: dict[str, np.ndarray] = {}       # this frame's zone pictures
+        self._reused: set[str] = set()                # this frame's zones whose last read was kept
         self.empty_look = EmptyLook() if unread else None
         self.white = MarkerWhite(geo) if white_balance else None
         self.name = name
@@ -236,6 +237,7 @@ class TableWatcher:
         finding = workers.submit(markers_in, frame)
         reads: dict[str, ZoneRead] = {}
         todo = []
+        self._reused = set()
         white = self.white
         if white is not None:
             white.update(frame)
@@ -247,6 +249,7 @@ class TableWatcher:
             self._crops[z.name] = crop
             if kept is not None:
                 reads[z.name] = replace(kept)
+                self._reused.add(z.name)
             else:
                 todo.append((z.name, crop, thumb))
         # the zones that changed go to the detector together (one batched run),
@@ -287,7 +290,7 @@ class TableWatcher:
         for name, read in reads.items():
             read = self.hands(name, t, self._thumbs.get(name), read)
             if self.empty_look is not None and self.trackers[name].kind == "play":
-                read = self.empty_look(name, t, self._crops[name], self._margin_px, read)
+                read = self.empty_look(name, t, self._crops[name], self._margin_px, read, name in self._reused)
             events += self.trackers[name].update(t, read)
         return events
 
