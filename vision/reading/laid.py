@@ -123,10 +123,17 @@ def laid_patch(mask: np.ndarray) -> float:
     >>> round(laid_patch(m), 2)
     1.01
     """
-    n, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
-    h, w = mask.shape
-    inside = [a for x, y, bw, bh, a in stats[1:] if x > 0 and y > 0 and x + bw < w and y + bh < h]
+    _, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    inside = stats[1:, cv2.CC_STAT_AREA][~_at_border(stats[1:], mask.shape)]
     return float(max(inside, default=0)) * SCALE * SCALE / CARD_AREA
+
+
+def _at_border(stats: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """For each patch (a row of ``cv2.connectedComponentsWithStats``' stats),
+    whether it touches the border of a picture of ``shape``."""
+    h, w = shape[:2]
+    x, y, bw, bh = (stats[:, k] for k in range(4))
+    return (x <= 0) | (y <= 0) | (x + bw >= w) | (y + bh >= h)
 
 
 CARD_HALF_DIAGONAL = 0.5 * float(np.hypot(134, 188))   # px of a zone picture: a card's middle to its corners
@@ -178,9 +185,8 @@ def unexplained(mask: np.ndarray, cards: list[CardRead], margin: int = 0, pictur
     printed = np.bincount(labels[texture & (rest > 0)], minlength=n) if texture is not None else np.zeros(n, int)
     if outside is not None:
         printed[np.unique(labels[outside])] = 0
-    counted = [a for k, (x, y, bw, bh, a) in enumerate(stats) if k and (
-        (x > 0 and y > 0 and x + bw < w and y + bh < h) or printed[k] * SCALE * SCALE >= BORDER_TEXTURE * CARD_AREA)]
-    return float(max(counted, default=0)) * SCALE * SCALE / CARD_AREA
+    counts = ~_at_border(stats, mask.shape) | (printed * SCALE * SCALE >= BORDER_TEXTURE * CARD_AREA)
+    return float(max(stats[1:, cv2.CC_STAT_AREA][counts[1:]], default=0)) * SCALE * SCALE / CARD_AREA
 
 
 def _middles(card: CardRead) -> list[tuple[tuple[float, float], float]]:
@@ -218,10 +224,10 @@ def from_outside(mask: np.ndarray, inner: tuple[int, int], margin: int, picture_
     ((112, 160), True, False)
     """
     h, w = mask.shape
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
-    edge = [k for k in range(1, n) if stats[k, 0] == 0 or stats[k, 1] == 0
-            or stats[k, 0] + stats[k, 2] >= w or stats[k, 1] + stats[k, 3] >= h]
-    reach = np.isin(labels, edge)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    edge = _at_border(stats, mask.shape)
+    edge[0] = False          # (the background)
+    reach = edge[labels]
     mx, my = margin * w / picture_wh[0], margin * h / picture_wh[1]
     cut = reach[int(round(my)):h - int(round(my)) or h, int(round(mx)):w - int(round(mx)) or w]
     return cv2.resize(cut.astype(np.uint8), (inner[1], inner[0]), interpolation=cv2.INTER_NEAREST) > 0
@@ -247,7 +253,10 @@ class EmptyLook:
             raise ValueError(f"min_card must be a share of a card's area, over 0 and at most 10, got {min_card!r}")
         self.min_card = min_card
         self._empty: dict[str, np.ndarray] = {}
-        self._whole: dict[str, np.ndarray] = {}     # the look with the cloth round the zone
+        # the empty zone's picture with the cloth round it, and its look once wanted (only
+        # a read with cards compares with it: not made at every quiet frame of an empty zone)
+        self._empty_picture: dict[str, np.ndarray] = {}
+        self._whole: dict[str, np.ndarray] = {}
         self._marks: dict[str, tuple[tuple[CardRead, ...], float]] = {}   # the last cards compared, and what was left
         self._had_cards: set[str] = set()
         self._changed_since: dict[str, float] = {}
@@ -276,6 +285,8 @@ class EmptyLook:
                 more = mark[1]
             else:
                 now, whole = look_of(picture, margin), look_of(picture, 0)
+                if zone not in self._whole:
+                    self._whole[zone] = look_of(self._empty_picture[zone], 0)
                 if now.shape != empty.shape or whole.shape != self._whole[zone].shape:
                     return read
                 wh = (picture.shape[1], picture.shape[0])
@@ -298,6 +309,7 @@ class EmptyLook:
 
     def _take(self, zone: str, look: np.ndarray, picture: np.ndarray) -> None:
         self._empty[zone] = look
-        self._whole[zone] = look_of(picture, 0)
+        self._empty_picture[zone] = picture.copy()     # (a caller may reuse its buffer)
+        self._whole.pop(zone, None)
         self._had_cards.discard(zone)
         self._changed_since.pop(zone, None)

@@ -116,7 +116,7 @@ def zone_picture(face: np.ndarray, surface: np.ndarray, angle: float = 0.0) -> n
     """``face`` (a picture cut to the card, any shape) laid in the middle of
     ``surface`` (a zone picture, BGR), as wide as a card in a zone picture
     and as tall as the card's shape makes it, turned ``angle`` degrees
-    (anticlockwise as the picture is drawn).
+    (anticlockwise as the picture is drawn): :func:`play_picture` of one card.
 
     >>> face = np.full((224, 224, 3), 255, np.uint8)
     >>> pic = zone_picture(face, np.zeros((448, 640, 3), np.uint8))
@@ -124,17 +124,7 @@ def zone_picture(face: np.ndarray, surface: np.ndarray, angle: float = 0.0) -> n
     >>> int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1)
     (134, 188)
     """
-    if face.ndim != 3 or face.shape[2] != 3 or surface.ndim != 3 or surface.shape[2] != 3:
-        raise CardFacesError("face and surface must be BGR pictures")
-    w = round(CARD_PX)
-    h = round(CARD_PX * CARD_MM[1] / CARD_MM[0])
-    card = cv2.resize(face, (w, h), interpolation=cv2.INTER_AREA)
-    sh, sw = surface.shape[:2]
-    turn = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
-    turn[:, 2] += (sw / 2 - w / 2, sh / 2 - h / 2)
-    laid = cv2.warpAffine(card, turn, (sw, sh), flags=cv2.INTER_LINEAR)
-    mask = cv2.warpAffine(np.full((h, w), 255, np.uint8), turn, (sw, sh))
-    return np.where(mask[..., None] > 127, laid, surface)
+    return play_picture([face], surface, angle)
 
 
 class PlayDoesNotFit(CardFacesError):
