@@ -76,31 +76,15 @@ from vision.reading.detector import CardDetector, DetectorError  # noqa: E402
 from vision.reading.tracker import calibration_for, play_confidence  # noqa: E402
 from vision.training import real_piles  # noqa: E402
 # the phone set's loaders live with the training tools that also read its training split
-from vision.training.real_piles import CARD_PX, PHONE_ASPECT, Label, read_as_zone, yolo_labels  # noqa: E402
+from vision.training.real_piles import CARD_PX, INDEX_PX, PHONE_ASPECT, Label, read_as_zone, yolo_labels  # noqa: E402
+# CardCounterML's class names as the referee's codes: the training tools read its training split too
+from vision.training.labelled_index_crops import SET_NAMES, face  # noqa: E402
 
-INDEX_PX = 37.0   # the median index box's height in generated zone pictures (held-out decks, 2.13 px/mm)
 ASPECT = 16 / 9   # CardCounterML's webcam frame, squeezed into 640x640 by the set's export
 # The phone set's frame (PHONE_ASPECT, 4:3), likewise squeezed: all 88 were taken in one
 # sitting with the phone held level.  Where card boxes alone would suggest 3:4 (six
 # photographs), the cards are seen lying sideways, foreshortened by the tilted
 # view: checked by eye.
-# CardCounterML's 55 classes in its data.yaml order, as the referee's codes (BACK: no face)
-SET_NAMES = [r + s for r in ("10", "2", "3", "4", "5", "6", "7", "8", "9", "A") for s in "CDHS"] + \
-    ["BACK", "BLACK JOKER"] + [r + s for r in "JKQ" for s in "CDHS"] + ["RED JOKER"]
-
-
-def face(name: str) -> str | None:
-    """The referee's code of one of CardCounterML's class names (``10C`` -> ``CT``; ``BACK`` -> None).
-
-    >>> face("10C"), face("AS"), face("RED JOKER"), face("BLACK JOKER"), face("BACK")
-    ('CT', 'SA', 'BJ', 'LJ', None)
-    """
-    if name == "BACK":
-        return None
-    if name.endswith("JOKER"):
-        return "BJ" if name.startswith("RED") else "LJ"
-    rank, suit = name[:-1], name[-1]
-    return suit + {"10": "T"}.get(rank, rank)
 
 
 def ccml_photographs(folder: Path) -> list[tuple[Path, list[Label]]]:

@@ -122,18 +122,17 @@ def allowed_labels(box, cards: list[tuple[str, tuple[float, float, float, float]
     return m
 
 
-def photo_crops(finder, img: np.ndarray, boxes: list[dict], rng: np.random.Generator,
-                jitter: int = 2, random_boxes: int = 6) -> list[tuple[np.ndarray, np.ndarray]]:
-    """One photograph's (crop, allowed labels) pairs: every detector box (as
-    found and ``jitter`` times moved a little, sd 8 %), in the picture as it
-    lies and turned upright where its cards seem turned, then
-    ``random_boxes`` random index-sized boxes, half on the cards' middles, half
-    off every card (``NONE``)."""
+def detector_crops(finder, pic: np.ndarray, allowed_of, rng: np.random.Generator,
+                   jitter: int = 2) -> tuple[list[tuple[np.ndarray, np.ndarray]], list[tuple[float, float]]]:
+    """Every box ``finder`` finds in ``pic`` (a picture at the zone pictures'
+    scale), read as it lies and turned upright where its cards seem turned
+    (as :class:`vision.reading.detector.CardDetector` turns a zone), cropped
+    as the reader crops it (as found and ``jitter`` times moved a little, sd
+    8 %), with the labels ``allowed_of`` gives the box in ``pic``'s own pixels
+    (a box it gives None is left out); and the kept boxes' sizes."""
     from vision.reading.orientation import TURN_FROM, turns, upright
-    from vision.training.classifier_data import _intersections, _jittered
+    from vision.training.classifier_data import _jittered
 
-    pic, s = scaled_photo(img, boxes)
-    cards = [(RANKS[b["class"]], tuple(float(b[k]) * s for k in ("xmin", "ymin", "xmax", "ymax"))) for b in boxes]
     variants = [None] + [upright(pic, t) for t in turns(pic, 0, TURN_FROM)]
     pictures = [u.image if u else pic for u in variants]
     scale = finder.imgsz / max(ZONE_PX)
@@ -142,13 +141,28 @@ def photo_crops(finder, img: np.ndarray, boxes: list[dict], rng: np.random.Gener
         for d in found:
             if d.name == "HAND":
                 continue
-            # labelled in the photograph's own pixels, cropped upright as the reader crops it
-            allowed = allowed_labels(u.box(d.box) if u else d.box, cards)
+            # labelled in the picture's own pixels, cropped upright as the reader crops it
+            allowed = allowed_of(u.box(d.box) if u else d.box)
+            if allowed is None:
+                continue
             bw, bh = d.box[2] - d.box[0], d.box[3] - d.box[1]
             sizes.append((bw, bh))
             out.append((crop(p, d.box), allowed))
             for _ in range(jitter):
                 out.append((crop(p, _jittered(d.box, 0.08 * bw, 0.08 * bh, rng)), allowed))
+    return out, sizes
+
+
+def photo_crops(finder, img: np.ndarray, boxes: list[dict], rng: np.random.Generator,
+                jitter: int = 2, random_boxes: int = 6) -> list[tuple[np.ndarray, np.ndarray]]:
+    """One photograph's (crop, allowed labels) pairs: every detector box
+    (:func:`detector_crops`), then ``random_boxes`` random index-sized boxes,
+    half on the cards' middles, half off every card (``NONE``)."""
+    from vision.training.classifier_data import _intersections
+
+    pic, s = scaled_photo(img, boxes)
+    cards = [(RANKS[b["class"]], tuple(float(b[k]) * s for k in ("xmin", "ymin", "xmax", "ymax"))) for b in boxes]
+    out, sizes = detector_crops(finder, pic, lambda box: allowed_labels(box, cards), rng, jitter)
     bw, bh = np.median(sizes, axis=0) if sizes else (0.22 * CARD_PX, 0.4 * CARD_PX)
     h, w = pic.shape[:2]
     card_boxes = np.array([b for _, b in cards]).reshape(-1, 4)

@@ -55,6 +55,7 @@ if TYPE_CHECKING:
     from vision.reading.detector import ZoneRead
 
 CARD_PX = 188.0   # a card's height (88 mm) in generated zone pictures (vision.training.card_faces)
+INDEX_PX = 37.0   # the median index box's height in generated zone pictures (held-out decks, 2.13 px/mm)
 # The phone set's frame, squeezed to 640x640 by the export: all its photographs
 # were taken with the phone held level (4:3).
 PHONE_ASPECT = 4 / 3
