@@ -35,7 +35,14 @@ play's angle and in tight fans, every stock and kind together: the issue's
 figures for real cards.  The cards are real; their laying, the surfaces'
 cut and the light are ours, so this is not a photograph of a play.
 
-    python benchmarks/bench_real_fans.py --root ROOT [--plays 20] [--splits valid,test] [--per-play FILE]
+``--venue-curve`` adds, for each stock, a confidence curve of the venue's
+own (as ``guandan-ref camera-check --fit`` makes one from the reads its
+referees judged) fitted on half of that stock's plays and judged on the
+other half, beside the shipped curve fitted on generated plays: the reads
+each puts at the table's threshold or more, and how many of those are
+right.
+
+    python benchmarks/bench_real_fans.py --root ROOT [--plays 20] [--splits valid,test] [--per-play FILE] [--venue-curve]
 """
 
 from __future__ import annotations
@@ -43,7 +50,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections import Counter
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import cv2
@@ -51,6 +58,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.bench_real_piles import venue_cross_fit  # noqa: E402
 from referee.settings import Settings  # noqa: E402
 from vision.reading.classes import JOKERS  # noqa: E402
 from vision.reading.detector import CardDetector, ZoneRead  # noqa: E402
@@ -66,22 +74,89 @@ KINDS = {"row": ((1.05, 1.15), (1, 4), 2.0),
          "tight_fan": ((0.24, 0.28), (4, 8), 2.0)}
 ANGLE_BINS = ((0, 15), (15, 30), (30, 45))
 LIGHTS = ("as_shot", "dim", "shadow_band")
+RANKS = "A23456789TJQKA"       # in order for straights, tubes and plates (an ace below 2 or above K)
+SUITS = "SHDC"
+# the combinations a player lays, by their number of cards (no jokers: the set's are one folder of many designs)
+COMBINATIONS = {"single": (1,), "pair": (2,), "triple": (3,), "bomb": (4, 5, 6, 7, 8), "full_house": (5,),
+                "straight": (5,), "straight_flush": (5,), "tube": (6,), "plate": (6,)}
 BATCH = 8
 MARGIN_PX = Zone.margin_px(ZONE_MARGIN_MM)     # the cloth round the zone the table watcher reads with it
 
 
+def combination(least: int, most: int, have: dict[str, int], rng: np.random.Generator) -> tuple[str, list[str]]:
+    """A legal Guandan combination (:data:`COMBINATIONS`) of ``least`` to
+    ``most`` cards, as a player lays it (a same-rank group together, a run
+    low to high), drawn from the faces ``have`` holds pictures of (face:
+    how many; two decks: no face more than twice): its kind and faces.
+    Raises :class:`CardFacesError` where none can be drawn.
+
+    >>> have = {s + r: 2 for s in SUITS for r in RANKS[1:]}
+    >>> rng = np.random.default_rng(1)
+    >>> draws = [combination(4, 8, have, rng) for _ in range(200)]
+    >>> sorted({kind for kind, _ in draws})
+    ['bomb', 'full_house', 'plate', 'straight', 'straight_flush', 'tube']
+    >>> all(4 <= len(faces) <= 8 for _, faces in draws)
+    True
+    >>> combination(1, 1, have, rng)[0]
+    'single'
+    """
+    kinds = [k for k, sizes in COMBINATIONS.items() if any(least <= n <= most for n in sizes)]
+    for _ in range(200):
+        kind = kinds[int(rng.integers(len(kinds)))]
+        n = int(rng.choice([v for v in COMBINATIONS[kind] if least <= v <= most]))
+        flush = SUITS[int(rng.integers(4))]
+        if kind in ("straight", "straight_flush", "tube", "plate"):
+            per, length = {"straight": (1, 5), "straight_flush": (1, 5), "tube": (2, 3), "plate": (3, 2)}[kind]
+            low = int(rng.integers(len(RANKS) - length + 1))
+            groups = [(RANKS[low + k], per) for k in range(length)]
+        else:
+            ranks = [str(r) for r in rng.permutation(list(RANKS[1:]))]
+            groups = [(ranks[0], n)] if kind != "full_house" else [(ranks[0], 3), (ranks[1], 2)]
+        faces: list[str] = []
+        for rank, count in groups:
+            if kind == "straight_flush":
+                options = [flush + rank] * min(1, have.get(flush + rank, 0))
+            else:       # each suit at most twice (two decks) and no more often than there are pictures of it
+                options = [s + rank for s in SUITS for _ in range(min(2, have.get(s + rank, 0)))]
+            if len(options) < count:
+                break
+            faces += [options[int(k)] for k in rng.choice(len(options), size=count, replace=False)]
+        else:
+            return kind, faces
+    raise CardFacesError(f"no combination of {least} to {most} cards can be drawn from these faces")
+
+
 def lay_plays(faces: list[tuple[np.ndarray, str]], kind: str, angles: tuple[float, float], count: int,
-              rng: np.random.Generator) -> list[tuple[np.ndarray, np.ndarray, list[str], float]]:
+              rng: np.random.Generator, combinations: bool = True
+              ) -> list[tuple[np.ndarray, np.ndarray, list[str], float, str]]:
     """``count`` plays of ``kind`` from ``faces`` (pictures and their faces),
     each turned by an angle in ``angles`` (degrees, either way round), on a
     real surface under one of :data:`LIGHTS`: (picture, the surface bare
-    under the same light, faces left to right, angle) each."""
+    under the same light, faces left to right, angle, combination) each.
+    Each play is a legal combination (:func:`combination`), each card a
+    picture of its own; where it would not fit in the zone, a smaller one is
+    drawn.  ``combinations=False``: faces drawn at random, as before
+    2026-12-06 (the combination then says ``random``), and cards left off
+    the end until the play fits."""
     from vision.training.real_surfaces import relight, surfaces, zone_surface
 
     steps, (least, most), crooked = KINDS[kind]
     tops = surfaces()
     m = MARGIN_PX
     size = (ZONE_PX[0] + 2 * m, ZONE_PX[1] + 2 * m)
+    by_face: dict[str, list[int]] = defaultdict(list)
+    for k, (_, f) in enumerate(faces):
+        by_face[f].append(k)
+    have = {f: len(ks) for f, ks in by_face.items()}
+
+    def draw(fewest: int, most_cards: int) -> tuple[str, list[tuple[np.ndarray, str]]]:
+        if not combinations:
+            n = int(rng.integers(fewest, most_cards + 1))
+            return "random", [faces[int(k)] for k in rng.choice(len(faces), size=n, replace=False)]
+        name, codes = combination(fewest, most_cards, have, rng)
+        pools = {f: [int(k) for k in rng.permutation(by_face[f])] for f in set(codes)}
+        return name, [faces[pools[f].pop()] for f in codes]
+
     out = []
     while len(out) < count:
         angle = float(rng.uniform(*angles)) * float(rng.choice([-1.0, 1.0]))
@@ -90,9 +165,8 @@ def lay_plays(faces: list[tuple[np.ndarray, str]], kind: str, angles: tuple[floa
             surface = zone_surface(tops[int(rng.integers(len(tops)))], size, rng)
         else:
             surface = np.full((size[1], size[0], 3), 120, np.uint8)
-        n = int(rng.integers(least, most + 1))
-        picks = [faces[int(k)] for k in rng.choice(len(faces), size=n, replace=False)]
-        own = [float(v) for v in rng.uniform(-crooked, crooked, size=n)]
+        name, picks = draw(least, most)
+        own = [float(v) for v in rng.uniform(-crooked, crooked, size=len(picks))]
         light = str(rng.choice(LIGHTS))
         while True:     # fewer cards until the play fits in the zone
             try:
@@ -103,22 +177,33 @@ def lay_plays(faces: list[tuple[np.ndarray, str]], kind: str, angles: tuple[floa
                 if len(picks) == least:
                     picture = None
                     break
-                picks, own = picks[:-1], own[:-1]
+                if combinations:
+                    name, picks = draw(least, len(picks) - 1)
+                else:
+                    picks = picks[:-1]
+                own = own[:len(picks)]
         if picture is None:
             continue
         lit = int(rng.integers(2 ** 31))      # (one shadow on the bare surface and the play)
         out.append((relight(picture, light, np.random.default_rng(lit)),
-                    relight(surface, light, np.random.default_rng(lit)), [f for _, f in picks], angle))
+                    relight(surface, light, np.random.default_rng(lit)), [f for _, f in picks], angle, name))
     return out
 
 
 def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "test"), plays: int = 20,
-            seed: int = 424242, per_play: list | None = None, marked: bool = True) -> dict:
+            seed: int = 424242, per_play: list | None = None, marked: bool = True,
+            venue_curve: bool = False, combinations: bool = True) -> dict:
     """The figures of the module's docstring: ``plays`` plays of each stock,
     kind and angle bin.  ``per_play``: a list that gets one dict a play.
+    ``combinations``: each play a legal combination (else faces drawn at
+    random, as before 2026-12-06: :func:`lay_plays`).
     ``marked``: each read marked where more lies in the zone than its cards
-    cover, as the table watcher marks it (:class:`vision.reading.laid.EmptyLook`)."""
+    cover, as the table watcher marks it (:class:`vision.reading.laid.EmptyLook`).
+    ``venue_curve``: also a confidence curve of the venue's own, fitted on
+    half of a stock's plays as ``guandan-ref camera-check --fit`` fits one and
+    judged on the other half (:func:`benchmarks.bench_real_piles.venue_cross_fit`)."""
     rng = np.random.default_rng(seed)
+    rows: list[dict] = []
     calibration, asked_below = calibration_for(det), Settings().min_confidence
     pools: dict[bool, list[tuple[np.ndarray, str]]] = {True: [], False: []}
     for f in (f for s in splits for f in face_pictures(root, s)):
@@ -133,17 +218,18 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
                                                    "coloured or dark stock (art decks)": len(pools[False])}}
     by_angle: dict[str, Counter] = {f"{lo}-{hi}": Counter() for lo, hi in ANGLE_BINS}
     tight = Counter()
+    totals: dict[str, Counter] = defaultdict(Counter)
     for white, stock in ((True, "white card stock"), (False, "coloured or dark stock (art decks)")):
         if not pools[white]:
             continue
         for kind in KINDS:
             for lo, hi in ANGLE_BINS:
                 c = Counter()
-                laid = lay_plays(pools[white], kind, (lo, hi), plays, rng)
+                laid = lay_plays(pools[white], kind, (lo, hi), plays, rng, combinations)
                 for i in range(0, len(laid), BATCH):
                     batch = laid[i:i + BATCH]
-                    reads = det.read_zones([p for p, _, _, _ in batch], det.imgsz / max(ZONE_PX), MARGIN_PX)
-                    for (picture, bare, truth, angle), read in zip(batch, reads):
+                    reads = det.read_zones([p for p, *_ in batch], det.imgsz / max(ZONE_PX), MARGIN_PX)
+                    for (picture, bare, truth, angle, shape), read in zip(batch, reads):
                         if marked:
                             # as the table watcher marks it, the zone seen bare before the play was laid
                             look = EmptyLook()
@@ -169,13 +255,29 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
                         for k in (by_angle[f"{lo}-{hi}"], *((tight,) if kind == "tight_fan" else ())):
                             k["cards"] += len(truth)
                             k["found"] += found
-                        if per_play is not None:
-                            per_play.append({"stock": stock, "kind": kind, "angle": round(angle, 1), "truth": truth,
-                                             "read": names, "exact": exact, "confidence": round(float(confidence), 4),
-                                             "asked": not unasked, "unexplained": read.unexplained})
+                        rows.append({"stock": stock, "kind": kind, "combination": shape, "angle": round(angle, 1),
+                                     "truth": truth,
+                                     "read": names, "exact": exact, "raw": round(float(read.confidence), 4),
+                                     "confidence": round(float(confidence), 4), "asked": not unasked,
+                                     "unexplained": read.unexplained})
                 out.setdefault(stock, {}).setdefault(kind, {})[f"{lo}-{hi} degrees"] = _figures(c)
+                totals[stock] += c
+    for stock, t in totals.items():
+        out[stock]["all plays"] = {"plays": t["plays"], "exact": round(t["exact"] / max(1, t["plays"]), 3),
+                                   "card_recall": _recall(t),
+                                   "card_precision": round(t["found"] / max(1, t["read"]), 3),
+                                   "right_not_asked": f"{t['exact_unasked']} of {t['exact']}",
+                                   "wrong_not_asked": f"{t['wrong_unasked']} of {t['plays'] - t['exact']}"}
     out["card recall by angle, all plays"] = {k: _recall(v) for k, v in by_angle.items()}
     out["card recall in tight fans, all angles"] = _recall(tight)
+    if venue_curve:
+        # a venue plays one deck: each stock's plays fitted and judged apart
+        out["venue_curve"] = {stock: venue_cross_fit([r for r in rows if r["stock"] == stock], calibration,
+                                                     asked_below)
+                              for stock in ("white card stock", "coloured or dark stock (art decks)")
+                              if any(r["stock"] == stock for r in rows)}
+    if per_play is not None:
+        per_play.extend(rows)
     return out
 
 
@@ -203,6 +305,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=424242)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--per-play", type=Path, help="also write each play's read here (JSON lines)")
+    ap.add_argument("--venue-curve", action="store_true",
+                    help="also a venue's own confidence curve: fitted on half of each stock's plays, judged on the rest")
+    ap.add_argument("--random-faces", action="store_true",
+                    help="each play's faces drawn at random, not a legal combination (as before 2026-12-06)")
     ap.add_argument("--unmarked", action="store_true",
                     help="reads not marked where more lies in the zone than they cover (as before 2026-12-06)")
     args = ap.parse_args(argv)
@@ -212,7 +318,7 @@ def main(argv: list[str] | None = None) -> int:
     rows: list | None = [] if args.per_play else None
     try:
         out = measure(det, args.root, tuple(s for s in args.splits.split(",") if s), args.plays, args.seed, rows,
-                      not args.unmarked)
+                      not args.unmarked, args.venue_curve, not args.random_faces)
     except CardFacesError as e:
         print(f"bench_real_fans: {e}", file=sys.stderr)
         return 2

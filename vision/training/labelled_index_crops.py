@@ -53,7 +53,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.reading.index_classifier import LABELS
+from vision.reading.index_classifier import LABELS, NONE
 from vision.training.real_piles import INDEX_PX
 
 SOURCE = ("Ammememe/CardCounterML", "a0e040b", "CC BY 4.0 (Roboflow Universe cadyzedevelopmenthub/card-detection-zk7wu v12)")
@@ -69,6 +69,7 @@ GROUPS = tuple(g for _, g in _GROUPS)
 # (measured on every 15th photograph: phone and webcam; the black-gold deck's indices are found too
 # seldom to tell, and were taken by phone)
 GROUP_ASPECT = {"phone": 3 / 4, "black-gold": 3 / 4, "webcam": 4 / 3}
+NEAR = 0.5         # a box this share of a labelled index's size beside it may still be that index
 
 # one labelled index: its face (None: a card's back) and its box in shares of the picture's sides
 Index = tuple[str | None, float, float, float, float]
@@ -205,14 +206,34 @@ def best_aspect(finder, img: np.ndarray, labels: list[Index], default: float = 1
     return shapes[k] if sums[k] > 1.1 * sums[0] else default
 
 
+def off_indices(box, boxes: np.ndarray, grow: float = NEAR) -> bool:
+    """Whether ``box``'s centre lies outside every one of ``boxes`` (N x 4)
+    grown by ``grow`` of its size each way: on a court picture, a pip, a
+    card's back or the table, not on an index that a labeller boxed a
+    little tightly.
+
+    >>> labelled = np.array([[0, 0, 20, 40]], float)
+    >>> off_indices((18, 0, 38, 40), labelled), off_indices((40, 50, 60, 90), labelled)
+    (False, True)
+    """
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    gx, gy = grow * (boxes[:, 2] - boxes[:, 0]), grow * (boxes[:, 3] - boxes[:, 1])
+    near = ((boxes[:, 0] - gx <= cx) & (cx <= boxes[:, 2] + gx) & (boxes[:, 1] - gy <= cy) & (cy <= boxes[:, 3] + gy))
+    return not near.any()
+
+
 def photo_crops(finder, img: np.ndarray, labels: list[Index], rng: np.random.Generator,
-                default_aspect: float = 1.0, jitter: int = 2) -> tuple[list[tuple[np.ndarray, np.ndarray]], float]:
+                default_aspect: float = 1.0, jitter: int = 2,
+                negatives: bool = False) -> tuple[list[tuple[np.ndarray, np.ndarray]], float]:
     """One photograph's (crop, allowed labels) pairs, each allowing its
     labelled index's face alone: the detector's boxes on labelled indices,
     then each labelled index no box was found on, cut at its labelled box
     (and ``jitter`` times moved a little), so that the classifier also
     learns indices this detector boxes only at other angles or scales.
-    And the shape it was read in (:func:`best_aspect`)."""
+    With ``negatives``, a box found well off every labelled index
+    (:func:`off_indices`) is cut as ``NONE`` alone: where the labeller boxed
+    every index in sight, what else the detector boxes is a court picture,
+    a pip or the table.  And the shape it was read in (:func:`best_aspect`)."""
     from vision.reading.index_classifier import crop
     from vision.training.classifier_data import _jittered
     from vision.training.real_crops import detector_crops
@@ -228,11 +249,13 @@ def photo_crops(finder, img: np.ndarray, labels: list[Index], rng: np.random.Gen
         m[LABELS.index(code)] = True
         masks.append(m)
     found: set[int] = set()
+    nothing = np.zeros(len(LABELS), bool)
+    nothing[NONE] = True
 
     def allowed_of(box):
         k = on_index(box, boxes)
         if k is None:
-            return None
+            return nothing if negatives and off_indices(box, boxes) else None
         found.add(k)
         return masks[k]
 
@@ -261,9 +284,10 @@ def photographs(folder: Path, groups: tuple[str, ...] = GROUPS) -> list[tuple[Pa
 
 
 def build(folder: Path, seed: int = 0, detector: Path | None = None, groups: tuple[str, ...] = GROUPS,
-          progress=None) -> dict[str, np.ndarray]:
+          progress=None, negatives: bool = False) -> dict[str, np.ndarray]:
     """The crops of every photograph of ``groups``, with their labels; see the
-    module's docstring.  ``progress(done, total)`` is called as it goes."""
+    module's docstring (``negatives``: :func:`photo_crops`).  ``progress(done,
+    total)`` is called as it goes."""
     from vision.reading.detector import CardDetector
 
     finder = CardDetector(detector, classifier=False, threads=1)
@@ -274,7 +298,7 @@ def build(folder: Path, seed: int = 0, detector: Path | None = None, groups: tup
         if img is None:
             raise LabelledCropsError(f"cannot read {path}")
         crops, _ = photo_crops(finder, img, index_labels(path), np.random.default_rng([seed, n]),
-                               GROUP_ASPECT[group])
+                               GROUP_ASPECT[group], negatives=negatives)
         for x, a in crops:
             xs.append(x)
             allowed.append(a)
@@ -295,6 +319,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--detector", type=Path, help="the ONNX detector (default: the shipped one)")
     ap.add_argument("--groups", default=",".join(GROUPS), help=f"which photographs (default: {','.join(GROUPS)})")
+    ap.add_argument("--negatives", action="store_true",
+                    help="also cut boxes found well off every labelled index, as NONE")
     args = ap.parse_args(argv)
 
     def progress(done: int, total: int) -> None:
@@ -302,7 +328,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{done}/{total} photographs", file=sys.stderr, flush=True)
 
     try:
-        data = build(args.folder, args.seed, args.detector, tuple(g for g in args.groups.split(",") if g), progress)
+        data = build(args.folder, args.seed, args.detector, tuple(g for g in args.groups.split(",") if g), progress,
+                     args.negatives)
     except (LabelledCropsError, OSError) as exc:
         print(f"labelled_index_crops: {exc}", file=sys.stderr)
         return 2
@@ -310,7 +337,8 @@ def main(argv: list[str] | None = None) -> int:
     np.savez_compressed(args.out, **data)
     for g in GROUPS:
         mine = data["group"] == g
-        print(f"{g}: {int(mine.sum())} crops from {len(set(data['photo'][mine]))} source photographs")
+        none = int(data["allowed"][mine][:, NONE].sum())
+        print(f"{g}: {int(mine.sum())} crops ({none} NONE) from {len(set(data['photo'][mine]))} source photographs")
     print(f"{len(data['x'])} crops -> {args.out}")
     return 0
 
