@@ -3,12 +3,15 @@
 The cards are :mod:`vision.training.card_faces`' real faces of a few
 hundred decks (its ``valid`` and ``test`` splits by default: measured only,
 never trained or tuned on); the laying is ours
-(:func:`vision.training.card_faces.play_picture`): each play's cards,
-drawn at random from one stock (white card stock, as tournament decks are
-printed, or the set's art decks: :func:`vision.training.card_faces.white_stock`),
-laid left to right in a zone of a real table surface (:mod:`vision.training.real_surfaces`:
+(:func:`vision.training.card_faces.play_picture`): each play a legal
+combination as a player lays it (:func:`combination`: a same-rank group
+together, a run low to high), its faces from one stock (white card stock,
+as tournament decks are printed, or the set's art decks:
+:func:`vision.training.card_faces.white_stock`), each card a picture of
+its own, laid left to right in a zone of a real table surface (:mod:`vision.training.real_surfaces`:
 Debian's wooden boards, cork, paper and cloth; the zone picture with the
-cloth round it that the table watcher reads) as
+cloth round it that the table watcher reads) as (the combinations of each
+kind's number of cards)
 
 - ``row``: 1 to 4 cards side by side with small gaps (1.05-1.15 card widths apart);
 - ``fan``: 2 to 6 cards, each over the last, 0.35-0.55 card widths apart;
@@ -19,18 +22,22 @@ each card up to 2-3 degrees crooked, the play turned as a whole by an angle
 drawn from 0-15, 15-30 and 30-45 degrees (either way round), under the
 light as shot, dimmed, or with a hard shadow band across it (a lamp's tint
 is left out: the table takes it out by its markers' white,
-:mod:`vision.reading.white_balance`).  Fewer cards where the play would
-not fit in the zone.  Each picture is read as the table watcher reads a
+:mod:`vision.reading.white_balance`).  A smaller combination where the
+play would not fit in the zone.  Each picture is read as the table watcher reads a
 zone.  A play holds no jokers (the set's jokers are one folder of many
 designs); two cards of one face from two decks may be drawn, as Guandan's
-two decks give.
+two decks give.  ``--random-faces`` draws each play's faces at random, as
+before 2026-12-06: such plays are mostly no combination, which the reader
+asks about whatever its score, so they hide how many right plays pass
+unasked and how many wrong ones do.
 
 Printed per stock, kind and angle: plays read exactly (the same faces, as
 many of each), the same in order (left to right), card recall and
 precision, plays with a phantom joker, nothing read; and what would reach
 the referee unasked (the play's calibrated confidence,
 :func:`vision.reading.tracker.play_confidence`, at or above the table's
-default ``min_confidence``): right, and wrong.  Then card recall by the
+default ``min_confidence``): right, and wrong; and each stock's totals
+(``all plays``).  Then card recall by the
 play's angle and in tight fans, every stock and kind together: the issue's
 figures for real cards.  The cards are real; their laying, the surfaces'
 cut and the light are ours, so this is not a photograph of a play.

@@ -1,0 +1,73 @@
+"""The real-fans benchmark lays plays as players lay them: legal combinations.
+
+Faces drawn at random are mostly no combination, and such a read is asked
+about whatever its score (:func:`vision.reading.tracker.no_combination`), so
+the benchmark's right plays looked asked about and its wrong ones caught
+for a reason a real table does not give.
+"""
+
+from __future__ import annotations
+
+import doctest
+from collections import Counter
+
+import numpy as np
+import pytest
+
+import benchmarks.bench_real_fans as fans
+from referee.combos import readings
+from vision.reading.tracker import no_combination
+from vision.training.card_faces import CardFacesError
+
+LEVELS = "23456789TJQKA"
+
+
+def _legal(faces: list[str]) -> bool:
+    return any(readings(" ".join(faces), level) for level in LEVELS)
+
+
+def test_examples():
+    assert doctest.testmod(fans).failed == 0
+
+
+@pytest.mark.parametrize("kind", sorted(fans.KINDS))
+def test_every_drawn_play_is_a_legal_combination_of_two_decks(kind):
+    _, (least, most), _ = fans.KINDS[kind]
+    have = {s + r: 3 for s in fans.SUITS for r in fans.RANKS[1:]}
+    rng = np.random.default_rng(7)
+    shapes = Counter()
+    for _ in range(300):
+        shape, faces = fans.combination(least, most, have, rng)
+        shapes[shape] += 1
+        assert least <= len(faces) <= most
+        assert max(Counter(faces).values()) <= 2            # two decks: no face three times
+        assert _legal(faces) and not no_combination(faces), (shape, faces)
+        if shape == "straight_flush":
+            assert len({f[0] for f in faces}) == 1
+    allowed = {k for k, sizes in fans.COMBINATIONS.items() if any(least <= n <= most for n in sizes)}
+    assert set(shapes) == allowed       # every combination that fits is drawn
+
+
+def test_only_faces_with_pictures_are_drawn_and_a_pool_too_small_is_refused():
+    have = {"S5": 1, "H5": 1, "D5": 1, "C5": 1, "S9": 2}
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        shape, faces = fans.combination(1, 4, have, rng)
+        assert all(Counter(faces)[f] <= have[f] for f in faces)
+    with pytest.raises(CardFacesError, match="no combination of 6 to 6"):
+        fans.combination(6, 6, have, rng)      # no tube or plate of these
+
+
+def test_plays_laid_are_combinations_each_card_its_own_picture():
+    # one plain picture a face, two of the hearts: each card of a play is a picture of its own
+    faces = [(np.full((224, 160, 3), 40 + 3 * k, np.uint8), s + r)
+             for k, (s, r) in enumerate((s, r) for s in fans.SUITS for r in fans.RANKS[1:])]
+    faces += [(np.full((224, 160, 3), 250, np.uint8), "H" + r) for r in fans.RANKS[1:]]
+    laid = fans.lay_plays(faces, "fan", (0.0, 15.0), 12, np.random.default_rng(5))
+    assert len(laid) == 12
+    for picture, bare, truth, angle, shape in laid:
+        assert picture.shape == bare.shape and abs(angle) <= 15
+        assert shape in fans.COMBINATIONS and _legal(truth)
+    random = fans.lay_plays(faces, "fan", (0.0, 15.0), 12, np.random.default_rng(5), combinations=False)
+    assert {shape for *_, shape in random} == {"random"}
+    assert sum(no_combination(truth) for _, _, truth, _, _ in random) > 6     # why the draw changed
