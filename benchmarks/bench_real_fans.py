@@ -49,7 +49,8 @@ other half, beside the shipped curve fitted on generated plays: the reads
 each puts at the table's threshold or more, and how many of those are
 right.
 
-    python benchmarks/bench_real_fans.py --root ROOT [--plays 20] [--splits valid,test] [--per-play FILE] [--venue-curve]
+    python benchmarks/bench_real_fans.py --root ROOT [--plays 20] [--splits valid,test] [--per-play FILE] \
+        [--venue-curve] [--random-faces]
 """
 
 from __future__ import annotations
@@ -313,7 +314,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--per-play", type=Path, help="also write each play's read here (JSON lines)")
     ap.add_argument("--venue-curve", action="store_true",
-                    help="also a venue's own confidence curve: fitted on half of each stock's plays, judged on the rest")
+                    help="also a venue's own confidence curve: fitted on half of each stock's plays, "
+                         "judged on the rest")
     ap.add_argument("--random-faces", action="store_true",
                     help="each play's faces drawn at random, not a legal combination (as before 2026-12-06)")
     ap.add_argument("--unmarked", action="store_true",

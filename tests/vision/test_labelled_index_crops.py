@@ -50,7 +50,8 @@ def test_a_bad_label_row_is_refused_by_name(tmp_path):
     folder = tmp_path / "datasets" / "train"
     shutil.copytree(CCML / "datasets" / "train", folder)
     label = next((folder / "labels").glob("IMG_2022*.txt"))
-    for bad in ("51 0.2 0.2 0.1", "77 0.2 0.2 0.1 0.1", "51 0.2 0.2 nan 0.1", "51 1.5 0.2 0.1 0.1", "x 0.2 0.2 0.1 0.1"):
+    bad_rows = ("51 0.2 0.2 0.1", "77 0.2 0.2 0.1 0.1", "51 0.2 0.2 nan 0.1", "51 1.5 0.2 0.1 0.1", "x 0.2 0.2 0.1 0.1")
+    for bad in bad_rows:
         label.write_text(bad + "\n")
         with pytest.raises(LabelledCropsError, match=label.name):
             index_labels(folder / "images" / (label.stem + ".jpg"))

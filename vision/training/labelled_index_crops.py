@@ -56,7 +56,8 @@ import numpy as np
 from vision.reading.index_classifier import LABELS, NONE
 from vision.training.real_piles import INDEX_PX
 
-SOURCE = ("Ammememe/CardCounterML", "a0e040b", "CC BY 4.0 (Roboflow Universe cadyzedevelopmenthub/card-detection-zk7wu v12)")
+SOURCE = ("Ammememe/CardCounterML", "a0e040b",
+          "CC BY 4.0 (Roboflow Universe cadyzedevelopmenthub/card-detection-zk7wu v12)")
 # the set's 55 class names in its data.yaml order
 SET_NAMES = [r + s for r in ("10", "2", "3", "4", "5", "6", "7", "8", "9", "A") for s in "CDHS"] + \
     ["BACK", "BLACK JOKER"] + [r + s for r in "JKQ" for s in "CDHS"] + ["RED JOKER"]
@@ -102,9 +103,9 @@ def group_of(name: str) -> str | None:
     'phone'
     >>> group_of("IMG_7730_JPG.rf.843a9b759f6ad251c759440f2c1908b3.jpg")
     'black-gold'
-    >>> group_of("Jh-c6a5aca1-3990-11ed-ac65-ec2e98cc7ff6_jpg.rf.0a.jpg"), group_of("Joker-13f3ca9e-3993-11ed_jpg.rf.1.jpg")
+    >>> group_of("Jh-c6a5aca1-3990-11ed_jpg.rf.0a.jpg"), group_of("Joker-13f3ca9e-3993-11ed_jpg.rf.1.jpg")
     ('webcam', 'webcam')
-    >>> [group_of(n) for n in ("WIN_20240627_12_30_28_Pro_jpg.rf.4b.jpg", "000534301_jpg.rf.32.jpg", "A_1_jpg.rf.9.jpg")]
+    >>> [group_of(n) for n in ("WIN_20240627_12_30_28_Pro_jpg.rf.4b.jpg", "000534301_jpg.rf.3.jpg", "A_1_jpg.rf.9.jpg")]
     [None, None, None]
     """
     return next((g for pattern, g in _GROUPS if pattern.search(name)), None)
