@@ -115,6 +115,8 @@ class Confirm(DocumentedEnum):
     LEADER_PASS = "leader_pass", "A pass by the seat that must lead; not counted."
     HELD_VIOLATION = "held_violation", ("A violation found while a camera read of this deal awaits "
                                         "confirmation: no penalty unless the read is confirmed.")
+    CAMERA_PENALTY = "camera_penalty", ("A penalty found in the cards a camera read, held until the referee "
+                                        "confirms that read (or corrects it); setting camera_penalties.")
     OVERTIME_UNSEEN = "overtime_unseen", ("A limit ran out while a camera of the table was offline: the "
                                           "seat may have acted in time, unseen; no warning unless the "
                                           "referee gives it.")

@@ -21,6 +21,7 @@ from typing import Any, Mapping
 MATCH_FORMATS = ("game", "deals", "time", "time_deals")
 TIE_RULES = ("draw", "extra_deal")
 OUT_OF_TURN_PASS_RULES = ("warning", "sit_out_trick")
+CAMERA_PENALTY_RULES = ("confirm", "direct")
 
 
 class SettingsError(ValueError):
@@ -49,6 +50,12 @@ class Settings:
     # Passing out of turn (越序表态): a warning (2023 七(一)6), or the 2022 text's
     # 第八条 判罚1 "违规者本圈不得跟牌" (the offender may not follow for the rest of the trick).
     out_of_turn_pass: str = "warning"
+    # A penalty the referee's engine finds in the cards a camera read (an illegal play, a play's
+    # arrangement, a heart level card given as tribute, a tribute a later play proves wrong):
+    # "confirm" holds it as a request to confirm that read, whatever its confidence (on real cards
+    # a missed card leaves the others sure: models/MODEL_CARD.md, "Laid as players lay them");
+    # "direct" gives it at once, as before 2026-12-06.
+    camera_penalties: str = "confirm"
 
     def __post_init__(self) -> None:
         for name in ("tribute_limit", "return_limit", "first_lead_limit", "play_limit", "countdown"):
@@ -66,6 +73,9 @@ class Settings:
         if self.out_of_turn_pass not in OUT_OF_TURN_PASS_RULES:
             raise SettingsError(f"out_of_turn_pass must be one of {', '.join(OUT_OF_TURN_PASS_RULES)}, "
                                 f"got {self.out_of_turn_pass!r}")
+        if self.camera_penalties not in CAMERA_PENALTY_RULES:
+            raise SettingsError(f"camera_penalties must be one of {', '.join(CAMERA_PENALTY_RULES)}, "
+                                f"got {self.camera_penalties!r}")
         needs_deals = self.match_format in ("deals", "time_deals")
         needs_minutes = self.match_format in ("time", "time_deals")
         if needs_deals and (isinstance(self.deals, bool) or not isinstance(self.deals, int)

@@ -27,6 +27,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -400,21 +401,50 @@ def _fresh_log(db: Path) -> Path:
 
 
 class _Violations:
-    """A sink for the node's decisions: the violations found, by code."""
+    """A sink for the node's decisions: the violations found, by code, and the
+    camera reads a penalty waits on (setting ``camera_penalties``), for the
+    demo's referee to look at (:func:`_referee_looks`)."""
 
     def __init__(self) -> None:
         self.by_code: dict[str, int] = {}
         self.deals: list[int] = []      # the deals ended, for their deal viewer pages
+        self.to_look_at: list[int] = []     # camera reads a held penalty rests on
         self._lock = threading.Lock()   # decisions come from this thread and the devices' pump
 
     def __call__(self, d: dict) -> None:
-        if d["type"] == "deal_end":
-            with self._lock:
-                if d["deal"] not in self.deals:     # a correction restates the record
-                    self.deals.append(d["deal"])
-        if d["type"] == "violation":
-            with self._lock:
+        with self._lock:
+            if d["type"] == "deal_end" and d["deal"] not in self.deals:     # a correction restates the record
+                self.deals.append(d["deal"])
+            if d["type"] == "violation":      # (live, for the progress bar; recounted at the end)
                 self.by_code[d["code"]] = self.by_code.get(d["code"], 0) + 1
+            if d["type"] == "confirm_request" and d.get("code") == "camera_penalty":
+                self.to_look_at += [r for r in d.get("reads", ()) if r not in self.to_look_at]
+
+    def recount(self, decisions: list[dict]) -> None:
+        """The violations of the record as it stands (a confirmation restates it)."""
+        with self._lock:
+            self.by_code = dict(Counter(d["code"] for d in decisions if d["type"] == "violation"))
+
+    def take(self) -> list[int]:
+        with self._lock:
+            out, self.to_look_at = self.to_look_at, []
+        return out
+
+
+def _referee_looks(script: "DemoScript", node, reads: list[int], t: float) -> None:
+    """The demo's table referee looks at each camera read a penalty waits on
+    and confirms it where the table shows what the camera read (the script's
+    event of that seat, kind and cards, laid within a few seconds); a read
+    that does not match is left for the dashboard's referee to correct."""
+    by_id = {e.get("id"): e for e in node.live.events(TABLE)}
+    for r in reads:
+        read = by_id.get(r)
+        if read is None:
+            continue
+        key = (read["type"], read.get("seat"), sorted(read.get("cards") or [read.get("card")]))
+        if any((e["type"], e.get("seat"), sorted(e.get("cards") or [e.get("card")])) == key
+               and abs(e["t"] - read["t"]) <= 5.0 for e in script.events):
+            node.submit({"t": t, "type": "referee", "action": "confirm", "ref": r, "source": "manual"})
 
 
 def _serve_dashboard(node, workdir: Path, evidence: Path, host: str, port: int, out) -> str:
@@ -443,6 +473,9 @@ def _play(script: DemoScript, frames, see, node, device, clock: "_VideoClock",
             k += 1
         if frame is not None:
             see(t, frame)
+        held = found.take()
+        if held:
+            _referee_looks(script, node, held, t)
         if t - last_tick >= 1.0:
             node.tick()
             last_tick = t
@@ -465,6 +498,7 @@ def _play(script: DemoScript, frames, see, node, device, clock: "_VideoClock",
               file=sys.stderr, flush=True)
     clock.t = script.end
     node.tick()
+    found.recount(node.live.decisions(TABLE))
 
 
 def _finish(found: _Violations, url: str | None, keep_serving: bool, out) -> None:

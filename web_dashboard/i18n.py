@@ -218,6 +218,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {  # key: (zh, en)
     "doubt_unexplained": ("区域内的牌比识别出的多（有一张认不出？）",
                           "more lies in the zone than the cards read (a card the camera cannot read?)"),
     "dv_code_held_violation": ("暂缓判罚", "held until confirmed"),
+    "dv_code_camera_penalty": ("待确认识别后判罚", "held until the camera's read is confirmed"),
     "dv_code_overtime_unseen": ("超时未判（摄像头离线）", "overtime not given (a camera was offline)"),
     "dv_code_signed": ("已签字", "signed"),
     "dv_seat_E": ("东", "E"),

@@ -62,6 +62,7 @@ CONFIRM_NAMES = {
     "more_cards_than_held": ("出牌多于手牌", "More cards than held"),
     "leader_pass": ("首出过牌", "Leader passed"),
     "held_violation": ("暂缓处罚", "Violation held"),
+    "camera_penalty": ("摄像头识别待确认后处罚", "Penalty awaits the read's confirmation"),
     "overtime_unseen": ("超时未判", "Overtime not given"),
 }
 NOTE_NAMES = {
@@ -140,6 +141,9 @@ TEMPLATES: dict[str, tuple[str, str]] = {
     "msg_held_violation": ("{held_code@code_}：暂不处罚，可能基于待确认的摄像头识别 {reads}，请确认或更正",
                            "{held_code@code_}: held, no penalty yet; it may rest on the camera read "
                            "{reads} awaiting confirmation: confirm or correct it"),
+    "msg_camera_penalty": ("{seat}：{held_code@code_}，依据摄像头识别 {reads}：暂不处罚；请看图，确认识别后处罚，或更正所出的牌",
+                           "{seat}: {held_code@code_} found in the camera's read {reads}: no penalty yet; look at "
+                           "the picture and confirm the read to give it, or correct the cards"),
     "msg_overtime_unseen": ("{seat} 在{purpose@purpose_}时限和读秒内未见出牌，但期间有摄像头离线：不予警告；如确实超时，请人工判罚",
                             "{seat} was not seen to act within the {purpose@purpose_} limit and the countdown, "
                             "but a camera was offline meanwhile: no warning given; give it by hand if {seat} "

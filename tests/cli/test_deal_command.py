@@ -5,6 +5,7 @@ round trip and the files refused."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -30,8 +31,9 @@ def demo_db(tmp_path_factory):
     script = make_script(seed=3)
     path = tmp_path_factory.mktemp("deal") / "demo.sqlite"
     with EventStore(path) as store:
+        # the script's cards taken as laid: its penalties given at once (setting camera_penalties)
         store.append(Event.from_dict({"t": 0, "table": "T01", "type": "settings",
-                                      "settings": script.settings.to_dict(),
+                                      "settings": replace(script.settings, camera_penalties="direct").to_dict(),
                                       "teams": {"NS": "Nanjing", "EW": "Suzhou"}}))
         for e in script.events:
             store.append(Event.from_dict(e))

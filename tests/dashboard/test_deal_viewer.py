@@ -4,6 +4,8 @@ through the demo's scripted deal in chromium."""
 from __future__ import annotations
 
 
+from dataclasses import replace
+
 import pytest
 
 from table_node.demo import make_script
@@ -11,7 +13,9 @@ from tests.dashboard.conftest import login, make_app
 from tests.dashboard.pages import serving
 
 SCRIPT = make_script(seed=3)
-SETTINGS = {"t": 0.0, "table": "T01", "type": "settings", "settings": SCRIPT.settings.to_dict(),
+# the script's cards taken as laid: its penalties given at once (no referee here to confirm the camera's reads)
+SETTINGS = {"t": 0.0, "table": "T01", "type": "settings",
+            "settings": replace(SCRIPT.settings, camera_penalties="direct").to_dict(),
             "teams": {"NS": "Nanjing", "EW": "Suzhou"}}
 # the demo's first deal ends with its 146th event (N goes out as the third)
 DEAL1 = [SETTINGS, *SCRIPT.events[:146]]

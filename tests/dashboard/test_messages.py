@@ -51,6 +51,8 @@ def _faulty_match(seed: int) -> tuple[Table, list[dict]]:
         {"t": 9003.0, "type": "play", "seat": "S", "cards": ["S3"], "source": "vision", "confidence": 0.3},
         # the referee voids the late penalty: a correction, the record judged again
         {"t": 9004.0, "type": "referee", "action": "void", "ref": late, "what": "penalty"},
+        # and confirms the camera's read of the illegal play, held until then (camera_penalties)
+        {"t": 9005.0, "type": "referee", "action": "confirm", "ref": injected["illegal_play"] + 1},
     ]
     table = Table("T01")
     said = [d.to_dict() for e in events for d in table.feed_dict(e)]
@@ -78,8 +80,9 @@ def test_every_decision_of_a_faulty_match_reads_in_chinese_without_english(seed)
     # every decision as it was said (corrections included) reads too
     by_id = {e["id"]: e for e in events}
     assert any(d["type"] == "correction" for d in said)
+    assert any(d.get("code") == "camera_penalty" for d in said)      # held, as it was said
     for d in said:
-        if d["type"] in ("note", "correction", "penalty", "device_offline"):
+        if d["type"] in ("note", "correction", "penalty", "device_offline") or d.get("code") == "camera_penalty":
             zh = render(message(d, by_id), "zh")
             assert "{" not in zh and english_words(zh, ("P01",)) == [], d
 

@@ -69,8 +69,10 @@ def check_demo(tmp_path, seed: int | None = None):
     # referee finds exactly what it finds in the script itself
     script = [Event.from_dict(json.loads(line))
               for line in (tmp_path / "script.jsonl").read_text(encoding="utf-8").splitlines()]
-    expected = Counter(d.code for d in Table("T01", Settings.parse_format("deals:2")).replay(script)
-                       if d.type == "violation")
+    # (the script judged as laid, its penalties at once; the node's camera reads waited for the
+    # demo's referee to confirm them: camera_penalties)
+    expected = Counter(d.code for d in Table("T01", Settings.parse_format("deals:2", camera_penalties="direct"))
+                       .replay(script) if d.type == "violation")
     assert Counter({code: len(ds) for code, ds in found.items()}) == expected
     # the illegal play and the wrong tribute were seen by the camera, the report fault by the devices
     ids = {e.id: e for e in events}

@@ -1,6 +1,7 @@
 """The demo's script: every fault once, and cards on the table long enough to be seen."""
 
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -15,9 +16,17 @@ def script():
 
 
 def test_the_script_holds_each_fault_once(script):
-    decisions = Table("T01", script.settings).replay([Event.from_dict(e) for e in script.events])
+    # judged as laid (its penalties at once): each fault once
+    direct = replace(script.settings, camera_penalties="direct")
+    decisions = Table("T01", direct).replay([Event.from_dict(e) for e in script.events])
     assert Counter(d.code for d in decisions if d.type == "violation") == Counter(
         {"overtime": 1, "illegal_play": 1, "missing_report": 1, "wrong_tribute": 1})
+    # under the table's default the two the camera sees wait for the referee to confirm its read
+    held = Table("T01", script.settings).replay([Event.from_dict(e) for e in script.events])
+    assert script.settings.camera_penalties == "confirm"
+    assert Counter(d.code for d in held if d.type == "violation") == Counter(
+        {"overtime": 1, "missing_report": 1, "wrong_tribute": 1})
+    assert [d.extra["held"]["code"] for d in held if d.code == "camera_penalty"] == ["illegal_play"]
 
 
 def test_cards_stay_down_long_enough_for_the_camera(script):

@@ -34,6 +34,7 @@ def test_example_config_parses():
     ({"table": {"id": "T01"}, "rules": {"play_limt": 20}}, "unknown key(s) play_limt"),
     ({"table": {"id": "T01"}, "rules": {"play_limit": -1}}, "play_limit"),
     ({"table": {"id": "T01"}, "rules": {"match_format": "deals"}}, "needs deals"),
+    ({"table": {"id": "T01"}, "rules": {"camera_penalties": "later"}}, "camera_penalties must be one of"),
     ({"table": {"id": "T01"}, "camera": [{"source": "0"}]}, "needs source and geometry"),
     ({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "t.json", "margin_mm": -2}]}, "margin_mm"),
     ({"table": {"id": "T01"}, "camera": [{"source": "0", "geometry": "t.json", "margin_mm": "wide"}]}, "margin_mm"),

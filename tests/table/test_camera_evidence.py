@@ -60,3 +60,51 @@ def test_a_read_of_the_last_deal_does_not_hold_violations_in_the_next():
     s.start(deal=2, level="2", leader="S")          # the referee restarted (deal 1 dropped)
     ds = s.play("E", "S5")
     assert violations(ds) == [("E", "out_of_turn_play", "infraction")]
+
+
+# A penalty found in the cards a sure camera read: held until the referee confirms the read
+# (setting camera_penalties "confirm", the default). On real card faces the camera misses a
+# card of a pair and stays sure of the other: models/MODEL_CARD.md, "Laid as players lay them".
+
+def _pair_then_single(settings=None, **read):
+    from referee.settings import Settings
+    s = Script(settings or Settings())
+    s.start(leader="S")
+    s.play("S", "S3 H3")
+    ds = s.play("E", "S5", source="vision", confidence=0.99, **read)   # a single on a pair: 出错牌
+    return s, ds
+
+
+def test_an_illegal_play_the_camera_is_sure_of_waits_for_the_referee():
+    s, ds = _pair_then_single()
+    assert violations(ds) == []
+    (ask,) = [d for d in ds if d.code == "camera_penalty"]
+    read = ask.extra["reads"][0]
+    assert ask.seat == "E" and ask.events[-1] == read and ask.extra["held"] == {
+        "code": "illegal_play", "penalty": "infraction", "side": "EW"}
+    assert "no penalty yet" in ask.message and f"#{read}" in ask.message
+    assert s.table.snapshot()["ladder"]["EW"] == {"warning": 0, "infraction": 0, "foul": 0}
+    assert s.table.deal.turn == "E" and s.table.deal.counts["E"] == 27     # taken back either way
+    # the referee looks and confirms: the infraction stands, as it would have at once
+    s.referee("confirm", ref=read)
+    assert violations(s.table.decisions) == [("E", "illegal_play", "infraction")]
+    assert [d for d in s.table.decisions if d.code == "camera_penalty"] == []
+
+
+def test_the_read_corrected_to_the_pair_laid_is_judged_legal():
+    s, ds = _pair_then_single()
+    read = next(d for d in ds if d.code == "camera_penalty").extra["reads"][0]
+    s.referee("correct", ref=read, event={"cards": ["S5", "H5"]})     # the camera missed the second five
+    assert violations(s.table.decisions) == []
+    assert [d for d in s.table.decisions if d.type == "confirm_request"] == []
+    assert s.table.deal.counts["E"] == 25 and s.table.deal.turn == "N"
+
+
+def test_direct_camera_penalties_and_a_hand_entered_play_are_judged_at_once():
+    from referee.settings import Settings
+    _, ds = _pair_then_single(Settings(camera_penalties="direct"))
+    assert violations(ds) == [("E", "illegal_play", "infraction")]
+    s = Script()
+    s.start(leader="S")
+    s.play("S", "S3 H3")
+    assert violations(s.play("E", "S5", source="manual")) == [("E", "illegal_play", "infraction")]

@@ -5,6 +5,7 @@ and on small logs for corrections."""
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -17,7 +18,7 @@ from table_node.demo import make_script
 @pytest.fixture(scope="module")
 def demo():
     script = make_script(seed=3)
-    table = Table("T01", script.settings)
+    table = Table("T01", replace(script.settings, camera_penalties="direct"))     # the script's cards as laid
     table.replay([Event.from_dict(e) for e in script.events])
     return table, deals_of(table.log, table.decisions)
 

@@ -54,6 +54,12 @@ def test_settings_are_checked():
         Settings(match_format="deals")
     with pytest.raises(SettingsError, match="bad match format"):
         Settings.parse_format("deals:x")
+    with pytest.raises(SettingsError, match="camera_penalties must be one of confirm, direct"):
+        Settings(camera_penalties="never")
+    assert Settings().camera_penalties == "confirm"
+    # a log written before the setting existed reads with the default
+    old = {k: v for k, v in Settings().to_dict().items() if k != "camera_penalties"}
+    assert Settings.from_dict(old).camera_penalties == "confirm"
 
 
 def run_match(fmt, seed, **kw):

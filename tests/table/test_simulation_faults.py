@@ -10,7 +10,8 @@ from referee.table import Table
 
 @pytest.mark.parametrize("seed", [3, 4])
 def test_each_fault_is_caught_once_and_the_match_ends(seed):
-    settings = Settings.parse_format("deals:2")
+    # penalties given at once, as the rules make them of the script (the camera's reads taken as true)
+    settings = Settings.parse_format("deals:2", camera_penalties="direct")
     injected: dict[str, int] = {}
     events = simulate_match(seed=seed, settings=settings, faults=FAULTS, injected=injected)
     assert set(injected) == set(FAULTS)
@@ -28,6 +29,40 @@ def test_each_fault_is_caught_once_and_the_match_ends(seed):
     assert found["wrong_tribute"] == [injected["wrong_tribute"]]
     assert found["missing_report"][0] in (injected["missing_report"], injected["missing_report"] + 1)
     assert table.decisions[-1].type == "match_end"
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_a_penalty_in_the_cameras_read_waits_for_the_referee_to_confirm_it(seed):
+    settings = Settings.parse_format("deals:2")     # camera_penalties "confirm", the default
+    injected: dict[str, int] = {}
+    events = simulate_match(seed=seed, settings=settings, faults=FAULTS, injected=injected)
+    at = injected["illegal_play"]
+    assert events[at]["source"] == "vision"
+    table = Table("T01", settings)
+    said = [d for i, e in enumerate(events) if i <= at for d in table.feed(Event.from_dict(e))]
+    held = [d for d in said if d.code == "camera_penalty"]
+    assert len(held) == 1 and held[0].events == (at + 1,) and held[0].extra["held"]["code"] == "illegal_play"
+    assert held[0].extra["reads"] == [at + 1] and "no penalty yet" in held[0].message
+    assert not [d for d in said if d.type == "violation" and d.code == "illegal_play"]
+    # the referee looks and confirms the read: the log is judged again and the infraction stands
+    out = table.feed(Event.from_dict({"t": events[at]["t"] + 1, "table": "T01", "type": "referee",
+                                      "action": "confirm", "ref": at + 1}))
+    assert [d.code for d in out if d.type == "violation"] == ["illegal_play"]
+    assert not [d for d in table.decisions if d.code == "camera_penalty"]
+    # corrected instead (the camera misread the cards): the cards laid are judged, certain
+    table2 = Table("T01", settings)
+    for e in events[:at + 1]:
+        table2.feed(Event.from_dict(e))
+    out = table2.feed(Event.from_dict({"t": events[at]["t"] + 1, "table": "T01", "type": "referee",
+                                       "action": "correct", "ref": at + 1,
+                                       "event": {"cards": events[at]["cards"]}}))
+    assert [d.code for d in out if d.type == "violation"] == ["illegal_play"]
+    # and with the setting "direct", as before: at once
+    direct = Table("T01", Settings.parse_format("deals:2", camera_penalties="direct"))
+    for e in events[:at]:
+        direct.feed(Event.from_dict(e))
+    now = direct.feed(Event.from_dict(events[at]))
+    assert [d.code for d in now if d.type == "violation"] == ["illegal_play"]
 
 
 def test_without_faults_there_are_no_violations():
