@@ -10,7 +10,7 @@ from typing import IO, Callable, Iterator
 from commands import UsageError
 from commands.args import probability, seconds
 from referee.events import Event, EventError
-from referee.settings import Settings, SettingsError
+from referee.settings import CAMERA_PENALTY_RULES, Settings, SettingsError
 
 
 def add_events_command(subparsers, name: str, run: Callable[[argparse.Namespace], int], *,
@@ -27,7 +27,7 @@ def add_events_command(subparsers, name: str, run: Callable[[argparse.Namespace]
     return p
 
 
-SETTINGS_FLAGS = ("format", "tie", "countdown", "min_confidence", "out_of_turn_pass")
+SETTINGS_FLAGS = ("format", "tie", "countdown", "min_confidence", "out_of_turn_pass", "camera_penalties")
 
 
 def add_settings_arguments(p: argparse.ArgumentParser) -> None:
@@ -45,6 +45,9 @@ def add_settings_arguments(p: argparse.ArgumentParser) -> None:
                    help="vision events below this confidence are asked about (default 0.8)")
     p.add_argument("--out-of-turn-pass", choices=("warning", "sit_out_trick"), default=None,
                    help="越序表态: a warning (2023 rules, default) or sit out the trick (2022 rules)")
+    p.add_argument("--camera-penalties", choices=CAMERA_PENALTY_RULES, default=None,
+                   help="a penalty found in a camera's read: confirm (held until the referee confirms the "
+                        "read, default) or direct (given at once)")
     p.add_argument("--override-settings", action="store_true",
                    help="judge with these flags even where the log carries other settings")
 
@@ -57,7 +60,8 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
             tie=args.tie or defaults.tie,
             countdown=defaults.countdown if args.countdown is None else args.countdown,
             min_confidence=defaults.min_confidence if args.min_confidence is None else args.min_confidence,
-            out_of_turn_pass=args.out_of_turn_pass or defaults.out_of_turn_pass)
+            out_of_turn_pass=args.out_of_turn_pass or defaults.out_of_turn_pass,
+            camera_penalties=args.camera_penalties or defaults.camera_penalties)
     except SettingsError as exc:
         raise UsageError(str(exc)) from None
 
