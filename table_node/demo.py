@@ -315,6 +315,7 @@ def run_demo(workdir: Path | None = None, *, seed: int = 3, speed: float = 8.0,
                 node.problem(f"demo video: {exc}")
 
         _play(script, open_source(str(video)), see, node, device, clock, found, speed)
+        found.recount(node.live.decisions(TABLE))
         _finish(found, url, dashboard and keep_serving, out)
         return DemoResult(db, dict(found.by_code), url, len(node.live.events(TABLE)))
     finally:
@@ -498,7 +499,6 @@ def _play(script: DemoScript, frames, see, node, device, clock: "_VideoClock",
               file=sys.stderr, flush=True)
     clock.t = script.end
     node.tick()
-    found.recount(node.live.decisions(TABLE))
 
 
 def _finish(found: _Violations, url: str | None, keep_serving: bool, out) -> None:
