@@ -46,7 +46,9 @@ def one_seed(seed: int, workdir: Path, cache: Path) -> dict:
     decisions = Table("T01", settings).replay(events)
     script = [Event.from_dict(json.loads(line))
               for line in (workdir / "script.jsonl").read_text(encoding="utf-8").splitlines()]
-    judged = Table("T01", settings).replay(script)
+    # the script judged as laid: its penalties at once (the node's camera reads waited for the
+    # demo's referee to confirm them: setting camera_penalties)
+    judged = Table("T01", Settings.parse_format("deals:2", camera_penalties="direct")).replay(script)
     found = Counter(d.code for d in decisions if d.type == "violation")
     scripted = Counter(d.code for d in judged if d.type == "violation")
     # by code, beside the script's own (a stop choice after an infraction is scripted; a
