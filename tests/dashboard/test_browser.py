@@ -121,6 +121,29 @@ def test_an_unread_play_is_asked_about_without_a_confirm_button_and_corrected(se
     assert live.snapshot("T01")["deal"]["turn"] != turn
 
 
+def test_a_penalty_found_in_a_sure_camera_read_waits_for_the_referees_confirm(server, browser, match_events):
+    # the camera is sure (0.99) of cards that make no combination: 出错牌, but held (camera_penalties)
+    app, base = server
+    live = app.extensions["guandan_venue"]
+    for e in match_events[:3]:
+        live.submit(e)
+    page = browser.new_page()
+    log_in(page, base, "li", "pw-li")
+    page.wait_for_url(base + "/")
+    page.goto(base + "/tables/T01")
+    page.wait_for_selector("#live-flag:not(.down)")
+    turn = live.snapshot("T01")["deal"]["turn"]
+    live.submit({"t": match_events[2]["t"] + 1, "table": "T01", "type": "play", "seat": turn,
+                 "cards": ["S3", "H5"], "source": "vision", "confidence": 0.99})
+    item = page.wait_for_selector("#feed li.confirm_request.open[data-code='camera_penalty']", timeout=5000)
+    assert "出错牌" in item.inner_text() or "illegal" in item.inner_text().lower()
+    assert page.locator("#feed li.violation[data-code='illegal_play']").count() == 0
+    item.query_selector("button.confirm").click()       # the cards on the table are the cards read
+    page.wait_for_selector("#feed li.violation[data-code='illegal_play']", timeout=5000)
+    page.wait_for_selector("#feed li.confirm_request.open[data-code='camera_penalty']", state="detached",
+                           timeout=5000)
+
+
 def test_the_camera_checks_page_shows_what_the_referees_found(server, browser):
     """Camera reads asked about and answered: the page counts them per table and for the venue."""
     app, base = server
