@@ -37,9 +37,11 @@ labelled index (each box's centre inside the other) is cropped with that
 index's face as its only label, and a labelled index no box was found on
 is cut at its labelled box.  A box on no labelled index is left out
 (an index the labeller skipped, a pip, a court picture: the synthetic
-crops teach ``NONE``).  Saved as :mod:`vision.training.real_crops` saves
-(``x``, ``allowed``, ``photo``: the source photograph, so that its three
-copies are held out together), for
+crops teach ``NONE``), or with ``--negatives``, where it lies well off
+every labelled index, cut as ``NONE`` (:func:`off_indices`).  Saved as
+:mod:`vision.training.real_crops` saves (``x``, ``allowed``, ``photo``:
+the source photograph, so that its three copies are held out together;
+and ``group``), for
 ``python -m vision.training.index_classifier DATA --train --real OUT.npz``.
 """
 
