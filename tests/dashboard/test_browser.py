@@ -92,9 +92,8 @@ def test_overview_updates_live_and_links_through(server, browser, match_events):
     page.wait_for_selector("#turn:not(:empty)")
 
 
-def test_an_unread_play_is_asked_about_without_a_confirm_button_and_corrected(server, browser, match_events):
-    # the camera saw something laid in the zone of the seat on turn that it
-    # cannot read (vision.reading.laid): the referee types the cards laid
+def _table_in_play(server, browser, match_events):
+    """T01 three events into its match, its table page open live for its referee: (venue, page, seat on turn)."""
     app, base = server
     live = app.extensions["guandan_venue"]
     for e in match_events[:3]:
@@ -104,7 +103,13 @@ def test_an_unread_play_is_asked_about_without_a_confirm_button_and_corrected(se
     page.wait_for_url(base + "/")
     page.goto(base + "/tables/T01")
     page.wait_for_selector("#live-flag:not(.down)")
-    turn = live.snapshot("T01")["deal"]["turn"]
+    return live, page, live.snapshot("T01")["deal"]["turn"]
+
+
+def test_an_unread_play_is_asked_about_without_a_confirm_button_and_corrected(server, browser, match_events):
+    # the camera saw something laid in the zone of the seat on turn that it
+    # cannot read (vision.reading.laid): the referee types the cards laid
+    live, page, turn = _table_in_play(server, browser, match_events)
     live.submit({"t": match_events[2]["t"] + 1, "table": "T01", "type": "play", "seat": turn, "cards": [],
                  "source": "vision", "confidence": 0.0, "zone": f"{turn}-play", "doubt": "unread",
                  "warning": "something new lies in the zone that the camera cannot read"})
@@ -123,16 +128,7 @@ def test_an_unread_play_is_asked_about_without_a_confirm_button_and_corrected(se
 
 def test_a_penalty_found_in_a_sure_camera_read_waits_for_the_referees_confirm(server, browser, match_events):
     # the camera is sure (0.99) of cards that make no combination: 出错牌, but held (camera_penalties)
-    app, base = server
-    live = app.extensions["guandan_venue"]
-    for e in match_events[:3]:
-        live.submit(e)
-    page = browser.new_page()
-    log_in(page, base, "li", "pw-li")
-    page.wait_for_url(base + "/")
-    page.goto(base + "/tables/T01")
-    page.wait_for_selector("#live-flag:not(.down)")
-    turn = live.snapshot("T01")["deal"]["turn"]
+    live, page, turn = _table_in_play(server, browser, match_events)
     live.submit({"t": match_events[2]["t"] + 1, "table": "T01", "type": "play", "seat": turn,
                  "cards": ["S3", "H5"], "source": "vision", "confidence": 0.99})
     item = page.wait_for_selector("#feed li.confirm_request.open[data-code='camera_penalty']", timeout=5000)
