@@ -309,27 +309,30 @@ class Table:
                    purpose=purpose, limit=limit)
 
     # ------------------------------------------------------------ penalties
-    def _held_for_camera(self, seat: Seat, code: Violation, penalty: Penalty, *, text: str,
-                         events: tuple[int, ...] = (), **extra: Any) -> bool:
-        """A penalty found in the cards of the camera read being folded, held
-        as a request to confirm that read (setting ``camera_penalties``
-        ``confirm``): True if held.  On real cards a camera misses a card
-        and stays sure of the rest (a pair read as a single is still a
-        combination, and illegal on a pair), so its confidence cannot say
-        when to penalise; the referee's confirmation or correction of the
-        read can.  ``events``: the violation's own, the read last (what the
+    def _read_violation(self, seat: Seat, code: Violation, penalty: Penalty, *, text: str,
+                        events: tuple[int, ...] | None = None, **extra: Any) -> bool:
+        """A penalty found in the cards of the read being folded: given
+        (:meth:`_violation`, True), or, where that read is the camera's and
+        the referee has neither confirmed nor corrected it (setting
+        ``camera_penalties`` ``confirm``), held as a request to confirm it
+        (False).  On real cards a camera misses a card and stays sure of the
+        rest (a pair read as a single is still a combination, and illegal
+        on a pair), so its confidence cannot say when to penalise; the
+        referee's confirmation or correction of the read can.  The request
+        names the violation's ``events`` with the read last (what the
         dashboard's confirm names)."""
         e = self._event
         if (self.settings.camera_penalties != "confirm" or e.source != "vision" or e.id is None
                 or e.id in self._confirmed or e.id in self._corrected):
-            return False
-        held = tuple(i for i in events if i != e.id) + (e.id,)
+            self._violation(seat, code, penalty, text=text, events=events, **extra)
+            return True
+        held = tuple(i for i in events or () if i != e.id) + (e.id,)
         self._emit("confirm_request", seat=seat, code=Confirm.CAMERA_PENALTY, events=held,
                    message=f"{text} ({_cn(code)}): no penalty yet, it rests on the camera's read #{e.id}: "
                            f"confirm the read to give {penalty.cn} {penalty}, or correct it",
                    held={"code": str(code), "penalty": str(penalty), "side": str(side_of(seat))},
                    reads=[e.id], **extra)
-        return True
+        return False
 
     def _violation(self, seat: Seat, code: Violation | str, penalty: Penalty, *, text: str,
                    t: float | None = None, events: tuple[int, ...] | None = None,
@@ -552,10 +555,9 @@ class Table:
             return
         if is_wild(card, deal.level):
             # 七(一)4: 贡错牌，尚未出牌，退回错张、重新给牌，给予警告
-            text = (f"{seat} gave {card.code}, a heart level card (红心级牌), as tribute; "
-                    f"it is taken back and {seat} gives again")
-            if not self._held_for_camera(seat, Violation.WRONG_TRIBUTE, Penalty.WARNING, text=text, card=card.code):
-                self._violation(seat, Violation.WRONG_TRIBUTE, Penalty.WARNING, text=text, card=card.code)
+            self._read_violation(seat, Violation.WRONG_TRIBUTE, Penalty.WARNING,
+                                 text=f"{seat} gave {card.code}, a heart level card (红心级牌), as tribute; "
+                                      f"it is taken back and {seat} gives again", card=card.code)
             return
         self._s.clocks.stop(seat)
         done = deal.give_tribute(seat, card, self._eid)
@@ -671,19 +673,16 @@ class Table:
             deal.lead_by(seat)
         j = _judge(cards, deal.level, deal.standing)
         if j.reading is None or not j.legal:
-            text = f"{seat}: {j.reason}; the cards are taken back"
-            if not self._held_for_camera(seat, Violation.ILLEGAL_PLAY, Penalty.INFRACTION, text=text,
-                                         judged=j.code):
-                self._violation(seat, Violation.ILLEGAL_PLAY, Penalty.INFRACTION, text=text, judged=j.code)
+            self._read_violation(seat, Violation.ILLEGAL_PLAY, Penalty.INFRACTION,
+                                 text=f"{seat}: {j.reason}; the cards are taken back", judged=j.code)
             self._seen_taken_back(deal, seat, cards)
             return
         if self._out_with_report_fault(deal, seat, cards):
             return
         self._count_action(deal, seat)
         if j.arrangement:
-            text = f"{seat} laid {_codes(cards)}: {'; '.join(j.arrangement)}"
-            if not self._held_for_camera(seat, Violation.ARRANGEMENT, Penalty.WARNING, text=text):
-                self._violation(seat, Violation.ARRANGEMENT, Penalty.WARNING, text=text)
+            self._read_violation(seat, Violation.ARRANGEMENT, Penalty.WARNING,
+                                 text=f"{seat} laid {_codes(cards)}: {'; '.join(j.arrangement)}")
         if deal.phase is FINISHED or self._proof(deal, seat, cards):
             return     # a penalty (or a proven wrong tribute) ended the deal
         self._s.clocks.stop(seat)
@@ -846,19 +845,15 @@ class Table:
         if proof is None:
             return False
         if deal.phase is not PLAY:
-            text = (f"{seat} showed {proof.card.code}, {proof.why}: the {proof.what} was "
-                    f"wrong, before play began; the wrong card is exchanged")
-            if not self._held_for_camera(seat, proof.code, Penalty.WARNING, text=text, events=proof.events,
-                                         **_proof_values(proof)):
-                self._violation(seat, proof.code, Penalty.WARNING, events=proof.events, text=text,
-                                **_proof_values(proof))
+            self._read_violation(seat, proof.code, Penalty.WARNING, events=proof.events,
+                                 text=f"{seat} showed {proof.card.code}, {proof.why}: the {proof.what} was "
+                                      f"wrong, before play began; the wrong card is exchanged",
+                                 **_proof_values(proof))
             return False
-        text = f"{seat} played {proof.card.code}, {proof.why}: the {proof.what} was wrong and play has followed"
-        if self._held_for_camera(seat, proof.code, Penalty.FOUL, text=text, events=proof.events,
-                                 **_proof_values(proof)):
-            return False        # the deal goes on until the read is confirmed (the log is judged again)
-        self._violation(seat, proof.code, Penalty.FOUL, events=proof.events, text=text, **_proof_values(proof))
-        return True
+        # held: the deal goes on until the read is confirmed (the log is then judged again)
+        return self._read_violation(seat, proof.code, Penalty.FOUL, events=proof.events,
+                                    text=f"{seat} played {proof.card.code}, {proof.why}: the {proof.what} was "
+                                         f"wrong and play has followed", **_proof_values(proof))
 
     # ------------------------------------------------------------ end of deal
     def _end_deal(self, order: list[Seat], t: float, ended_by: EndedBy = EndedBy.PLAY) -> None:
