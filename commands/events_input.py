@@ -46,8 +46,9 @@ def add_settings_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out-of-turn-pass", choices=("warning", "sit_out_trick"), default=None,
                    help="越序表态: a warning (2023 rules, default) or sit out the trick (2022 rules)")
     p.add_argument("--camera-penalties", choices=CAMERA_PENALTY_RULES, default=None,
-                   help="a penalty found in a camera's read: confirm (held until the referee confirms the "
-                        "read, default) or direct (given at once)")
+                   help="a penalty found in a camera's read, or a count report fault resting on its "
+                        "reads: confirm (held until the referee confirms the read or counts the hand, "
+                        "default) or direct (given at once)")
     p.add_argument("--override-settings", action="store_true",
                    help="judge with these flags even where the log carries other settings")
 

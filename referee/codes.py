@@ -87,6 +87,8 @@ class Note(DocumentedEnum):
     REPORT_CORRECTED = "report_corrected", "A seat with a report fault now reports its count correctly."
     SIGNED = "signed", "A side confirmed the score sheet (双方签字确认)."
     SETTINGS = "settings", "The match's settings (format, limits, rule variants, teams) from here on."
+    COUNTED = "counted", ("The referee counted a seat's cards (referee action count): its count from here "
+                          "on, whatever the plays read had left.")
     CAMERA_MOVED = "camera_moved", "A camera was knocked out of place and found the table again from its markers."
 
 
@@ -117,6 +119,9 @@ class Confirm(DocumentedEnum):
                                         "confirmation: no penalty unless the read is confirmed.")
     CAMERA_PENALTY = "camera_penalty", ("A penalty found in the cards a camera read, held until the referee "
                                         "confirms that read (or corrects it); setting camera_penalties.")
+    CAMERA_COUNT = "camera_count", ("A count report fault found while the seat's count rests on camera reads "
+                                    "neither confirmed nor corrected: no penalty until the referee counts the "
+                                    "seat's cards (or confirms those reads); setting camera_penalties.")
     OVERTIME_UNSEEN = "overtime_unseen", ("A limit ran out while a camera of the table was offline: the "
                                           "seat may have acted in time, unseen; no warning unless the "
                                           "referee gives it.")

@@ -1,5 +1,6 @@
 """What a table's referee corrections say about its log: which events are
-voided, corrected (and to what), or confirmed.
+voided, corrected (and to what) or confirmed, and the seats' cards the
+referee counted.
 
 Corrections never edit the log (docs/events.md, "Referee actions"): they are
 appended as ``referee`` events naming the event they act on (``ref``). This
@@ -18,10 +19,12 @@ asks the referee about it instead).
 ...     {"id": 5, "t": 9, "table": "T01", "type": "referee", "action": "correct", "ref": 2,
 ...      "event": {"cards": ["S4", "S4"]}},
 ...     {"id": 6, "t": 9, "table": "T01", "type": "referee", "action": "void", "ref": 3},
-...     {"id": 7, "t": 9, "table": "T01", "type": "referee", "action": "void", "ref": 99})]
+...     {"id": 7, "t": 9, "table": "T01", "type": "referee", "action": "void", "ref": 99},
+...     {"id": 8, "t": 9, "table": "T01", "type": "referee", "action": "count", "ref": 2, "seat": "N",
+...      "count": 26})]
 >>> o = overrides(log)
->>> sorted(o.confirmed), o.corrected[2].cards, sorted(o.voided)
-([1], ('S4', 'S4'), [3])
+>>> sorted(o.confirmed), o.corrected[2].cards, sorted(o.voided), o.counted == {2: {"N": 26}}
+([1], ('S4', 'S4'), [3], True)
 >>> o.corrected[2].confidence is None      # a referee's correction is certain
 True
 """
@@ -30,10 +33,12 @@ from __future__ import annotations
 
 from typing import Any, Mapping, NamedTuple, Sequence
 
+from referee.deal import HAND_SIZE
 from referee.events import Event, EventError
+from referee.seating import SEATS, Seat
 
 # the referee actions that change how an event of the log counts
-META_ACTIONS = ("void", "correct", "confirm")
+META_ACTIONS = ("void", "correct", "confirm", "count")
 
 
 class Overrides(NamedTuple):
@@ -43,6 +48,29 @@ class Overrides(NamedTuple):
     corrected: dict[int, Event]     # the event as the referee restated it
     confirmed: set[int]             # a low-confidence observation counts as seen
     waived: set[int]                # the event stands, its penalties do not
+    counted: dict[int, dict[Seat, int]]  # before the event, the seat held that many cards
+
+
+def referee_count(m: Event) -> tuple[Seat, int]:
+    """The seat and number of cards of a referee's ``count`` (the cards it
+    counted in that seat's hand when event ``ref`` came); :class:`ValueError`
+    names what is wrong.
+
+    >>> referee_count(Event.from_dict({"t": 1, "table": "T01", "type": "referee", "action": "count",
+    ...                                "ref": 4, "seat": "E", "count": 0}))
+    Traceback (most recent call last):
+    ...
+    ValueError: referee count: 0 cards for E; a seat holding none is out (correct the read of its last play)
+    """
+    seat, count = m.get("seat"), m.get("count")
+    if seat not in SEATS:
+        raise ValueError(f"referee count needs the 'seat' whose cards were counted (one of {' '.join(SEATS)})")
+    if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= HAND_SIZE:
+        raise ValueError(f"referee count needs the 'count' of cards {seat} holds (1-{HAND_SIZE})")
+    if count == 0:
+        raise ValueError(f"referee count: 0 cards for {seat}; a seat holding none is out "
+                         f"(correct the read of its last play)")
+    return seat, count
 
 
 def corrected_event(target: Event, fields: Any) -> Event:
@@ -66,6 +94,7 @@ def overrides(log: Sequence[Event]) -> Overrides:
     corrected: dict[int, Event] = {}
     confirmed: set[int] = set()
     waived: set[int] = set()
+    counted: dict[int, dict[Seat, int]] = {}
     for m in reversed(log):
         if m.type != "referee" or m.get("action") not in META_ACTIONS or m.id in voided:
             continue
@@ -83,9 +112,15 @@ def overrides(log: Sequence[Event]) -> Overrides:
             voided.add(ref)
         elif action == "confirm":
             confirmed.add(ref)
+        elif action == "count":
+            try:
+                seat, count = referee_count(m)
+            except ValueError:
+                continue                  # malformed: asked about, counts for nothing
+            counted.setdefault(ref, {}).setdefault(seat, count)    # the latest count wins
         elif ref not in corrected:
             try:
                 corrected[ref] = corrected_event(target, m.get("event"))
             except (ValueError, EventError):
                 continue                  # malformed: asked about, counts for nothing
-    return Overrides(voided, corrected, confirmed, waived)
+    return Overrides(voided, corrected, confirmed, waived, counted)

@@ -52,7 +52,8 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from referee.cards import CardError, parse_card
 from referee.decisions import Decision
-from referee.corrections import META_ACTIONS as _META, overrides
+from referee.corrections import META_ACTIONS as _META, overrides, referee_count
+from referee.deal import HAND_SIZE
 from referee.events import Event
 
 if TYPE_CHECKING:
@@ -60,7 +61,6 @@ if TYPE_CHECKING:
 
 __all__ = ["HAND_SIZE", "ACTIONS", "RULING_TYPES", "FORMAT", "VERSION", "deals_of", "record_of", "sort_cards"]
 
-HAND_SIZE = 27
 # events a deal's steps show (ticks, zone clears and device states are not steps)
 ACTIONS = ("play", "pass", "report", "report_clear", "tribute", "return", "anti_tribute")
 # decisions shown as rulings; the others (turn, trick_end, deal_start, ...) shape the deal
@@ -399,7 +399,7 @@ def _won(walk: _Walk) -> None:
 
 
 def walk_correction(walk: _Walk, e: Event) -> None:
-    """A referee's void, correct or confirm, placed where the event it names is."""
+    """A referee's void, correct, confirm or count, placed where the event it names is."""
     ref = e.get("ref")
     step: dict[str, Any] = {"kind": "correction", "event": e.id, "t": e.t,
                             "action": str(e.get("action")), "ref": ref}
@@ -407,6 +407,11 @@ def walk_correction(walk: _Walk, e: Event) -> None:
         step["what"] = str(e.get("what"))
     if e.get("who") is not None:
         step["who"] = str(e.get("who"))
+    if e.get("action") == "count":      # the cards the referee counted in a seat's hand
+        try:
+            step.update(zip(("seat", "count"), referee_count(e)))
+        except ValueError:
+            pass                        # malformed: asked about where it was entered
     stage = walk.where.get(ref) if isinstance(ref, int) else None
     if stage is None:
         walk.loose.append(step)

@@ -53,8 +53,9 @@ class Settings:
     # A penalty the referee's engine finds in the cards a camera read (an illegal play, a play's
     # arrangement, a heart level card given as tribute, a tribute a later play proves wrong):
     # "confirm" holds it as a request to confirm that read, whatever its confidence (on real cards
-    # a missed card leaves the others sure: models/MODEL_CARD.md, "Laid as players lay them");
-    # "direct" gives it at once, as before 2026-12-06.
+    # a missed card leaves the others sure: models/MODEL_CARD.md, "Laid as players lay them"),
+    # and holds a count report fault while the seat's count rests on such reads, until the
+    # referee counts its cards; "direct" gives both at once, as before 2026-12-06.
     camera_penalties: str = "confirm"
 
     def __post_init__(self) -> None:

@@ -35,7 +35,7 @@ from referee.cards import Card, CardError, is_wild, level_rank, parse_card, pars
 from referee.clock import Clocks, Purpose
 from referee.codes import Confirm, Note, Violation
 from referee.combos import Combination
-from referee.corrections import META_ACTIONS, corrected_event, overrides
+from referee.corrections import META_ACTIONS, corrected_event, overrides, referee_count
 from referee.deal import FINISHED, PLAY, Deal, Phase, Proof, Report, complete_order
 from referee.decisions import Decision
 from referee.events import Event, EventError
@@ -104,6 +104,7 @@ class Table:
         self.decisions: list[Decision] = []        # the record for the log as corrected
         self._confirmed: set[Any] = set()          # camera events the referee confirmed
         self._corrected: set[Any] = set()          # events the referee corrected (certain since)
+        self._counted: dict[int, dict[Seat, int]] = {}  # before an event, the cards the referee counted
         self._s = _State(self.settings)
         self._out: list[Decision] = []             # decisions of the event being folded
         self._event = Event("tick", 0.0, table_id)  # the event being folded
@@ -175,6 +176,11 @@ class Table:
                 corrected_event(target, event.get("event"))
             except ValueError as exc:
                 problem = (Confirm.BAD_CORRECTION, f"referee correct of event {ref}: {exc}")
+        elif action == "count":
+            try:
+                referee_count(event)
+            except ValueError as exc:
+                problem = (Confirm.BAD_CORRECTION, f"{exc} (at event {ref})")
         if problem is not None:
             d = self._decision(event, "confirm_request", code=problem[0], message=problem[1])
             self._record([d])
@@ -182,6 +188,8 @@ class Table:
         assert target is not None
         if action == "void" and event.get("what", "event") == "penalty":
             what = f"penalties from event {ref} voided"
+        elif action == "count":
+            what = f"{event.get('seat')}'s cards counted at event {ref}: {event.get('count')}"
         else:
             what = f"event {ref} ({target.type}) {action}ed"
         old = self.decisions
@@ -208,7 +216,7 @@ class Table:
     def _rebuild(self) -> None:
         # (referee.corrections: a later void cancels an earlier void, correction or
         # confirmation; a correction naming nothing, or malformed, counts for nothing)
-        voided, corrected, self._confirmed, waived = overrides(self.log)
+        voided, corrected, self._confirmed, waived, self._counted = overrides(self.log)
         self._corrected = set(corrected)
         self.settings, self.teams = self.initial_settings, {}
         self.players, self.captains = {}, {}
@@ -237,6 +245,8 @@ class Table:
         s = self._s
         self._advance(e.t)
         s.t = max(s.t, e.t)
+        if self._eid in self._counted:
+            self._settle_counts(self._counted[self._eid])
         if (e.source == "vision" and e.confidence is not None
                 and e.confidence < self.settings.min_confidence and e.id not in self._confirmed):
             self._emit("confirm_request", seat=e.seat, code=Confirm.LOW_CONFIDENCE,
@@ -322,10 +332,10 @@ class Table:
         names the violation's ``events`` with the read last (what the
         dashboard's confirm names)."""
         e = self._event
-        if (self.settings.camera_penalties != "confirm" or e.source != "vision" or e.id is None
-                or e.id in self._confirmed or e.id in self._corrected):
+        if not self._unsure_read(e):
             self._violation(seat, code, penalty, text=text, events=events, **extra)
             return True
+        assert e.id is not None    # (an unsure read has one)
         held = tuple(i for i in events or () if i != e.id) + (e.id,)
         self._emit("confirm_request", seat=seat, code=Confirm.CAMERA_PENALTY, events=held,
                    message=f"{text} ({_cn(code)}): no penalty yet, it rests on the camera's read #{e.id}: "
@@ -333,6 +343,48 @@ class Table:
                    held={"code": str(code), "penalty": str(penalty), "side": str(side_of(seat))},
                    reads=[e.id], **extra)
         return False
+
+    def _unsure_read(self, e: Event) -> bool:
+        """A camera's read that a penalty may not rest on (setting ``camera_penalties``
+        ``confirm``): the referee has neither confirmed nor corrected it."""
+        return (self.settings.camera_penalties == "confirm" and e.source == "vision" and e.id is not None
+                and e.id not in self._confirmed and e.id not in self._corrected)
+
+    def _count_violation(self, deal: Deal, seat: Seat, code: Violation, penalty: Penalty, *,
+                         text: str, **extra: Any) -> bool:
+        """A count report fault of ``seat`` (missing, wrong, repeated, not put
+        right): given (:meth:`_violation`, True), or, while the seat's count
+        rests on camera reads neither confirmed nor corrected (setting
+        ``camera_penalties`` ``confirm``), held as a request to count its
+        cards (False). A card a camera missed leaves the count one too many,
+        and a true report then looks wrong; the referee's ``count`` of the
+        hand (or confirming those reads) settles it."""
+        reads = deal.count_reads.get(seat)
+        if not reads:
+            self._violation(seat, code, penalty, text=text, **extra)
+            return True
+        listed = ", ".join(f"#{n}" for n in reads)
+        self._emit("confirm_request", seat=seat, code=Confirm.CAMERA_COUNT,
+                   message=f"{text} ({_cn(code)}): no penalty yet; {seat}'s count of {deal.counts[seat]} "
+                           f"rests on the camera's reads {listed}: count {seat}'s cards (referee count) "
+                           f"to give {penalty.cn} {penalty} or clear it",
+                   held={"code": str(code), "penalty": str(penalty), "side": str(side_of(seat))},
+                   reads=list(reads), counted=deal.counts[seat], **extra)
+        return False
+
+    def _settle_counts(self, counts: Mapping[Seat, int]) -> None:
+        """The referee's count of seats' cards, before the event being folded."""
+        deal = self._s.deal
+        for seat, count in counts.items():
+            if deal is None or deal.phase is FINISHED or deal.counts[seat] == 0:
+                self._emit("confirm_request", seat=seat, code=Confirm.BAD_CORRECTION,
+                           message=f"referee count of {seat}'s cards at event {self._eid}: "
+                                   f"{seat} holds no cards in a deal in play")
+                continue
+            was = deal.settle_count(seat, count)
+            self._emit("note", seat=seat, code=Note.COUNTED, count=count, was=was,
+                       message=f"the referee counted {count} cards in {seat}'s hand"
+                               + ("" if was == count else f"; the plays read had left {was}"))
 
     def _violation(self, seat: Seat, code: Violation | str, penalty: Penalty, *, text: str,
                    t: float | None = None, events: tuple[int, ...] | None = None,
@@ -687,6 +739,8 @@ class Table:
             return     # a penalty (or a proven wrong tribute) ended the deal
         self._s.clocks.stop(seat)
         played = deal.play(seat, cards, j.reading, self._eid)
+        if self._unsure_read(e):
+            deal.read_counted(seat, self._eid)
         if played.place:
             self._emit("note", seat=seat, code=Note.OUT,
                        message=f"{seat} is out: {PLACES[played.place - 1]}", place=played.place)
@@ -731,15 +785,13 @@ class Table:
         if fault is None or len(cards) != deal.counts[seat]:
             return False
         what = fault.code.replace('_', ' ')
+        # held on the camera's count: the play goes out as if there were no fault
         if not deal.order:
-            self._violation(seat, fault.code, Penalty.FOUL,
-                            text=f"{seat} went out as 上游 after a {what} that was never put right",
-                            went_out=True)
-        else:
-            self._violation(seat, fault.code, Penalty.INFRACTION,
-                            text=f"{seat} went out after a {what} that was never put right; "
-                                 f"the cards are taken back", went_out=True)
-        return True
+            return self._count_violation(deal, seat, fault.code, Penalty.FOUL, went_out=True,
+                                         text=f"{seat} went out as 上游 after a {what} that was never put right")
+        return self._count_violation(deal, seat, fault.code, Penalty.INFRACTION, went_out=True,
+                                     text=f"{seat} went out after a {what} that was never put right; "
+                                          f"the cards are taken back")
 
     def _on_pass(self, e: Event) -> None:
         acting = self._playing(e)
@@ -801,14 +853,14 @@ class Table:
         faults left unput-right grow."""
         missing, escalated = deal.count_action(actor, self._eid)
         for seat, count in missing:
-            self._violation(seat, Violation.MISSING_REPORT, Penalty.WARNING,
-                            text=f"{seat} did not report {count} cards left before {actor} acted",
-                            count=count, actor=actor)
+            self._count_violation(deal, seat, Violation.MISSING_REPORT, Penalty.WARNING,
+                                  text=f"{seat} did not report {count} cards left before {actor} acted",
+                                  count=count, actor=actor)
         for seat, code in escalated:
-            self._violation(seat, code, Penalty.INFRACTION,
-                            text=f"{seat}'s {code.replace('_', ' ')} still not put right "
-                                 f"when {actor} acted a second time (一家出牌超过一手牌)",
-                            actor=actor, escalated=True)
+            self._count_violation(deal, seat, code, Penalty.INFRACTION,
+                                  text=f"{seat}'s {code.replace('_', ' ')} still not put right "
+                                       f"when {actor} acted a second time (一家出牌超过一手牌)",
+                                  actor=actor, escalated=True)
 
     def _on_report(self, e: Event) -> None:
         deal = self._s.deal
@@ -822,15 +874,15 @@ class Table:
         actual, count = deal.counts[seat], e.count
         outcome = deal.report(seat, count, self._eid)
         if outcome is Report.REPEATED:
-            self._violation(seat, Violation.REPEAT_REPORT, Penalty.WARNING,
-                            text=f"{seat} reported {count} again", count=count)
+            self._count_violation(deal, seat, Violation.REPEAT_REPORT, Penalty.WARNING,
+                                  text=f"{seat} reported {count} again", count=count)
         elif outcome is Report.CORRECTED:
             self._emit("note", seat=seat, code=Note.REPORT_CORRECTED,
                        message=f"{seat} now reports {count} correctly")
         elif outcome is Report.WRONG:
-            self._violation(seat, Violation.WRONG_REPORT, Penalty.WARNING,
-                            text=f"{seat} reported {count} but holds {actual}", count=count,
-                            holds=actual)
+            self._count_violation(deal, seat, Violation.WRONG_REPORT, Penalty.WARNING,
+                                  text=f"{seat} reported {count} but holds {actual}", count=count,
+                                  holds=actual)
 
     def _on_report_clear(self, e: Event) -> None:
         if self._s.deal is not None and e.seat is not None:

@@ -28,13 +28,14 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from referee.events import Event
+from referee.seating import Seat
 from referee.settings import Settings
 from referee.simulation import FAULTS, simulate_match
 from referee.table import Table
@@ -402,14 +403,15 @@ def _fresh_log(db: Path) -> Path:
 
 
 class _Violations:
-    """A sink for the node's decisions: the violations found, by code, and the
-    camera reads a penalty waits on (setting ``camera_penalties``), for the
-    demo's referee to look at (:func:`_referee_looks`)."""
+    """A sink for the node's decisions: the violations found, by code, and what
+    a penalty waits on (setting ``camera_penalties``): camera reads, and seats'
+    counts, for the demo's referee to look at (:func:`_referee_looks`)."""
 
     def __init__(self) -> None:
         self.by_code: dict[str, int] = {}
         self.deals: list[int] = []      # the deals ended, for their deal viewer pages
         self.to_look_at: list[int] = []     # camera reads a held penalty rests on
+        self.to_count: list[tuple[int, str]] = []   # (event, seat): a report fault held on the count
         self._lock = threading.Lock()   # decisions come from this thread and the devices' pump
 
     def __call__(self, d: dict) -> None:
@@ -420,24 +422,35 @@ class _Violations:
                 self.by_code[d["code"]] = self.by_code.get(d["code"], 0) + 1
             if d["type"] == "confirm_request" and d.get("code") == "camera_penalty":
                 self.to_look_at += [r for r in d.get("reads", ()) if r not in self.to_look_at]
+            if d["type"] == "confirm_request" and d.get("code") == "camera_count" and d.get("events"):
+                self.to_count.append((d["events"][-1], d["seat"]))
 
     def recount(self, decisions: list[dict]) -> None:
         """The violations of the record as it stands (a confirmation restates it)."""
         with self._lock:
             self.by_code = dict(Counter(d["code"] for d in decisions if d["type"] == "violation"))
 
-    def take(self) -> list[int]:
+    def take(self) -> tuple[list[int], list[tuple[int, str]]]:
+        """The reads to look at and the counts to make, since the last call."""
         with self._lock:
-            out, self.to_look_at = self.to_look_at, []
+            out = self.to_look_at, self.to_count
+            self.to_look_at, self.to_count = [], []
         return out
 
 
-def _referee_looks(script: "DemoScript", node, reads: list[int], t: float) -> None:
+def _referee_looks(script: "DemoScript", node, reads: list[int], counts: list[tuple[int, str]],
+                   t: float) -> None:
     """The demo's table referee looks at each camera read a penalty waits on
     and confirms it where the table shows what the camera read (the script's
     event of that seat, kind and cards, laid within a few seconds); a read
-    that does not match is left for the dashboard's referee to correct."""
+    that does not match is left for the dashboard's referee to correct. A
+    report fault held on a seat's count: the referee counts its cards (the
+    script's, as laid) and enters them."""
     by_id = {e.get("id"): e for e in node.live.events(TABLE)}
+    for ref, seat in counts:
+        if ref in by_id:
+            node.submit({"t": t, "type": "referee", "action": "count", "ref": ref, "seat": seat,
+                         "count": _cards_held(script, seat, by_id[ref]["t"]), "source": "manual"})
     for r in reads:
         read = by_id.get(r)
         if read is None:
@@ -446,6 +459,16 @@ def _referee_looks(script: "DemoScript", node, reads: list[int], t: float) -> No
         if any((e["type"], e.get("seat"), sorted(e.get("cards") or [e.get("card")])) == key
                and abs(e["t"] - read["t"]) <= 5.0 for e in script.events):
             node.submit({"t": t, "type": "referee", "action": "confirm", "ref": r, "source": "manual"})
+
+
+def _cards_held(script: "DemoScript", seat: str, t: float) -> int:
+    """How many cards ``seat`` holds just before table time ``t``, as the script
+    lays them (its plays as they are, whatever a camera read)."""
+    table = Table(TABLE, replace(script.settings, camera_penalties="direct"))
+    # a little before t: the event the count is asked at was seen a moment after its script time
+    table.replay([Event.from_dict(e) for e in script.events if e["t"] < t - 0.5])
+    deal = table.deal
+    return deal.counts[Seat(seat)] if deal is not None else 0
 
 
 def _serve_dashboard(node, workdir: Path, evidence: Path, host: str, port: int, out) -> str:
@@ -474,9 +497,9 @@ def _play(script: DemoScript, frames, see, node, device, clock: "_VideoClock",
             k += 1
         if frame is not None:
             see(t, frame)
-        held = found.take()
-        if held:
-            _referee_looks(script, node, held, t)
+        reads, counts = found.take()
+        if reads or counts:
+            _referee_looks(script, node, reads, counts, t)
         if t - last_tick >= 1.0:
             node.tick()
             last_tick = t

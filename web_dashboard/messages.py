@@ -63,13 +63,14 @@ CONFIRM_NAMES = {
     "leader_pass": ("首出过牌", "Leader passed"),
     "held_violation": ("暂缓处罚", "Violation held"),
     "camera_penalty": ("摄像头识别待确认后处罚", "Penalty awaits the read's confirmation"),
+    "camera_count": ("报牌处罚待清点手牌", "Report fault awaits a count of the hand"),
     "overtime_unseen": ("超时未判", "Overtime not given"),
 }
 NOTE_NAMES = {
     "out": ("出完", "Out"), "stopped": ("限制出牌", "Play stopped"),
     "stop_recorded": ("已记录限制", "Stop recorded"), "report_corrected": ("报牌已更正", "Report corrected"),
     "signed": ("签字确认", "Signed"), "settings": ("比赛设置", "Match settings"),
-    "camera_moved": ("摄像头移动", "Camera moved"),
+    "camera_moved": ("摄像头移动", "Camera moved"), "counted": ("裁判清点手牌", "Cards counted"),
 }
 
 # key: (zh, en); every key starts with msg_
@@ -144,6 +145,11 @@ TEMPLATES: dict[str, tuple[str, str]] = {
     "msg_camera_penalty": ("{seat}：{held_code@code_}，依据摄像头识别 {reads}：暂不处罚；请看图，确认识别后处罚，或更正所出的牌",
                            "{seat}: {held_code@code_} found in the camera's read {reads}: no penalty yet; look at "
                            "the picture and confirm the read to give it, or correct the cards"),
+    "msg_camera_count": ("{seat}：{held_code@code_}，但 {seat} 剩 {counted} 张是依据摄像头识别 {reads} 算出的：暂不处罚；"
+                         "请清点 {seat} 的手牌并录入张数（或确认这些识别）",
+                         "{seat}: {held_code@code_}, but {seat}'s count of {counted} rests on the camera's reads "
+                         "{reads}: no penalty yet; count {seat}'s cards and enter the number (or confirm "
+                         "those reads)"),
     "msg_overtime_unseen": ("{seat} 在{purpose@purpose_}时限和读秒内未见出牌，但期间有摄像头离线：不予警告；如确实超时，请人工判罚",
                             "{seat} was not seen to act within the {purpose@purpose_} limit and the countdown, "
                             "but a camera was offline meanwhile: no warning given; give it by hand if {seat} "
@@ -185,6 +191,8 @@ TEMPLATES: dict[str, tuple[str, str]] = {
     "msg_stopped": ("{seat} 被限制出牌，计为过牌", "{seat}'s play is stopped: counted as a pass"),
     "msg_stop_recorded": ("已记录：限制 {seat} 的下一手出牌", "recorded: {seat}'s next play is stopped"),
     "msg_report_corrected": ("{seat} 已正确报牌", "{seat} now reports correctly"),
+    "msg_counted": ("裁判清点 {seat} 手牌 {count} 张（按识别剩 {was} 张）",
+                    "the referee counted {count} cards in {seat}'s hand (the plays read had left {was})"),
     "msg_camera_moved": ("摄像头 {device} 移动了 {moved_mm} 毫米，已依标记重新定位：请技术人员重新标定",
                          "camera {device} moved {moved_mm} mm and found the table again from its markers: "
                          "have it recalibrated"),
@@ -249,7 +257,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "purpose_play": ("出牌", "play"), "purpose_lead": ("首出", "lead"),
     "purpose_tribute": ("进贡", "tribute"), "purpose_return": ("还贡", "return"),
     "act_confirm": ("确认", "confirmation"), "act_void": ("撤销", "voiding"),
-    "act_correct": ("更正", "correction"),
+    "act_correct": ("更正", "correction"), "act_count": ("清点手牌", "count of the hand"),
     "place_1": ("上游", "first"), "place_2": ("二游", "second"),
     "place_3": ("三游", "third"), "place_4": ("下游", "last"),
     "src_vision": ("摄像头", "camera"), "src_device": ("设备", "device"),

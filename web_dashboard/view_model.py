@@ -46,8 +46,9 @@ def violation_status(decisions: list[dict], events: list[dict]) -> dict[int, str
     for e in events:
         if e.get("type") != "referee":
             continue
-        if e.get("action") in ("confirm", "void") and "ref" in e:
-            acted[e["ref"]] = "confirmed" if e["action"] == "confirm" else "voided"
+        if e.get("action") in ("confirm", "void", "count") and "ref" in e:
+            # (a count of the hand settles what was held on the camera's count)
+            acted[e["ref"]] = "voided" if e["action"] == "void" else "confirmed"
         elif e.get("action") == "choice" and e.get("seat"):
             choices.setdefault(e["seat"], []).append(e.get("id", 0))
     status = {}

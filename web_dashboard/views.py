@@ -12,6 +12,7 @@ from flask_login import current_user
 
 from referee.cards import CardError, level_name, level_rank, parse_card, parse_cards
 from referee.codes import Violation
+from referee.deal import HAND_SIZE
 from referee.events import MAX_CARDS, SEATS, Event, EventError
 from referee.penalties import PENALTIES
 from referee.settings import Settings
@@ -271,7 +272,7 @@ def action_events(form, table: str, t: float, who: str,
     if record is not None:
         known = {e.get("id") for e in record[2]}
         for d in out:
-            if d.get("action") in ("confirm", "void", "correct") and d["ref"] not in known:
+            if d.get("action") in ("confirm", "void", "correct", "count") and d["ref"] not in known:
                 raise ActionError("err_no_event", ref=d["ref"], table=table)
     return out
 
@@ -285,6 +286,9 @@ def _action_events(form, table: str, t: float, who: str,
     base = {"type": "referee", "table": table, "t": t, "source": "manual", "who": who}
     if action == "confirm":
         return [dict(base, action="confirm", ref=_int(form, "ref"))]
+    if action == "count":
+        return [dict(base, action="count", ref=_int(form, "ref"), seat=_seat(form),
+                     count=_int(form, "count", "count", 1, HAND_SIZE))]
     if action == "void":
         what = form.get("what", "penalty")
         if what not in ("penalty", "event"):

@@ -140,6 +140,29 @@ def test_a_penalty_found_in_a_sure_camera_read_waits_for_the_referees_confirm(se
                            timeout=5000)
 
 
+def test_a_report_fault_on_the_cameras_count_waits_for_the_referee_to_count_the_hand(server, browser):
+    from tests.dashboard.test_routes import camera_count_events
+    app, base = server
+    live = app.extensions["guandan_venue"]
+    page = browser.new_page()
+    log_in(page, base, "li", "pw-li")
+    page.wait_for_url(base + "/")
+    page.goto(base + "/tables/T01")
+    page.wait_for_selector("#live-flag:not(.down)")
+    for e in camera_count_events():       # S reports 4, the camera's reads leave it 3
+        live.submit(e)
+    item = page.wait_for_selector("#feed li.confirm_request.open[data-code='camera_count']", timeout=5000)
+    assert item.query_selector("button.confirm") is None         # confirming a report says nothing
+    box = item.query_selector("input.count-hand")
+    assert box.input_value() == "3"                               # the count the reads leave, to check
+    box.fill("3")                                                 # the referee counted S's three cards
+    item.query_selector("button.count").click()
+    page.wait_for_selector("#feed li.violation[data-code='wrong_report']", timeout=5000)
+    page.wait_for_selector("#feed li.confirm_request.open[data-code='camera_count']", state="detached",
+                           timeout=5000)
+    assert [e.get("count") for e in live.events("T01") if e.get("action") == "count"] == [3]
+
+
 def test_the_camera_checks_page_shows_what_the_referees_found(server, browser):
     """Camera reads asked about and answered: the page counts them per table and for the venue."""
     app, base = server

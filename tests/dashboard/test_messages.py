@@ -56,6 +56,12 @@ def _faulty_match(seed: int) -> tuple[Table, list[dict]]:
     ]
     table = Table("T01")
     said = [d.to_dict() for e in events for d in table.feed_dict(e)]
+    # and counts the cards of the seat whose missing report waits on the camera's count
+    held = [d for d in table.decisions if d.code == "camera_count"]
+    assert [d.extra["held"]["code"] for d in held] == ["missing_report"]
+    said += [d.to_dict() for d in table.feed_dict(
+        {"t": 9006.0, "type": "referee", "action": "count", "ref": held[0].events[-1], "seat": held[0].seat,
+         "count": held[0].extra["counted"]})]
     return table, said
 
 
@@ -81,8 +87,11 @@ def test_every_decision_of_a_faulty_match_reads_in_chinese_without_english(seed)
     by_id = {e["id"]: e for e in events}
     assert any(d["type"] == "correction" for d in said)
     assert any(d.get("code") == "camera_penalty" for d in said)      # held, as it was said
+    assert any(d.get("code") == "camera_count" for d in said)
+    assert any(d.get("code") == "counted" for d in said)              # the referee's count, noted
     for d in said:
-        if d["type"] in ("note", "correction", "penalty", "device_offline") or d.get("code") == "camera_penalty":
+        if d["type"] in ("note", "correction", "penalty", "device_offline") \
+                or d.get("code") in ("camera_penalty", "camera_count"):
             zh = render(message(d, by_id), "zh")
             assert "{" not in zh and english_words(zh, ("P01",)) == [], d
 

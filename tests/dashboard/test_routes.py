@@ -141,6 +141,9 @@ def test_anonymous_cannot_act(app, live):
     ({"action": "correct", "ref": "3", "kind": "play", "cards": ""}, "needs its cards"),
     ({"action": "void", "ref": "3", "what": "everything"}, "'what'"),
     ({"action": "sign", "side": "XX"}, "'side'"),
+    ({"action": "count", "ref": "3", "seat": "S", "count": "0"}, "'count'"),
+    ({"action": "count", "ref": "3", "seat": "S", "count": "28"}, "'count'"),
+    ({"action": "count", "ref": "3", "seat": "Q", "count": "3"}, "'seat'"),
 ])
 def test_bad_forms_get_a_clear_400_and_change_nothing(app, live, form, message):
     c = app.test_client()
@@ -178,6 +181,41 @@ def test_confirm_and_void_a_violation(app, live, match_events):
     assert _act(c, "T01", action="void", ref=str(ref), what="penalty").status_code == 200
     state = c.get("/tables/T01/state.json").get_json()
     assert state["ladder"][{"N": "NS", "S": "NS", "E": "EW", "W": "EW"}[wrong]]["infraction"] == 0
+
+
+def camera_count_events(table: str = "T01") -> list[dict]:
+    """S leads its three bombs as sure camera reads (the others pass after the
+    first two): S holds 3 and reports 4, a wrong report held on the camera's count."""
+    from tests.table.helpers import DUMPS
+    events = [{"t": 1.0, "type": "deal_start", "deal": 1, "level": "2", "leader": "S"}]
+    for k, cards in enumerate(DUMPS["S"][:3]):
+        if k:
+            events += [{"type": "pass", "seat": seat} for seat in "ENW"]
+        events.append({"type": "play", "seat": "S", "cards": cards.split(), "source": "vision", "confidence": 0.99})
+    events.append({"type": "report", "seat": "S", "count": 4, "source": "device"})
+    return [dict(e, table=table, t=1.0 + 2 * i) for i, e in enumerate(events)]
+
+
+def test_the_referee_counts_the_hand_a_report_fault_waits_on(app, live):
+    for e in camera_count_events():
+        live.submit(e)
+    c = app.test_client()
+    login(c, "li", "pw-li")
+    state = c.get("/tables/T01/state.json").get_json()
+    (held,) = [f for f in state["feed"] if f.get("code") == "camera_count"]
+    assert held["status"] == "open" and held["counted"] == 3 and held["seat"] == "S"
+    assert not [f for f in state["feed"] if f["type"] == "violation"]
+    # a count naming no event of the log: refused, nothing entered
+    before = len(live.events("T01"))
+    r = _act(c, "T01", action="count", ref="999", seat="S", count="3")
+    assert r.status_code == 400 and "999" in r.get_json()["detail"] and len(live.events("T01")) == before
+    assert _act(c, "T01", action="count", ref=str(held["events"][-1]), seat="S", count="3").status_code == 200
+    (entry,) = [e for e in live.events("T01")[before:] if e.get("action") == "count"]
+    assert entry["seat"] == "S" and entry["count"] == 3 and entry["who"] == "li"
+    state = c.get("/tables/T01/state.json").get_json()
+    assert [(f["code"], f["status"]) for f in state["feed"] if f["type"] == "violation"] == [
+        ("wrong_report", "confirmed")]
+    assert not [f for f in state["feed"] if f.get("code") == "camera_count"] and state["open"] == 0
 
 
 def test_change_penalty(app, live, match_events):

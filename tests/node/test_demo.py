@@ -92,3 +92,8 @@ def check_demo(tmp_path, seed: int | None = None):
     held = {i for d in found["illegal_play"] + found["wrong_tribute"] for i in d.events if i in ids
             and ids[i].source == "vision"}
     assert confirmed == held and len(confirmed) == 2
+    # the missing report waited on the seat's count (its plays were camera reads): the demo's
+    # referee counted that seat's cards, once, at the event the fault was found at
+    counts = [(e.get("ref"), e.get("seat")) for e in events if e.type == "referee" and e.get("action") == "count"]
+    (missing,) = found["missing_report"]
+    assert counts == [(missing.events[-1], missing.seat)]

@@ -21,12 +21,14 @@ def test_the_script_holds_each_fault_once(script):
     decisions = Table("T01", direct).replay([Event.from_dict(e) for e in script.events])
     assert Counter(d.code for d in decisions if d.type == "violation") == Counter(
         {"overtime": 1, "illegal_play": 1, "missing_report": 1, "wrong_tribute": 1})
-    # under the table's default the two the camera sees wait for the referee to confirm its read
+    # under the table's default those resting on the camera wait for the referee: the illegal
+    # play for the read to be confirmed, the missing report for the seat's cards to be counted
     held = Table("T01", script.settings).replay([Event.from_dict(e) for e in script.events])
     assert script.settings.camera_penalties == "confirm"
     assert Counter(d.code for d in held if d.type == "violation") == Counter(
-        {"overtime": 1, "missing_report": 1, "wrong_tribute": 1})
+        {"overtime": 1, "wrong_tribute": 1})
     assert [d.extra["held"]["code"] for d in held if d.code == "camera_penalty"] == ["illegal_play"]
+    assert [d.extra["held"]["code"] for d in held if d.code == "camera_count"] == ["missing_report"]
 
 
 def test_cards_stay_down_long_enough_for_the_camera(script):

@@ -128,6 +128,7 @@
     // a ruling's clips: one <video> per clip kept across re-renders (the feed is
     // rebuilt on every change; a clip being watched must not restart)
     const videos = new Map();
+    const counting = new Map();     // a held report's request n -> the count being typed
     function clipsEl(urls) {
       const box = el("div", "clips");
       box.appendChild(el("span", "clip-label", T("clip")));
@@ -195,9 +196,24 @@
           li.appendChild(acts);
           return li;
         }
-        // an unread play has no cards to confirm: the referee corrects it with the cards laid, or voids it
+        if (d.code === "camera_count") {
+          // a report fault on the camera's count: the referee counts the seat's cards and enters the number
+          const n = el("input", "count-hand");
+          n.type = "number"; n.min = "1"; n.max = "27";
+          // the feed is rebuilt on every change: a number being typed is kept (by the request's n)
+          n.value = counting.has(d.n) ? counting.get(d.n) : (d.counted || "");
+          n.addEventListener("input", () => counting.set(d.n, n.value));
+          n.setAttribute("aria-label", T("cards_counted") + " " + d.seat);
+          acts.appendChild(n);
+          const c = el("button", "count", T("count_hand"));
+          c.type = "button";
+          c.addEventListener("click", () => post({ action: "count", ref, seat: d.seat, count: n.value }));
+          acts.appendChild(c);
+        }
+        // an unread play has no cards to confirm: the referee corrects it with the cards laid, or voids it;
+        // a report held on the camera's count is settled by counting (confirming the report says nothing)
         const unread = d.type === "confirm_request" && (d.evidence || []).some((e) => e.doubt === "unread");
-        if (!unread) acts.appendChild(button(T("confirm"), { action: "confirm", ref }, "confirm"));
+        if (!unread && d.code !== "camera_count") acts.appendChild(button(T("confirm"), { action: "confirm", ref }, "confirm"));
         acts.appendChild(button(T("void"), { action: "void", ref, what: d.type === "violation" ? "penalty" : "event" }, "void"));
         if (d.type === "violation" && d.seat) {
           const sel = el("select", "new-penalty");
