@@ -253,8 +253,7 @@ class Table:
                        message=f"{e.type} by {e.seat or '?'} seen with confidence {e.confidence:.2f}: "
                                f"confirm or correct it (not counted until confirmed)",
                        observed=_observed(e))
-            if s.deal is not None and s.deal.phase is not FINISHED:
-                s.pending_reads.append(self._eid)
+            self._pending(self._eid)
             return self._out
         handler = _HANDLERS.get(e.type)
         if handler is not None:
@@ -320,34 +319,55 @@ class Table:
 
     # ------------------------------------------------------------ penalties
     def _read_violation(self, seat: Seat, code: Violation, penalty: Penalty, *, text: str,
-                        events: tuple[int, ...] | None = None, **extra: Any) -> bool:
-        """A penalty found in the cards of the read being folded: given
-        (:meth:`_violation`, True), or, where that read is the camera's and
-        the referee has neither confirmed nor corrected it (setting
-        ``camera_penalties`` ``confirm``), held as a request to confirm it
-        (False).  On real cards a camera misses a card and stays sure of the
-        rest (a pair read as a single is still a combination, and illegal
-        on a pair), so its confidence cannot say when to penalise; the
-        referee's confirmation or correction of the read can.  The request
-        names the violation's ``events`` with the read last (what the
-        dashboard's confirm names)."""
+                        events: tuple[int, ...] | None = None, moves_state: bool = True,
+                        **extra: Any) -> bool:
+        """A penalty found in the cards camera reads show: given
+        (:meth:`_violation`, True), or, where a read among its evidence (the
+        read being folded, and ``events``: a tribute or return a play
+        proves wrong) is the camera's and the referee has neither confirmed
+        nor corrected it (setting ``camera_penalties`` ``confirm``), held as
+        a request to confirm those reads (False).  On real cards a camera
+        misses a card and stays sure of the rest (a pair read as a single is
+        still a combination, and illegal on a pair), so its confidence
+        cannot say when to penalise; the referee's confirmation or
+        correction of each read can.  The request names the violation's
+        events with the unsure reads last, the last one the dashboard's
+        confirm names (a tribute read wrong, not the play that seems to
+        prove it, may be the camera's mistake). Where the penalty would
+        change what follows (``moves_state``: the cards taken back, the
+        deal ended), the state the next events are judged on rests on the
+        answer, so until then the reads hold later violations as a
+        low-confidence read does."""
         e = self._event
-        if not self._unsure_read(e):
+        ids = tuple(dict.fromkeys(i for i in (*(events or ()), e.id) if i is not None))
+        unsure = [i for i in ids if self._unsure_read(e if i == e.id else self._find(i))]
+        if not unsure:
             self._violation(seat, code, penalty, text=text, events=events, **extra)
             return True
-        assert e.id is not None    # (an unsure read has one)
-        held = tuple(i for i in events or () if i != e.id) + (e.id,)
-        self._emit("confirm_request", seat=seat, code=Confirm.CAMERA_PENALTY, events=held,
-                   message=f"{text} ({_cn(code)}): no penalty yet, it rests on the camera's read #{e.id}: "
-                           f"confirm the read to give {penalty.cn} {penalty}, or correct it",
+        if moves_state:
+            self._pending(*unsure)
+        listed = ", ".join(f"#{i}" for i in unsure)
+        self._emit("confirm_request", seat=seat, code=Confirm.CAMERA_PENALTY,
+                   events=tuple(i for i in ids if i not in unsure) + tuple(unsure),
+                   message=f"{text} ({_cn(code)}): no penalty yet, it rests on the camera's "
+                           f"read{'s' if len(unsure) > 1 else ''} {listed}: confirm "
+                           f"{'each' if len(unsure) > 1 else 'the read'} to give {penalty.cn} {penalty}, "
+                           f"or correct it",
                    held={"code": str(code), "penalty": str(penalty), "side": str(side_of(seat))},
-                   reads=[e.id], **extra)
+                   reads=unsure, **extra)
         return False
 
-    def _unsure_read(self, e: Event) -> bool:
+    def _pending(self, *reads: int) -> None:
+        """Violations in this deal are held from now on until ``reads`` are answered."""
+        s = self._s
+        if s.deal is not None and s.deal.phase is not FINISHED:
+            s.pending_reads.extend(r for r in reads if r not in s.pending_reads)
+
+    def _unsure_read(self, e: Event | None) -> bool:
         """A camera's read that a penalty may not rest on (setting ``camera_penalties``
         ``confirm``): the referee has neither confirmed nor corrected it."""
-        return (self.settings.camera_penalties == "confirm" and e.source == "vision" and e.id is not None
+        return (e is not None and self.settings.camera_penalties == "confirm" and e.source == "vision"
+                and e.id is not None
                 and e.id not in self._confirmed and e.id not in self._corrected)
 
     def _count_violation(self, deal: Deal, seat: Seat, code: Violation, penalty: Penalty, *,
@@ -363,6 +383,8 @@ class Table:
         if not reads:
             self._violation(seat, code, penalty, text=text, **extra)
             return True
+        if extra.get("went_out"):
+            self._pending(*reads)      # let out meanwhile: what follows rests on the count
         listed = ", ".join(f"#{n}" for n in reads)
         self._emit("confirm_request", seat=seat, code=Confirm.CAMERA_COUNT,
                    message=f"{text} ({_cn(code)}): no penalty yet; {seat}'s count of {deal.counts[seat]} "
@@ -733,7 +755,7 @@ class Table:
             return
         self._count_action(deal, seat)
         if j.arrangement:
-            self._read_violation(seat, Violation.ARRANGEMENT, Penalty.WARNING,
+            self._read_violation(seat, Violation.ARRANGEMENT, Penalty.WARNING, moves_state=False,
                                  text=f"{seat} laid {_codes(cards)}: {'; '.join(j.arrangement)}")
         if deal.phase is FINISHED or self._proof(deal, seat, cards):
             return     # a penalty (or a proven wrong tribute) ended the deal
@@ -897,7 +919,7 @@ class Table:
         if proof is None:
             return False
         if deal.phase is not PLAY:
-            self._read_violation(seat, proof.code, Penalty.WARNING, events=proof.events,
+            self._read_violation(seat, proof.code, Penalty.WARNING, events=proof.events, moves_state=False,
                                  text=f"{seat} showed {proof.card.code}, {proof.why}: the {proof.what} was "
                                       f"wrong, before play began; the wrong card is exchanged",
                                  **_proof_values(proof))

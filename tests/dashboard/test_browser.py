@@ -134,10 +134,20 @@ def test_a_penalty_found_in_a_sure_camera_read_waits_for_the_referees_confirm(se
     item = page.wait_for_selector("#feed li.confirm_request.open[data-code='camera_penalty']", timeout=5000)
     assert "出错牌" in item.inner_text() or "illegal" in item.inner_text().lower()
     assert page.locator("#feed li.violation[data-code='illegal_play']").count() == 0
-    item.query_selector("button.confirm").click()       # the cards on the table are the cards read
+    # taken back meanwhile, so the turn stays: the next seat's play waits on that read too, and its
+    # entry has no confirm of its own (the read's entry answers it)
+    nxt = {"S": "E", "E": "N", "N": "W", "W": "S"}[turn]
+    live.submit({"t": match_events[2]["t"] + 2, "table": "T01", "type": "play", "seat": nxt,
+                 "cards": ["BJ"], "source": "manual"})
+    waiting = page.wait_for_selector("#feed li.confirm_request.open[data-code='held_violation']", timeout=5000)
+    assert waiting.query_selector("button.confirm") is None and waiting.query_selector("button.void") is not None
+    # (the feed was drawn again: the read's entry found afresh) the cards on the table are the cards read
+    page.click("#feed li.confirm_request.open[data-code='camera_penalty'] button.confirm")
     page.wait_for_selector("#feed li.violation[data-code='illegal_play']", timeout=5000)
-    page.wait_for_selector("#feed li.confirm_request.open[data-code='camera_penalty']", state="detached",
-                           timeout=5000)
+    page.wait_for_selector("#feed li.violation[data-code='out_of_turn_play']", timeout=5000)
+    for code in ("camera_penalty", "held_violation"):
+        page.wait_for_selector(f"#feed li.confirm_request.open[data-code='{code}']", state="detached",
+                               timeout=5000)
 
 
 def test_a_report_fault_on_the_cameras_count_waits_for_the_referee_to_count_the_hand(server, browser):

@@ -116,6 +116,10 @@ def test_going_out_with_a_fault_held_on_the_count_goes_out_until_counted():
     (out_held,) = _held(ds)
     assert out_held.extra["went_out"] is True and out_held.extra["held"]["penalty"] == "foul"
     assert violations(ds) == [] and s.table.deal.order == ["S"]
+    # let out meanwhile: what follows rests on the count too (N before E: held, not given)
+    ds = s.play("N", "S7 H7 D7", source="manual")
+    assert violations(ds) == [] and [d.extra["held"]["code"] for d in ds if d.code == "held_violation"] == [
+        "out_of_turn_play"]
     # the referee counts S's 3 cards at the missing report: it stands, and so does going out on it
     s.referee("count", ref=held.events[-1], seat="S", count=3)
     assert violations(s.table.decisions) == [("S", "missing_report", "warning"), ("S", "missing_report", "foul")]

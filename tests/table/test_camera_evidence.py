@@ -100,6 +100,77 @@ def test_the_read_corrected_to_the_pair_laid_is_judged_legal():
     assert s.table.deal.counts["E"] == 25 and s.table.deal.turn == "N"
 
 
+def test_while_a_held_illegal_play_awaits_the_referee_what_follows_is_held_too():
+    # E's pair read as a single: held, and taken back, so the turn stays with E; N then lays
+    # its pair in turn (if the camera missed a card) or out of turn (if it did not): not known yet
+    s, ds = _pair_then_single()
+    read = next(d for d in ds if d.code == "camera_penalty").extra["reads"][0]
+    ds = s.play("N", "S7 H7", source="vision", confidence=0.99)
+    assert violations(ds) == []
+    (held,) = _held(ds)
+    assert held.seat == "N" and held.extra["held"]["code"] == "out_of_turn_play" and held.extra["reads"] == [read]
+    # the camera missed E's second five: the pair stands, and N played in turn
+    s.referee("correct", ref=read, event={"cards": ["S5", "H5"]})
+    assert violations(s.table.decisions) == [] and _held(s.table.decisions) == []
+    assert s.table.deal.counts["N"] == 25 and s.table.deal.turn == "W"
+
+
+def test_a_held_illegal_play_confirmed_gives_what_followed_its_penalty_too():
+    s, ds = _pair_then_single()
+    read = next(d for d in ds if d.code == "camera_penalty").extra["reads"][0]
+    s.play("N", "S7 H7", source="vision", confidence=0.99)
+    s.referee("confirm", ref=read)       # E did lay a single: taken back, and N played before E
+    assert violations(s.table.decisions) == [("E", "illegal_play", "infraction"),
+                                             ("N", "out_of_turn_play", "infraction")]
+
+
+def test_a_held_arrangement_warning_holds_nothing_after_it():
+    # a play's arrangement changes nothing that follows: a later violation is given at once
+    s = Script()
+    s.start(leader="S")
+    ds = s.play("S", "S7 S5 S3 S6 S4", source="vision", confidence=0.99)     # a straight laid unsorted
+    assert [d.extra["held"]["code"] for d in ds if d.code == "camera_penalty"] == ["arrangement"]
+    assert violations(s.play("N", "S8 S9 ST SJ SQ", source="manual")) == [("N", "out_of_turn_play", "infraction")]
+
+
+def _tribute_then_higher(tribute_read: dict, play_read: dict):
+    """W's tribute SK (as read), the return, and W's later SA: proof that the tribute was wrong."""
+    s = Script()
+    s.start(deal=2, level="5", leader=None, previous_order=["S", "E", "N", "W"], levels={"NS": "5", "EW": "2"})
+    s.ev("tribute", seat="W", card="SK", **tribute_read)
+    tribute = len(s.table.log)
+    s.ev("return", seat="S", card="S3", source="manual")
+    return s, tribute, s.play("W", "SA", **play_read)
+
+
+def test_a_wrong_tribute_proved_on_a_camera_read_tribute_waits_for_that_read():
+    # the play is entered by hand, the tribute was the camera's: the tribute's read may be the mistake
+    sure = {"source": "vision", "confidence": 0.99}
+    s, tribute, ds = _tribute_then_higher(sure, {"source": "manual"})
+    assert violations(ds) == []
+    (ask,) = [d for d in ds if d.code == "camera_penalty"]
+    assert ask.extra["reads"] == [tribute] and ask.events[-1] == tribute and f"#{tribute}" in ask.message
+    assert s.table.deal.phase == "play"           # the deal goes on meanwhile
+    s.referee("confirm", ref=tribute)
+    assert violations(s.table.decisions) == [("W", "wrong_tribute", "foul")]
+
+
+def test_with_tribute_and_play_both_read_each_is_confirmed_in_turn():
+    sure = {"source": "vision", "confidence": 0.99}
+    s, tribute, ds = _tribute_then_higher(sure, sure)
+    (ask,) = [d for d in ds if d.code == "camera_penalty"]
+    play = len(s.table.log)
+    assert ask.extra["reads"] == [tribute, play] and ask.events == (tribute, play)
+    s.referee("confirm", ref=play)        # the dashboard's confirm names the last: the play
+    (ask,) = [d for d in s.table.decisions if d.code == "camera_penalty"]
+    assert ask.extra["reads"] == [tribute] and ask.events[-1] == tribute
+    s.referee("confirm", ref=tribute)
+    assert violations(s.table.decisions) == [("W", "wrong_tribute", "foul")]
+    # had the camera misread the tribute (W gave its ace), the correction clears it
+    s.referee("correct", ref=tribute, event={"card": "SA"})
+    assert violations(s.table.decisions) == []
+
+
 def test_direct_camera_penalties_and_a_hand_entered_play_are_judged_at_once():
     from referee.settings import Settings
     _, ds = _pair_then_single(Settings(camera_penalties="direct"))

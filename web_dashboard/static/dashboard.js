@@ -211,9 +211,11 @@
           acts.appendChild(c);
         }
         // an unread play has no cards to confirm: the referee corrects it with the cards laid, or voids it;
-        // a report held on the camera's count is settled by counting (confirming the report says nothing)
+        // a report held on the camera's count is settled by counting, and a violation held while a read
+        // awaits its answer by answering that read (confirming this entry's own event says nothing)
         const unread = d.type === "confirm_request" && (d.evidence || []).some((e) => e.doubt === "unread");
-        if (!unread && d.code !== "camera_count") acts.appendChild(button(T("confirm"), { action: "confirm", ref }, "confirm"));
+        const answeredElsewhere = d.code === "camera_count" || d.code === "held_violation";
+        if (!unread && !answeredElsewhere) acts.appendChild(button(T("confirm"), { action: "confirm", ref }, "confirm"));
         acts.appendChild(button(T("void"), { action: "void", ref, what: d.type === "violation" ? "penalty" : "event" }, "void"));
         if (d.type === "violation" && d.seat) {
           const sel = el("select", "new-penalty");
