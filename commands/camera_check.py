@@ -50,8 +50,9 @@ def _store(args: argparse.Namespace):
         raise UsageError(redact(f"--pg: cannot read the venue's record: {' '.join(str(exc).split())}")) from None
 
 
-def _reads(args: argparse.Namespace) -> list[Any]:
-    from services.camera_checks import camera_reads
+def _reads(args: argparse.Namespace) -> tuple[list[Any], list[Any]]:
+    """The camera reads of the tables asked for, and the hands their referees counted."""
+    from services.camera_checks import camera_reads, hand_counts
     with _store(args) as store:
         tables = store.tables()
         wanted = args.table or tables
@@ -59,10 +60,12 @@ def _reads(args: argparse.Namespace) -> list[Any]:
         if unknown:
             raise UsageError(f"no table {unknown[0]!r} in {args.log_name} (it holds: "
                              f"{', '.join(tables) or 'no events'})")
-        reads = []
+        reads, counts = [], []
         for t in wanted:
-            reads += camera_reads(list(store.stream(t)), args.min_confidence)
-    return reads
+            log = list(store.stream(t))
+            reads += camera_reads(log, args.min_confidence)
+            counts += hand_counts(log)
+    return reads, counts
 
 
 def _line(name: str, tally: dict[str, Any]) -> str:
@@ -101,6 +104,11 @@ def print_report(rep: dict[str, Any], db: str, out=sys.stdout) -> None:
     for key, words in (("missed_cards", "cards most often missed"), ("extra_cards", "read where none lay")):
         if rep[key]:
             print(f"{words}: " + ", ".join(f"{c} x{n}" for c, n in rep[key]), file=out)
+    hands = rep["hands_counted"]
+    if hands["counts"]:
+        by = ", ".join(f"{k} x{n}" for k, n in hands["off_by"].items())
+        print(f"hands the referees counted: {hands['counts']}; the plays read had left another count in "
+              f"{hands['off']}" + (f" (read minus counted: {by})" if by else ""), file=out)
     print(f"reads a curve of the venue's own can be fitted on (asked for their score alone, answered): "
           f"{rep['fit_reads']}", file=out)
 
@@ -162,9 +170,9 @@ def fit_curve(reads: list[Any], args: argparse.Namespace) -> dict[str, Any]:
 def cmd_camera_check(args: argparse.Namespace) -> int:
     from services.camera_checks import check_report
     args.log_name = args.db if args.pg is None else "the venue's record"
-    reads = _reads(args)
+    reads, counts = _reads(args)
     doc = fit_curve(reads, args) if args.fit else None     # refused before anything is printed
-    rep = check_report(reads, args.min_confidence)
+    rep = check_report(reads, args.min_confidence, counts)
     if args.json:
         print(json.dumps(rep, ensure_ascii=False, indent=1))
     else:

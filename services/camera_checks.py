@@ -21,6 +21,11 @@ gone unnoticed, so it counts for nothing in a fit, and a checking round
 (the table's ``min_confidence`` set to 1, so that every read is asked)
 is how a venue covers its surest reads too (docs/technician.md).
 
+A referee who counts a seat's cards (referee action ``count``, asked for
+where a count report fault rests on the camera's reads) checks every read
+of that seat's plays at once: :func:`hand_counts` gives each count beside
+the count the plays read had left, which :func:`check_report` sums.
+
 >>> from referee.events import Event
 >>> def ev(i, **d):
 ...     return Event.from_dict({"id": i, "t": float(i), "table": "T01", **d})
@@ -47,6 +52,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Iterable, Sequence
 
+from referee.codes import Note
 from referee.corrections import overrides
 from referee.events import Event
 from referee.settings import Settings, SettingsError
@@ -175,6 +181,51 @@ def camera_reads(log: Sequence[Event], min_confidence: float | None = None) -> l
     return out
 
 
+@dataclass(frozen=True)
+class HandCount:
+    """A referee's count of a seat's cards (``counted``) beside what the plays
+    read that deal had left it (``read``), at event ``event`` of ``table``."""
+
+    table: str
+    seat: str
+    event: int
+    counted: int
+    read: int
+
+    @property
+    def off(self) -> int:
+        """Cards the plays read had left over the referee's count (1: a card missed)."""
+        return self.read - self.counted
+
+
+def hand_counts(log: Sequence[Event]) -> list[HandCount]:
+    """Each referee ``count`` of one table's ``log`` (its events in order, with
+    ids) that stands, as the table judges the log as corrected.
+
+    >>> from referee.events import Event
+    >>> log = [Event.from_dict(dict(d, table="T01", id=i + 1)) for i, d in enumerate((
+    ...     {"t": 1, "type": "deal_start", "deal": 1, "level": "2", "leader": "S"},
+    ...     {"t": 2, "type": "play", "seat": "S", "cards": ["S3", "H3"], "source": "vision", "confidence": 0.99},
+    ...     {"t": 3, "type": "pass", "seat": "E"},
+    ...     {"t": 4, "type": "referee", "action": "count", "ref": 3, "seat": "S", "count": 24}))]
+    >>> [(c.seat, c.counted, c.read, c.off) for c in hand_counts(log)]
+    [('S', 24, 25, 1)]
+    """
+    if not any(e.type == "referee" and e.get("action") == "count" for e in log):
+        return []        # (most logs: not judged again for nothing)
+    from referee.table import Table
+    table = Table(log[0].table)
+    table.replay(log)
+    return counts_in(d.to_dict() for d in table.decisions)
+
+
+def counts_in(decisions: Iterable[dict[str, Any]]) -> list[HandCount]:
+    """The :class:`HandCount` of a table's record (its decisions as dicts, as
+    a live venue holds them), from its ``counted`` notes."""
+    return [HandCount(d["table"], str(d["seat"]), (d.get("events") or [0])[0], int(d["count"]), int(d["was"]))
+            for d in decisions if d.get("type") == "note" and d.get("code") == Note.COUNTED]
+
+
 def fit_records(reads: Iterable[CameraRead]) -> list[dict[str, Any]]:
     """The reads a venue's own curve may be fitted on, as
     :func:`vision.reading.confidence.fit_curves` takes them: asked for their
@@ -206,11 +257,13 @@ def _band_edges(threshold: float) -> list[float]:
     return sorted(set(BANDS) | ({threshold} if 0 < threshold < 1 else set()))
 
 
-def check_report(reads: Sequence[CameraRead], threshold: float | None = None) -> dict[str, Any]:
+def check_report(reads: Sequence[CameraRead], threshold: float | None = None,
+                 counts: Sequence[HandCount] = ()) -> dict[str, Any]:
     """The reads summed: by confidence band, the reads and their verdicts,
     and over the judged ones the share wrong against what the confidence
     promised (the mean of one less each read's calibrated probability); the asked and
-    the unasked reads; the cards most often missed or added.
+    the unasked reads; the cards most often missed or added; the hands the
+    referees counted (``counts``), and by how much the plays read were off.
 
     ``threshold`` only adds a band edge (default: the settings' default); a
     read's being asked was decided by its table's settings at the time.
@@ -250,7 +303,10 @@ def check_report(reads: Sequence[CameraRead], threshold: float | None = None) ->
     return {"reads": len(reads), "tables": sorted({r.table for r in reads}),
             "bands": bands, "asked": _tally(asked), "unasked": _tally(unasked), "zones": by_zone,
             "fit_reads": len(fit_records(reads)),
-            "missed_cards": missing.most_common(10), "extra_cards": extra.most_common(10)}
+            "missed_cards": missing.most_common(10), "extra_cards": extra.most_common(10),
+            "hands_counted": {"counts": len(counts), "off": sum(1 for c in counts if c.off),
+                              "off_by": {f"{k:+d}": n for k, n in sorted(Counter(c.off for c in counts
+                                                                                 if c.off).items())}}}
 
 
 def _tally(rs: Sequence[CameraRead]) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import Blueprint, Flask, jsonify, render_template
 
-from services.camera_checks import camera_reads, check_report
+from services.camera_checks import camera_reads, check_report, counts_in
 from web_dashboard.auth import login_required
 from web_dashboard.views import live
 
@@ -27,13 +27,15 @@ def camera_state() -> dict[str, Any]:
     :func:`services.camera_checks.check_report` of the table's log as it
     stands (the referees' corrections included)."""
     lv = live()
-    every = []
+    every, counted = [], []
     tables = {}
     for t in lv.tables:
         reads = camera_reads(lv.log(t))
-        tables[t] = check_report(reads)
+        counts = counts_in(lv.decisions(t))      # the hands its referee counted
+        tables[t] = check_report(reads, counts=counts)
         every += reads
-    return {"tables": tables, "all": check_report(every)}
+        counted += counts
+    return {"tables": tables, "all": check_report(every, counts=counted)}
 
 
 @bp.route("/cameras")

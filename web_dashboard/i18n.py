@@ -153,6 +153,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {  # key: (zh, en)
     "cc_unasked_wrong": ("未询问但后来更正", "Not asked, corrected later"),
     "cc_fit_reads": ("可用于本场置信曲线", "For a venue curve"),
     "cc_none": ("还没有摄像头识别", "No camera reads yet"),
+    "cc_hands_off": ("裁判清点手牌：与识别张数不符", "Hands the referee counted: read count off"),
     # the broadcast overlay (web_dashboard/overlay.py); {n}, {team} are filled in by overlay.js
     "seat_S": ("南", "South"),
     "seat_E": ("东", "East"),

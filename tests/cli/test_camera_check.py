@@ -171,3 +171,22 @@ def test_the_halving_doubts_are_the_trackers():
     from vision.reading import tracker
     assert HALVING_DOUBTS == {tracker.THIRD_COPY, tracker.JOKER_NO_COMBINATION, tracker.NO_COMBINATION}
     assert tracker.LEFT_OUT not in HALVING_DOUBTS and tracker.UNREAD not in HALVING_DOUBTS
+
+
+def test_hands_the_referees_counted_are_set_beside_the_count_the_reads_left(tmp_path):
+    """Each referee count of a seat's cards checks every read of that seat's plays
+    at once: a count one short of what the reads left is a card they missed."""
+    from tests.dashboard.test_routes import camera_count_events
+    db = tmp_path / "venue.sqlite"
+    with EventStore(db) as store:
+        for table, counted in (("T01", 3), ("T02", 2)):      # T02's camera missed a card
+            ids = [store.append(Event.from_dict(e)).id for e in camera_count_events(table)]
+            store.append(Event.from_dict({"t": 99.0, "table": table, "type": "referee", "action": "count",
+                                          "ref": ids[-1], "seat": "S", "count": counted}))
+    r = cli("camera-check", "--db", db, "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["hands_counted"] == {"counts": 2, "off": 1, "off_by": {"+1": 1}}
+    r = cli("camera-check", "--db", db, "--table", "T01")
+    assert "hands the referees counted: 1; the plays read had left another count in 0" in r.stdout
+    r = cli("camera-check", "--db", db)
+    assert "in 1 (read minus counted: +1 x1)" in r.stdout

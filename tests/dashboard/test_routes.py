@@ -216,6 +216,11 @@ def test_the_referee_counts_the_hand_a_report_fault_waits_on(app, live):
     assert [(f["code"], f["status"]) for f in state["feed"] if f["type"] == "violation"] == [
         ("wrong_report", "confirmed")]
     assert not [f for f in state["feed"] if f.get("code") == "camera_count"] and state["open"] == 0
+    # and the cameras page sets the count beside the one the reads left (the same here)
+    cams = c.get("/cameras.json").get_json()
+    assert cams["tables"]["T01"]["hands_counted"] == cams["all"]["hands_counted"] == {
+        "counts": 1, "off": 0, "off_by": {}}
+    assert 'class="hands-off">0/1<' in c.get("/cameras").get_data(as_text=True)
 
 
 def test_change_penalty(app, live, match_events):
