@@ -228,3 +228,23 @@ def _index_before(stage, code: str) -> int:
     items = stage.locator("ol.steps > li")
     codes = [items.nth(i).get_attribute("data-code") for i in range(items.count())]
     return codes.index(code) - 1
+
+
+def test_a_referees_count_of_a_hand_shows_where_it_was_made(tmp_path):
+    from tests.dashboard.test_routes import camera_count_events
+    app, live = _app(tmp_path)
+    try:
+        events = camera_count_events()
+        for e in events:
+            live.submit(e)
+        live.submit({"t": 99.0, "table": "T01", "type": "referee", "action": "count", "ref": len(events),
+                     "seat": "S", "count": 3})
+        c = app.test_client()
+        login(c, "li", "pw-li")
+        for lang, words in (("zh", ("清点手牌", "S 3", "报错牌")), ("en", ("count of the hand", "S 3", "Wrong count"))):
+            c.set_cookie("lang", lang)
+            page = c.get("/tables/T01/deals/1").get_data(as_text=True)
+            assert all(w in page for w in words), (lang, [w for w in words if w not in page])
+            assert 'data-code="counted"' in page and "dv_" not in page.replace('"dv_', "")
+    finally:
+        live.close()
