@@ -23,7 +23,7 @@ asks the referee about it instead).
 ...     {"id": 8, "t": 9, "table": "T01", "type": "referee", "action": "count", "ref": 2, "seat": "N",
 ...      "count": 26})]
 >>> o = overrides(log)
->>> sorted(o.confirmed), o.corrected[2].cards, sorted(o.voided), o.counted == {2: {"N": 26}}
+>>> sorted(o.confirmed), o.corrected[2].cards, sorted(o.voided), o.counted == {8: (2, "N", 26)}
 ([1], ('S4', 'S4'), [3], True)
 >>> o.corrected[2].confidence is None      # a referee's correction is certain
 True
@@ -48,12 +48,13 @@ class Overrides(NamedTuple):
     corrected: dict[int, Event]     # the event as the referee restated it
     confirmed: set[int]             # a low-confidence observation counts as seen
     waived: set[int]                # the event stands, its penalties do not
-    counted: dict[int, dict[Seat, int]]  # before the event, the seat held that many cards
+    counted: dict[int, tuple[int, Seat, int]]  # a count's id -> the event it answers, the seat, its cards
 
 
 def referee_count(m: Event) -> tuple[Seat, int]:
-    """The seat and number of cards of a referee's ``count`` (the cards it
-    counted in that seat's hand when event ``ref`` came); :class:`ValueError`
+    """The seat and number of cards of a referee's ``count`` (the cards the
+    referee counted in that seat's hand when the count was entered;
+    ``ref`` names the event of the fault it answers); :class:`ValueError`
     names what is wrong.
 
     >>> referee_count(Event.from_dict({"t": 1, "table": "T01", "type": "referee", "action": "count",
@@ -94,7 +95,7 @@ def overrides(log: Sequence[Event]) -> Overrides:
     corrected: dict[int, Event] = {}
     confirmed: set[int] = set()
     waived: set[int] = set()
-    counted: dict[int, dict[Seat, int]] = {}
+    counted: dict[int, tuple[int, Seat, int]] = {}
     for m in reversed(log):
         if m.type != "referee" or m.get("action") not in META_ACTIONS or m.id in voided:
             continue
@@ -117,7 +118,8 @@ def overrides(log: Sequence[Event]) -> Overrides:
                 seat, count = referee_count(m)
             except ValueError:
                 continue                  # malformed: asked about, counts for nothing
-            counted.setdefault(ref, {}).setdefault(seat, count)    # the latest count wins
+            if m.id is not None:
+                counted[m.id] = (ref, seat, count)      # each stands where it was entered
         elif ref not in corrected:
             try:
                 corrected[ref] = corrected_event(target, m.get("event"))

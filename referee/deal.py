@@ -244,6 +244,8 @@ class Deal:
     # seat -> the camera reads of its plays, neither confirmed nor corrected since the
     # referee last counted its cards: what its count (and so a report fault) rests on
     count_reads: dict[Seat, list[int]] = field(default_factory=dict)
+    count_reads_settled: list[int] = field(default_factory=list)   # those the last count settled
+    last_play: dict[Seat, int] = field(default_factory=dict)       # seat -> its last play's event id
     stopped: set[Seat] = field(default_factory=set)  # seats whose next play is stopped (违例 choice)
     barred: set[Seat] = field(default_factory=set)   # seats that may not follow this trick (2022 越序表态)
     penalties: list[dict[str, Any]] = field(default_factory=list)
@@ -373,6 +375,7 @@ class Deal:
         went out takes its place; one left with ten or fewer owes a report."""
         left = self.counts[seat] - len(cards)
         self.counts[seat] = left
+        self.last_play[seat] = event_id
         self.seen.update(c.code for c in cards)
         self.standing, self.standing_seat = reading, seat
         self.passed.clear()
@@ -504,7 +507,7 @@ class Deal:
         """
         was = self.counts[seat]
         self.counts[seat] = count
-        self.count_reads.pop(seat, None)
+        self.count_reads_settled = self.count_reads.pop(seat, [])
         if seat in self.reports_due:
             if count > REPORT_LIMIT:
                 del self.reports_due[seat]

@@ -104,7 +104,13 @@ class Table:
         self.decisions: list[Decision] = []        # the record for the log as corrected
         self._confirmed: set[Any] = set()          # camera events the referee confirmed
         self._corrected: set[Any] = set()          # events the referee corrected (certain since)
-        self._counted: dict[int, dict[Seat, int]] = {}  # before an event, the cards the referee counted
+        # the referee's counts of hands (referee.corrections.Overrides.counted), what they settled:
+        # camera reads whose count a count vouched, and counts that stand before a fault's event
+        self._count_entries: dict[int, tuple[int, Seat, int]] = {}
+        self._vouched: set[int] = set()
+        self._used_counts: set[int] = set()     # counts that settled something before them
+        self._at_fault: dict[int, dict[Seat, tuple[int, int]]] = {}    # event -> seat -> (count, entry)
+        self._found: tuple[set[int], dict[int, dict[Seat, tuple[int, int]]]] = (set(), {})
         self._s = _State(self.settings)
         self._out: list[Decision] = []             # decisions of the event being folded
         self._event = Event("tick", 0.0, table_id)  # the event being folded
@@ -216,17 +222,37 @@ class Table:
     def _rebuild(self) -> None:
         # (referee.corrections: a later void cancels an earlier void, correction or
         # confirmation; a correction naming nothing, or malformed, counts for nothing)
-        voided, corrected, self._confirmed, waived, self._counted = overrides(self.log)
+        voided, corrected, self._confirmed, waived, self._count_entries = overrides(self.log)
         self._corrected = set(corrected)
+        self._vouched, self._at_fault, self._used_counts = set(), {}, set()
+        # a count of a hand settles what came before it (the reads it vouches, a fault's count):
+        # judged again with that until nothing new is settled (each pass only adds)
+        for _ in range(4):
+            self._replay_log(voided, corrected, waived)
+            vouched, at_fault = self._found
+            new = {r: {s: v for s, v in by.items() if s not in self._at_fault.get(r, {})}
+                   for r, by in at_fault.items()}
+            if vouched <= self._vouched and not any(new.values()):
+                break
+            self._vouched |= vouched
+            for r, by in new.items():
+                self._at_fault.setdefault(r, {}).update(by)
+                self._used_counts.update(entry for _, entry in by.values())
+
+    def _replay_log(self, voided: set[int], corrected: Mapping[int, Event], waived: set[Any]) -> None:
+        """The record folded afresh from the log as the referee's word leaves it."""
         self.settings, self.teams = self.initial_settings, {}
         self.players, self.captains = {}, {}
         self._s = _State(self.settings)
         self._s.waived = waived
+        self._found = (set(), {})
         self.decisions = []
         for e in self.log:
-            if e.type == "referee" and e.get("action") in META_ACTIONS:
-                continue
             if e.id in voided:
+                continue
+            if e.type == "referee" and e.get("action") in META_ACTIONS:
+                if e.id in self._count_entries:     # a count of a hand stands where it was made
+                    self._record(self._count_entry(e))
                 continue
             self._record(self._fold(corrected.get(e.id, e) if e.id is not None else e))
 
@@ -245,8 +271,8 @@ class Table:
         s = self._s
         self._advance(e.t)
         s.t = max(s.t, e.t)
-        if self._eid in self._counted:
-            self._settle_counts(self._counted[self._eid])
+        if self._eid in self._at_fault:
+            self._settle_counts(self._at_fault[self._eid])
         if (e.source == "vision" and e.confidence is not None
                 and e.confidence < self.settings.min_confidence and e.id not in self._confirmed):
             self._emit("confirm_request", seat=e.seat, code=Confirm.LOW_CONFIDENCE,
@@ -394,18 +420,55 @@ class Table:
                    reads=list(reads), counted=deal.counts[seat], **extra)
         return False
 
-    def _settle_counts(self, counts: Mapping[Seat, int]) -> None:
-        """The referee's count of seats' cards, before the event being folded."""
+    def _count_entry(self, e: Event) -> list[Decision]:
+        """A referee's count of a seat's cards, where it was made: that seat's
+        count from here on. Equal to what the plays read had left, it vouches
+        for every read of the seat's plays not yet settled (their number of
+        cards: a fault held on them stands); otherwise, where the seat has
+        not played since the fault the count answers, it was the count then,
+        and the fault is judged on it; else the fault stays held (the reads
+        must be answered one by one).  Found in one pass, applied in the next
+        (:meth:`_rebuild`)."""
+        self._out, self._event = [], e
+        self._eid = e.id or 0
+        ref, seat, count = self._count_entries[self._eid]
         deal = self._s.deal
-        for seat, count in counts.items():
-            if deal is None or deal.phase is FINISHED or deal.counts[seat] == 0:
+        if deal is None or deal.phase is FINISHED or deal.counts[seat] == 0:
+            if self._eid not in self._used_counts:     # (else what it settled ended the deal first)
                 self._emit("confirm_request", seat=seat, code=Confirm.BAD_CORRECTION,
-                           message=f"referee count of {seat}'s cards at event {self._eid}: "
+                           message=f"referee count of {seat}'s cards (event {self._eid}): "
                                    f"{seat} holds no cards in a deal in play")
-                continue
+            return self._out
+        vouched, at_fault = self._found
+        if any(entry == self._eid for by in self._at_fault.values() for _, entry in by.values()):
+            deal.settle_count(seat, count)      # (stood at the fault's event already, and said there)
+            return self._out
+        was = deal.settle_count(seat, count)
+        reads = deal.count_reads_settled
+        since = deal.last_play.get(seat, 0) > ref
+        if count == was:
+            vouched.update(reads)
+            if reads:
+                self._used_counts.add(self._eid)
+        elif not since:
+            at_fault.setdefault(ref, {})[seat] = (count, self._eid)
+        self._emit("note", seat=seat, code=Note.COUNTED, count=count, was=was,
+                   message=f"the referee counted {count} cards in {seat}'s hand"
+                           + ("" if was == count else f"; the plays read had left {was}")
+                           + (f", and {seat} has played since event {ref}: answer the reads of its plays "
+                              f"to settle what was held there" if was != count and since else ""))
+        return self._out
+
+    def _settle_counts(self, counts: Mapping[Seat, tuple[int, int]]) -> None:
+        """Referees' counts that stand before the event being folded (the seat
+        had not played between it and the count)."""
+        deal = self._s.deal
+        if deal is None or deal.phase is FINISHED:
+            return       # (the deal ended otherwise meanwhile: the count's own place says so)
+        for seat, (count, entry) in counts.items():
             was = deal.settle_count(seat, count)
-            self._emit("note", seat=seat, code=Note.COUNTED, count=count, was=was,
-                       message=f"the referee counted {count} cards in {seat}'s hand"
+            self._emit("note", seat=seat, code=Note.COUNTED, count=count, was=was, counted_at=entry,
+                       message=f"the referee counted {count} cards in {seat}'s hand (event {entry})"
                                + ("" if was == count else f"; the plays read had left {was}"))
 
     def _violation(self, seat: Seat, code: Violation | str, penalty: Penalty, *, text: str,
@@ -761,7 +824,7 @@ class Table:
             return     # a penalty (or a proven wrong tribute) ended the deal
         self._s.clocks.stop(seat)
         played = deal.play(seat, cards, j.reading, self._eid)
-        if self._unsure_read(e):
+        if self._unsure_read(e) and self._eid not in self._vouched:
             deal.read_counted(seat, self._eid)
         if played.place:
             self._emit("note", seat=seat, code=Note.OUT,

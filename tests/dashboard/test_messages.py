@@ -55,13 +55,16 @@ def _faulty_match(seed: int) -> tuple[Table, list[dict]]:
         {"t": 9005.0, "type": "referee", "action": "confirm", "ref": injected["illegal_play"] + 1},
     ]
     table = Table("T01")
-    said = [d.to_dict() for e in events for d in table.feed_dict(e)]
-    # and counts the cards of the seat whose missing report waits on the camera's count
-    held = [d for d in table.decisions if d.code == "camera_count"]
-    assert [d.extra["held"]["code"] for d in held] == ["missing_report"]
-    said += [d.to_dict() for d in table.feed_dict(
-        {"t": 9006.0, "type": "referee", "action": "count", "ref": held[0].events[-1], "seat": held[0].seat,
-         "count": held[0].extra["counted"]})]
+    said = []
+    for e in events:
+        out = table.feed_dict(e)
+        said += [d.to_dict() for d in out]
+        # and, as it is asked, counts the cards of the seat whose missing report waits on the camera's count
+        for d in out:
+            if d.code == "camera_count" and d.extra["held"]["code"] == "missing_report":
+                said += [x.to_dict() for x in table.feed_dict(
+                    {"t": e["t"], "type": "referee", "action": "count", "ref": d.events[-1], "seat": d.seat,
+                     "count": d.extra["counted"]})]
     return table, said
 
 

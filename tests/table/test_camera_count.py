@@ -44,7 +44,7 @@ def test_a_true_report_on_a_camera_count_one_too_many_is_held_and_the_count_clea
     ds = s.referee("count", ref=held.events[-1], seat="S", count=3)
     assert of_type(ds, "correction") and violations(s.table.decisions) == [] and _held(s.table.decisions) == []
     (note,) = [d for d in s.table.decisions if d.code == "counted"]
-    assert note.seat == "S" and note.extra == {"count": 3, "was": 4}
+    assert note.seat == "S" and note.extra == {"count": 3, "was": 4, "counted_at": len(s.table.log)}
     assert s.table.deal.counts["S"] == 3
     # and S's count rests on no read now: a report of 3 again is a repeat, given at once
     assert violations(s.report("S", 3)) == [("S", "repeat_report", "warning")]
@@ -108,9 +108,9 @@ def test_a_low_confidence_read_confirmed_is_the_referees_and_the_count_rests_on_
     assert violations(s.report("S", 4)) == [("S", "wrong_report", "warning")]
 
 
-def test_going_out_with_a_fault_held_on_the_count_goes_out_until_counted():
+def test_going_out_with_a_fault_held_on_the_count_goes_out_until_its_reads_are_answered():
     s = _s_down_to()
-    (held,) = _held(s.pass_("E"))     # the missing report, held
+    (held,) = _held(s.pass_("E"))     # the missing report, held (and not counted in time)
     s.pass_round()
     ds = s.play("S", "S6 H6 D6", **SEEN)     # S leads its last three: out as 上游
     (out_held,) = _held(ds)
@@ -120,11 +120,47 @@ def test_going_out_with_a_fault_held_on_the_count_goes_out_until_counted():
     ds = s.play("N", "S7 H7 D7", source="manual")
     assert violations(ds) == [] and [d.extra["held"]["code"] for d in ds if d.code == "held_violation"] == [
         "out_of_turn_play"]
-    # the referee counts S's 3 cards at the missing report: it stands, and so does going out on it
-    s.referee("count", ref=held.events[-1], seat="S", count=3)
+    # S holds no cards to count now: asked about, nothing changes
+    ds = s.referee("count", ref=held.events[-1], seat="S", count=3)
+    assert "bad_correction" in [d.code for d in ds] and violations(s.table.decisions) == []
+    # the reads answered one by one: the missing report stands, and so does going out on it
+    for r in out_held.extra["reads"]:
+        s.referee("confirm", ref=r)
     assert violations(s.table.decisions) == [("S", "missing_report", "warning"), ("S", "missing_report", "foul")]
     (end,) = of_type(s.table.decisions, "deal_end")
     assert end.extra["ended_by"] == "foul" and end.extra["winner"] == "EW"
+
+
+def test_counted_before_going_out_the_fault_and_going_out_on_it_are_given():
+    s = _s_down_to()
+    (held,) = _held(s.pass_("E"))
+    s.referee("count", ref=held.events[-1], seat="S", count=3)      # at once: S's three cards
+    assert violations(s.table.decisions) == [("S", "missing_report", "warning")]
+    s.pass_round()
+    ds = s.play("S", "S6 H6 D6", **SEEN)
+    assert violations(ds) == [("S", "missing_report", "foul")]
+
+
+def test_a_count_made_after_the_seat_played_again_vouches_for_the_reads_or_leaves_the_fault_held():
+    # S reports 3 (held on the reads: S holds 3); the referee gets there after S played a single
+    s = _s_down_to("S5 S5 H5 H5 D5 D5 C5")     # the reads leave 4 (a five missed)
+    (held,) = _held(s.report("S", 3))
+    s.pass_round()
+    s.play("S", "S6", **SEEN)                        # S leads a single: 2 cards truly, 3 by the reads
+    # counted 2 now, the reads say 3, and S played since: which read missed a card is not known
+    ds = s.referee("count", ref=held.events[-1], seat="S", count=2)
+    (note,) = [d for d in ds if d.code == "counted"]
+    assert note.extra["was"] == 3 and "has played since" in note.message
+    assert violations(s.table.decisions) == [] and [d.extra["held"]["code"] for d in _held(s.table.decisions)] == [
+        "wrong_report"]
+    assert s.table.deal.counts["S"] == 2            # the count stands from there on
+    # a seat whose reads leave what the referee counts later: they vouch for every read before it
+    s = _s_down_to()
+    (held,) = _held(s.report("S", 4))                # S holds 3 and reports 4
+    s.pass_round()
+    s.play("S", "S6", **SEEN)
+    s.referee("count", ref=held.events[-1], seat="S", count=2)
+    assert violations(s.table.decisions) == [("S", "wrong_report", "warning")]
 
 
 def test_an_escalation_is_held_on_the_count_as_well():
@@ -168,3 +204,17 @@ def test_a_count_that_cannot_be_is_asked_about_and_changes_nothing():
     s.pass_("E")
     ds = s.referee("count", ref=len(s.table.log), seat="S", count=2)     # at E's pass, after S went out
     assert "bad_correction" in [d.code for d in ds if d.type == "confirm_request"]
+
+
+def test_a_count_whose_penalty_ends_the_deal_is_not_asked_about_afterwards():
+    # NS has a warning and an infraction: S's missing report, once counted, climbs to a foul
+    s = _s_down_to()
+    s.referee("penalty", side="NS", penalty="warning", code="manual")
+    s.referee("penalty", side="NS", penalty="infraction", code="manual")
+    (held,) = _held(s.pass_("E"))
+    ds = s.referee("count", ref=held.events[-1], seat="S", count=3)
+    assert ("S", "missing_report", "warning") in violations(s.table.decisions)
+    (end,) = of_type(s.table.decisions, "deal_end")
+    assert end.extra["ended_by"] == "foul"
+    # the count made after the deal ended on what it settled: no request about it
+    assert "bad_correction" not in [d.code for d in ds]

@@ -200,8 +200,10 @@
           // a report fault on the camera's count: the referee counts the seat's cards and enters the number
           const n = el("input", "count-hand");
           n.type = "number"; n.min = "1"; n.max = "27";
-          // the feed is rebuilt on every change: a number being typed is kept (by the request's n)
-          n.value = counting.has(d.n) ? counting.get(d.n) : (d.counted || "");
+          // the hand is counted as it is now: the box starts at what the reads leave now; the feed is
+          // rebuilt on every change, and a number being typed is kept (by the request's n)
+          const now = (state.counts || {})[d.seat];
+          n.value = counting.has(d.n) ? counting.get(d.n) : (now !== undefined ? now : (d.counted || ""));
           n.addEventListener("input", () => counting.set(d.n, n.value));
           n.setAttribute("aria-label", T("cards_counted") + " " + d.seat);
           acts.appendChild(n);
