@@ -244,7 +244,6 @@ class Deal:
     # seat -> the camera reads of its plays, neither confirmed nor corrected since the
     # referee last counted its cards: what its count (and so a report fault) rests on
     count_reads: dict[Seat, list[int]] = field(default_factory=dict)
-    count_reads_settled: list[int] = field(default_factory=list)   # those the last count settled
     last_play: dict[Seat, int] = field(default_factory=dict)       # seat -> its last play's event id
     stopped: set[Seat] = field(default_factory=set)  # seats whose next play is stopped (违例 choice)
     barred: set[Seat] = field(default_factory=set)   # seats that may not follow this trick (2022 越序表态)
@@ -493,27 +492,27 @@ class Deal:
         its count now rests on that read too."""
         self.count_reads.setdefault(seat, []).append(event_id)
 
-    def settle_count(self, seat: Seat, count: int) -> int:
+    def settle_count(self, seat: Seat, count: int) -> tuple[int, list[int]]:
         """The referee counted ``count`` cards in ``seat``'s hand: that is its
-        count from now on, resting on no read. A
-        report due is due for the true count (none above ten); returns the
-        count the plays had left.
+        count from now on, resting on no read. A report due is due for the
+        true count (none above ten). Returns the count the plays had left and
+        the reads it rested on.
 
         >>> from referee.seating import Seat
         >>> d = Deal(1, "2", 0.0)
         >>> d.counts[Seat.E] = 9; d.reports_due[Seat.E] = (9, 3); d.read_counted(Seat.E, 3)
         >>> d.settle_count(Seat.E, 11), d.counts[Seat.E], d.reports_due, d.count_reads
-        (9, 11, {}, {})
+        ((9, [3]), 11, {}, {})
         """
         was = self.counts[seat]
         self.counts[seat] = count
-        self.count_reads_settled = self.count_reads.pop(seat, [])
+        reads = self.count_reads.pop(seat, [])
         if seat in self.reports_due:
             if count > REPORT_LIMIT:
                 del self.reports_due[seat]
             else:
                 self.reports_due[seat] = (count, self.reports_due[seat][1])
-        return was
+        return was, reads
 
     # ------------------------------------------------------------ the end
     def record_penalty(self, entry: dict[str, Any]) -> None:

@@ -195,7 +195,7 @@ class Table:
         if action == "void" and event.get("what", "event") == "penalty":
             what = f"penalties from event {ref} voided"
         elif action == "count":
-            what = f"{event.get('seat')}'s cards counted at event {ref}: {event.get('count')}"
+            what = f"{event.get('seat')}'s cards counted ({event.get('count')}), for event {ref}"
         else:
             what = f"event {ref} ({target.type}) {action}ed"
         old = self.decisions
@@ -443,8 +443,7 @@ class Table:
         if any(entry == self._eid for by in self._at_fault.values() for _, entry in by.values()):
             deal.settle_count(seat, count)      # (stood at the fault's event already, and said there)
             return self._out
-        was = deal.settle_count(seat, count)
-        reads = deal.count_reads_settled
+        was, reads = deal.settle_count(seat, count)
         since = deal.last_play.get(seat, 0) > ref
         if count == was:
             vouched.update(reads)
@@ -466,7 +465,7 @@ class Table:
         if deal is None or deal.phase is FINISHED:
             return       # (the deal ended otherwise meanwhile: the count's own place says so)
         for seat, (count, entry) in counts.items():
-            was = deal.settle_count(seat, count)
+            was, _ = deal.settle_count(seat, count)
             self._emit("note", seat=seat, code=Note.COUNTED, count=count, was=was, counted_at=entry,
                        message=f"the referee counted {count} cards in {seat}'s hand (event {entry})"
                                + ("" if was == count else f"; the plays read had left {was}"))

@@ -46,9 +46,10 @@ def violation_status(decisions: list[dict], events: list[dict]) -> dict[int, str
     for e in events:
         if e.get("type") != "referee":
             continue
-        if e.get("action") in ("confirm", "void", "count") and "ref" in e:
-            # (a count of the hand settles what was held on the camera's count)
-            acted[e["ref"]] = "voided" if e["action"] == "void" else "confirmed"
+        # (a count of a hand answers nothing by itself: what it settled is judged again, a
+        # violation then open like any, or the request still held where it settled nothing)
+        if e.get("action") in ("confirm", "void") and "ref" in e:
+            acted[e["ref"]] = "confirmed" if e["action"] == "confirm" else "voided"
         elif e.get("action") == "choice" and e.get("seat"):
             choices.setdefault(e["seat"], []).append(e.get("id", 0))
     status = {}
