@@ -220,6 +220,7 @@ class Deal:
     turn: Seat | None = None                 # seat to act; None while the first leader is unknown
     standing: Combination | None = None      # the play to beat; None when the trick is empty
     standing_seat: Seat | None = None
+    standing_event: int | None = None        # the event that laid the play to beat
     passed: set[Seat] = field(default_factory=set)
     trick: list[dict[str, Any]] = field(default_factory=list)  # this trick's plays and passes
     seen: Counter[str] = field(default_factory=Counter)       # card codes played this deal
@@ -376,7 +377,7 @@ class Deal:
         self.counts[seat] = left
         self.last_play[seat] = event_id
         self.seen.update(c.code for c in cards)
-        self.standing, self.standing_seat = reading, seat
+        self.standing, self.standing_seat, self.standing_event = reading, seat, event_id
         self.passed.clear()
         self.trick.append({"seat": seat, "cards": [c.code for c in cards], "kind": reading.kind})
         if left == 0:
@@ -428,7 +429,7 @@ class Deal:
     def _end_trick(self, last: Seat) -> TrickEnd:
         leader = last if self.counts[last] > 0 else partner(last)
         jiefeng = leader != last
-        self.standing, self.standing_seat = None, None
+        self.standing, self.standing_seat, self.standing_event = None, None, None
         self.passed.clear()
         self.barred.clear()
         self.trick.clear()

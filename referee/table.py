@@ -383,6 +383,12 @@ class Table:
                    reads=unsure, **extra)
         return False
 
+    def _refused_read(self) -> None:
+        """The play being folded was refused as impossible: where it is a camera's
+        read not yet answered, the state that follows rests on the answer."""
+        if self._unsure_read(self._event):
+            self._pending(self._eid)
+
     def _pending(self, *reads: int) -> None:
         """Violations in this deal are held from now on until ``reads`` are answered."""
         s = self._s
@@ -809,7 +815,9 @@ class Table:
             deal.lead_by(seat)
         j = _judge(cards, deal.level, deal.standing)
         if j.reading is None or not j.legal:
-            self._read_violation(seat, Violation.ILLEGAL_PLAY, Penalty.INFRACTION,
+            # a combination that does not follow rests on the read of the play it fails to beat too
+            beaten = (deal.standing_event,) if j.reading is not None and deal.standing_event else ()
+            self._read_violation(seat, Violation.ILLEGAL_PLAY, Penalty.INFRACTION, events=(*beaten, self._eid),
                                  text=f"{seat}: {j.reason}; the cards are taken back", judged=j.code)
             self._seen_taken_back(deal, seat, cards)
             return
@@ -835,17 +843,21 @@ class Table:
 
     def _play_refused(self, deal: Deal, seat: Seat, cards: tuple[Card, ...]) -> bool:
         """Cards that cannot be this play (a third copy, more than held: asked
-        about), or a play out of turn (违例); True when the play does not count."""
+        about), or a play out of turn (违例); True when the play does not count.
+        A camera's read refused so is likelier misread than impossible (a ten
+        read for an eight): what follows is held until it is answered."""
         for c in cards:    # in laid order, so the same card is named on every run
             if deal.seen[c.code] + cards.count(c) > 2:
                 self._emit("confirm_request", seat=seat, code=Confirm.TOO_MANY_COPIES,
                            message=f"{seat} laid {_codes(cards)}: {c.code} would be seen "
                                    f"{deal.seen[c.code] + cards.count(c)} times this deal, but the two "
                                    f"decks hold 2 (recognition error or a foreign card?)")
+                self._refused_read()
                 return True
         if len(cards) > deal.counts[seat]:
             self._emit("confirm_request", seat=seat, code=Confirm.MORE_CARDS_THAN_HELD,
                        message=f"{seat} laid {len(cards)} cards but holds {deal.counts[seat]}")
+            self._refused_read()
             return True
         if deal.phase is not PLAY or (deal.turn is not None and seat != deal.turn):
             expected = deal.turn if deal.phase is PLAY else f"the {deal.phase} to finish"

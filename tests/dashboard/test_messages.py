@@ -42,8 +42,24 @@ def _faulty_match(seed: int) -> tuple[Table, list[dict]]:
                                 injected=injected)
         if set(injected) == set(FAULTS):
             break
-    late = len(events) + 1        # the id the late entry gets
-    events += [
+    table = Table("T01")
+    said = []
+    for e in events:
+        out = table.feed_dict(e)
+        said += [d.to_dict() for d in out]
+        # and, as it is asked, counts the cards of the seat whose missing report waits on the camera's
+        # count, and confirms the reads the illegal play rests on (the one it did not beat, and it)
+        for d in out:
+            if d.code == "camera_count" and d.extra["held"]["code"] == "missing_report":
+                said += [x.to_dict() for x in table.feed_dict(
+                    {"t": e["t"], "type": "referee", "action": "count", "ref": d.events[-1], "seat": d.seat,
+                     "count": d.extra["counted"]})]
+            if d.code == "camera_penalty" and d.extra["held"]["code"] == "illegal_play":
+                for r in d.extra["reads"]:
+                    said += [x.to_dict() for x in table.feed_dict(
+                        {"t": e["t"], "type": "referee", "action": "confirm", "ref": r})]
+    late = len(table.log) + 1        # the id the late entry gets
+    for e in (
         {"t": 9000.0, "type": "referee", "action": "late", "side": "EW", "minutes": 3},
         {"t": 9001.0, "type": "referee", "action": "penalty", "side": "NS", "penalty": "warning",
          "code": "signalling", "reason": "举手示意"},
@@ -51,20 +67,9 @@ def _faulty_match(seed: int) -> tuple[Table, list[dict]]:
         {"t": 9003.0, "type": "play", "seat": "S", "cards": ["S3"], "source": "vision", "confidence": 0.3},
         # the referee voids the late penalty: a correction, the record judged again
         {"t": 9004.0, "type": "referee", "action": "void", "ref": late, "what": "penalty"},
-        # and confirms the camera's read of the illegal play, held until then (camera_penalties)
-        {"t": 9005.0, "type": "referee", "action": "confirm", "ref": injected["illegal_play"] + 1},
-    ]
-    table = Table("T01")
-    said = []
-    for e in events:
-        out = table.feed_dict(e)
-        said += [d.to_dict() for d in out]
-        # and, as it is asked, counts the cards of the seat whose missing report waits on the camera's count
-        for d in out:
-            if d.code == "camera_count" and d.extra["held"]["code"] == "missing_report":
-                said += [x.to_dict() for x in table.feed_dict(
-                    {"t": e["t"], "type": "referee", "action": "count", "ref": d.events[-1], "seat": d.seat,
-                     "count": d.extra["counted"]})]
+    ):
+        said += [d.to_dict() for d in table.feed_dict(e)]
+    assert table.log[late - 1].get("action") == "late"
     return table, said
 
 

@@ -179,3 +179,20 @@ def test_direct_camera_penalties_and_a_hand_entered_play_are_judged_at_once():
     s.start(leader="S")
     s.play("S", "S3 H3")
     assert violations(s.play("E", "S5", source="manual")) == [("E", "illegal_play", "infraction")]
+
+
+def test_a_read_refused_as_impossible_holds_what_follows_until_it_is_answered():
+    # N's pair of queens read with a ten for a queen, both tens of spades already laid: refused (a
+    # third copy), so the turn stays with N; W's pair in turn is held, not 越序出牌
+    s = Script()
+    s.start(leader="S")
+    s.play("S", "ST ST", source="manual")
+    s.play("E", "SJ HJ", source="manual")
+    ds = s.play("N", "SQ ST", source="vision", confidence=0.9)
+    assert [d.code for d in ds if d.type == "confirm_request"] == ["too_many_copies"]
+    read = len(s.table.log)
+    ds = s.play("W", "SK HK", source="manual")
+    assert violations(ds) == [] and _held(ds)[0].extra["reads"] == [read]
+    s.referee("correct", ref=read, event={"cards": ["SQ", "HQ"]})
+    assert violations(s.table.decisions) == [] and _held(s.table.decisions) == []
+    assert s.table.deal.turn == "S"

@@ -61,8 +61,8 @@ def test_two_deals_with_levels_and_results(demo):
 def test_illegal_play_lands_on_its_trick_taken_back(demo):
     table, view = demo
     stage, ruling = _ruling(view["deals"][0], "illegal_play")
-    (event_id,) = ruling["events"]
-    assert stage["number"] == _trick_of(table, event_id)
+    beaten, event_id = ruling["events"]      # the play it did not beat, and the play
+    assert stage["number"] == _trick_of(table, event_id) == _trick_of(table, beaten)
     steps = stage["steps"]
     i = steps.index(ruling)
     play = steps[i - 1]           # the ruling follows the play it is about

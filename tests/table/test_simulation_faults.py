@@ -41,21 +41,27 @@ def test_a_penalty_in_the_cameras_read_waits_for_the_referee_to_confirm_it(seed)
     table = Table("T01", settings)
     said = [d for i, e in enumerate(events) if i <= at for d in table.feed(Event.from_dict(e))]
     held = [d for d in said if d.code == "camera_penalty"]
-    assert len(held) == 1 and held[0].events == (at + 1,) and held[0].extra["held"]["code"] == "illegal_play"
-    assert held[0].extra["reads"] == [at + 1] and "no penalty yet" in held[0].message
+    # (a single that does not beat the single standing: it rests on that play's read as well)
+    (standing,) = [i + 1 for i, e in enumerate(events[:at]) if e["type"] == "play"][-1:]
+    assert len(held) == 1 and held[0].events == (standing, at + 1) and held[0].extra["held"]["code"] == "illegal_play"
+    assert held[0].extra["reads"] == [standing, at + 1] and "no penalty yet" in held[0].message
     assert not [d for d in said if d.type == "violation" and d.code == "illegal_play"]
-    # the referee looks and confirms the read: the log is judged again and the infraction stands
+    # the referee looks and confirms the reads, in turn: the log is judged again and the infraction stands
     out = table.feed(Event.from_dict({"t": events[at]["t"] + 1, "table": "T01", "type": "referee",
                                       "action": "confirm", "ref": at + 1}))
+    assert [d.extra["reads"] for d in out if d.code == "camera_penalty"] == [[standing]]
+    out = table.feed(Event.from_dict({"t": events[at]["t"] + 1, "table": "T01", "type": "referee",
+                                      "action": "confirm", "ref": standing}))
     assert [d.code for d in out if d.type == "violation"] == ["illegal_play"]
     assert not [d for d in table.decisions if d.code == "camera_penalty"]
     # corrected instead (the camera misread the cards): the cards laid are judged, certain
     table2 = Table("T01", settings)
     for e in events[:at + 1]:
         table2.feed(Event.from_dict(e))
+    table2.feed(Event.from_dict({"t": events[at]["t"] + 1, "table": "T01", "type": "referee",
+                                 "action": "correct", "ref": at + 1, "event": {"cards": events[at]["cards"]}}))
     out = table2.feed(Event.from_dict({"t": events[at]["t"] + 1, "table": "T01", "type": "referee",
-                                       "action": "correct", "ref": at + 1,
-                                       "event": {"cards": events[at]["cards"]}}))
+                                       "action": "confirm", "ref": standing}))
     assert [d.code for d in out if d.type == "violation"] == ["illegal_play"]
     # and with the setting "direct", as before: at once
     direct = Table("T01", Settings.parse_format("deals:2", camera_penalties="direct"))
