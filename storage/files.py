@@ -85,7 +85,11 @@ def write_whole(path: str | os.PathLike[str], data: str | bytes, encoding: str =
 def link_or_copy(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> None:
     """``dst`` made the same file as ``src``: a hard link where the file
     system allows (a clip or a video is megabytes), else a copy; whatever
-    ``dst`` held before is replaced."""
+    ``dst`` held before is replaced. Where ``dst`` is ``src`` already (the
+    same name, or a link made before) nothing is done: unlinking it first
+    would delete the only copy."""
+    if Path(dst).exists() and Path(src).exists() and os.path.samefile(src, dst):
+        return
     Path(dst).unlink(missing_ok=True)
     try:
         os.link(src, dst)

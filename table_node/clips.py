@@ -161,7 +161,8 @@ class ClipRecorder:
         for i, (camera, ring) in enumerate(self.rings):
             path = self.folder / f"{req.stem}{'' if i == 0 else f'-{i + 1}'}{CLIP_SUFFIX}"
             if same is not None and i < len(same) and same[i].exists():
-                link_or_copy(same[i], path)          # the same window: the same pictures
+                # the same window: the same pictures (a ruling restated asks for its own again)
+                link_or_copy(same[i], path)
                 link_or_copy(same[i].with_suffix(".json"), path.with_suffix(".json"))
             elif not self._write(path, camera, ring, req):
                 continue

@@ -214,3 +214,21 @@ def test_two_rulings_on_the_same_evidence_share_one_file_and_the_budget_counts_i
     rec.close()
     assert [p.name for p in rec.deleted][:2] == ["violation-9-illegal_play.webm", "violation-10-overtime.webm"]
     assert b.exists() and b.stat().st_size == size and not a.exists()
+
+
+def test_a_ruling_restated_asks_for_its_clip_again_and_the_clip_stays(tmp_path):
+    # a held request is emitted again when the record is judged again: the same name and window
+    rec = _recorder(tmp_path, before_s=1.0, after_s=0.5, width=320)
+    ring = rec.ring("camera 0", background=False)
+    for k in range(60):
+        ring.push(k / 10, _frame(k))
+    rec.request("confirm-9-camera_penalty", [4.0])
+    assert rec.wait_written("confirm-9-camera_penalty", 30)
+    path = tmp_path / "clips" / "confirm-9-camera_penalty.webm"
+    first = path.read_bytes()
+    rec.request("confirm-9-camera_penalty", [4.0])
+    rec.request("violation-9-illegal_play", [4.0])       # and the violation once confirmed
+    assert rec.wait_written("violation-9-illegal_play", 30)
+    rec.close()
+    assert path.read_bytes() == first and path.with_suffix(".json").exists()
+    assert (tmp_path / "clips" / "violation-9-illegal_play.webm").read_bytes() == first

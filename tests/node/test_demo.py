@@ -80,18 +80,19 @@ def check_demo(tmp_path, seed: int | None = None):
     assert any(ids[i].source == "vision" for d in found["wrong_tribute"] for i in d.events if i in ids)
     assert decisions[-1].type == "match_end" or any(d.type == "match_end" for d in decisions)
     # every camera read of cards carries its raw score, and camera-check counts each one (the
-    # demo's referee answered only the two reads its penalties waited on: confirmed, so right)
+    # demo's referee answered only the three reads its penalties waited on: the illegal play, the
+    # play it did not beat and the heart level tribute; confirmed, so right)
     reads = [e for e in events if e.source == "vision" and e.type in ("play", "tribute") and (e.cards or e.card)]
     assert reads and all(isinstance(e.get("raw_confidence"), float) for e in reads)
     from tests.cli.helpers import cli
     r = cli("camera-check", "--db", tmp_path / "demo.sqlite", "--json")
     assert r.returncode == 0, r.stderr
     rep = json.loads(r.stdout)
-    assert rep["reads"] == len(reads) and rep["asked"]["judged"] == 0 and rep["unasked"]["judged"] == 2
+    assert rep["reads"] == len(reads) and rep["asked"]["judged"] == 0 and rep["unasked"]["judged"] == 3
     confirmed = {e.get("ref") for e in events if e.type == "referee" and e.get("action") == "confirm"}
     held = {i for d in found["illegal_play"] + found["wrong_tribute"] for i in d.events if i in ids
             and ids[i].source == "vision"}
-    assert confirmed == held and len(confirmed) == 2
+    assert confirmed == held and len(confirmed) == 3
     # the missing report waited on the seat's count (its plays were camera reads): the demo's
     # referee counted that seat's cards, once, at the event the fault was found at
     counts = [(e.get("ref"), e.get("seat")) for e in events if e.type == "referee" and e.get("action") == "count"]

@@ -86,3 +86,13 @@ def test_link_or_copy_makes_the_same_file_in_place_of_what_was_there(tmp_path):
     (tmp_path / "twin.webm").write_bytes(b"old")
     link_or_copy(tmp_path / "clip.webm", tmp_path / "twin.webm")
     assert (tmp_path / "twin.webm").read_bytes() == b"pictures"
+
+
+def test_link_or_copy_onto_itself_or_its_link_keeps_the_file(tmp_path):
+    # (it unlinked the destination first: the file itself, its only copy, went)
+    (tmp_path / "clip.webm").write_bytes(b"pictures")
+    link_or_copy(tmp_path / "clip.webm", tmp_path / "clip.webm")
+    assert (tmp_path / "clip.webm").read_bytes() == b"pictures"
+    link_or_copy(tmp_path / "clip.webm", tmp_path / "twin.webm")
+    link_or_copy(tmp_path / "twin.webm", tmp_path / "clip.webm")      # a link made before, the other way
+    assert (tmp_path / "clip.webm").read_bytes() == (tmp_path / "twin.webm").read_bytes() == b"pictures"
