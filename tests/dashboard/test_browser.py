@@ -163,6 +163,7 @@ def test_a_report_fault_on_the_cameras_count_waits_for_the_referee_to_count_the_
         live.submit(e)
     item = page.wait_for_selector("#feed li.confirm_request.open[data-code='camera_count']", timeout=5000)
     assert item.query_selector("button.confirm") is None         # confirming a report says nothing
+    assert len(item.query_selector_all("button.confirm-read")) == 3      # but its three reads, one by one
     box = item.query_selector("input.count-hand")
     assert box.input_value() == "3"                               # the count the reads leave, to check
     box.fill("3")                                                 # the referee counted S's three cards

@@ -196,7 +196,12 @@
           li.appendChild(acts);
           return li;
         }
-        if (d.code === "camera_count") {
+        if (d.code === "camera_count" || d.code === "held_violation") {
+          // the reads it rests on, each to confirm where the referee has looked (a seat already out
+          // has no hand to count: this is the only way there)
+          (d.reads || []).forEach((r) => acts.appendChild(button(T("confirm") + " #" + r, { action: "confirm", ref: r }, "confirm-read")));
+        }
+        if (d.code === "camera_count" && !d.went_out) {
           // a report fault on the camera's count: the referee counts the seat's cards and enters the number
           const n = el("input", "count-hand");
           n.type = "number"; n.min = "1"; n.max = "27";
