@@ -411,6 +411,8 @@ class _Violations:
         self.by_code: dict[str, int] = {}
         self.deals: list[int] = []      # the deals ended, for their deal viewer pages
         self.to_look_at: list[int] = []     # camera reads a held penalty rests on
+        self._looked: set[int] = set()      # (each once: a held request is restated as others are answered)
+        self._counted: set[tuple[int, str]] = set()
         self.to_count: list[tuple[int, str]] = []   # (event, seat): a report fault held on the count
         self._lock = threading.Lock()   # decisions come from this thread and the devices' pump
 
@@ -421,8 +423,12 @@ class _Violations:
             if d["type"] == "violation":      # (live, for the progress bar; recounted at the end)
                 self.by_code[d["code"]] = self.by_code.get(d["code"], 0) + 1
             if d["type"] == "confirm_request" and d.get("code") == "camera_penalty":
-                self.to_look_at += [r for r in d.get("reads", ()) if r not in self.to_look_at]
-            if d["type"] == "confirm_request" and d.get("code") == "camera_count" and d.get("events"):
+                fresh = [r for r in d.get("reads", ()) if r not in self._looked]
+                self._looked.update(fresh)
+                self.to_look_at += fresh
+            if d["type"] == "confirm_request" and d.get("code") == "camera_count" and d.get("events") \
+                    and (d["events"][-1], d["seat"]) not in self._counted:
+                self._counted.add((d["events"][-1], d["seat"]))
                 self.to_count.append((d["events"][-1], d["seat"]))
 
     def recount(self, decisions: list[dict]) -> None:
