@@ -220,7 +220,6 @@ class Deal:
     turn: Seat | None = None                 # seat to act; None while the first leader is unknown
     standing: Combination | None = None      # the play to beat; None when the trick is empty
     standing_seat: Seat | None = None
-    standing_event: int | None = None        # the event that laid the play to beat
     passed: set[Seat] = field(default_factory=set)
     trick: list[dict[str, Any]] = field(default_factory=list)  # this trick's plays and passes
     seen: Counter[str] = field(default_factory=Counter)       # card codes played this deal
@@ -245,7 +244,8 @@ class Deal:
     # seat -> the camera reads of its plays, neither confirmed nor corrected since the
     # referee last counted its cards: what its count (and so a report fault) rests on
     count_reads: dict[Seat, list[int]] = field(default_factory=dict)
-    last_play: dict[Seat, int] = field(default_factory=dict)       # seat -> its last play's event id
+    # seat -> its last play's event id (the standing seat's: the play to beat)
+    last_play: dict[Seat, int] = field(default_factory=dict)
     stopped: set[Seat] = field(default_factory=set)  # seats whose next play is stopped (违例 choice)
     barred: set[Seat] = field(default_factory=set)   # seats that may not follow this trick (2022 越序表态)
     penalties: list[dict[str, Any]] = field(default_factory=list)
@@ -377,7 +377,7 @@ class Deal:
         self.counts[seat] = left
         self.last_play[seat] = event_id
         self.seen.update(c.code for c in cards)
-        self.standing, self.standing_seat, self.standing_event = reading, seat, event_id
+        self.standing, self.standing_seat = reading, seat
         self.passed.clear()
         self.trick.append({"seat": seat, "cards": [c.code for c in cards], "kind": reading.kind})
         if left == 0:
@@ -429,7 +429,7 @@ class Deal:
     def _end_trick(self, last: Seat) -> TrickEnd:
         leader = last if self.counts[last] > 0 else partner(last)
         jiefeng = leader != last
-        self.standing, self.standing_seat, self.standing_event = None, None, None
+        self.standing, self.standing_seat = None, None
         self.passed.clear()
         self.barred.clear()
         self.trick.clear()

@@ -61,6 +61,16 @@ def _cn(code: object) -> str:
     return violation.cn() if violation is not None else f"{code}, §七"
 
 
+def _held(seat: Seat, code: Violation | str, penalty: Penalty) -> dict[str, str]:
+    """What a held request would give, were its doubt settled (its ``held`` field)."""
+    return {"code": str(code), "penalty": str(penalty), "side": str(side_of(seat))}
+
+
+def _listed(reads: Iterable[int]) -> str:
+    """Event ids as the messages name them: ``#3, #7``."""
+    return ", ".join(f"#{n}" for n in reads)
+
+
 class _State:
     """Everything a fold over the log builds; replaced wholesale on a rebuild."""
 
@@ -372,14 +382,14 @@ class Table:
             return True
         if moves_state:
             self._pending(*unsure)
-        listed = ", ".join(f"#{i}" for i in unsure)
+        listed = _listed(unsure)
         self._emit("confirm_request", seat=seat, code=Confirm.CAMERA_PENALTY,
                    events=tuple(i for i in ids if i not in unsure) + tuple(unsure),
                    message=f"{text} ({_cn(code)}): no penalty yet, it rests on the camera's "
                            f"read{'s' if len(unsure) > 1 else ''} {listed}: confirm "
                            f"{'each' if len(unsure) > 1 else 'the read'} to give {penalty.cn} {penalty}, "
                            f"or correct it",
-                   held={"code": str(code), "penalty": str(penalty), "side": str(side_of(seat))},
+                   held=_held(seat, code, penalty),
                    reads=unsure, **extra)
         return False
 
@@ -417,12 +427,12 @@ class Table:
             return True
         if extra.get("went_out"):
             self._pending(*reads)      # let out meanwhile: what follows rests on the count
-        listed = ", ".join(f"#{n}" for n in reads)
+        listed = _listed(reads)
         self._emit("confirm_request", seat=seat, code=Confirm.CAMERA_COUNT,
                    message=f"{text} ({_cn(code)}): no penalty yet; {seat}'s count of {deal.counts[seat]} "
                            f"rests on the camera's reads {listed}: count {seat}'s cards (referee count) "
                            f"to give {penalty.cn} {penalty} or clear it",
-                   held={"code": str(code), "penalty": str(penalty), "side": str(side_of(seat))},
+                   held=_held(seat, code, penalty),
                    reads=list(reads), counted=deal.counts[seat], **extra)
         return False
 
@@ -490,11 +500,10 @@ class Table:
         e = self._event
         pending = self._s.pending_reads
         if pending and not ruled:
-            reads = ", ".join(f"#{n}" for n in pending)
             self._emit("confirm_request", seat=seat, code=Confirm.HELD_VIOLATION, t=t, events=events,
                        message=f"{text} ({_cn(code)}): held, no penalty yet; it may rest on the camera "
-                               f"read {reads} awaiting confirmation: confirm or correct it",
-                       held={"code": str(code), "penalty": str(penalty), "side": str(side_of(seat))},
+                               f"read {_listed(pending)} awaiting confirmation: confirm or correct it",
+                       held=_held(seat, code, penalty),
                        reads=list(pending), **extra)
             return
         waived = e.id in self._s.waived
@@ -816,7 +825,7 @@ class Table:
         j = _judge(cards, deal.level, deal.standing)
         if j.reading is None or not j.legal:
             # a combination that does not follow rests on the read of the play it fails to beat too
-            beaten = (deal.standing_event,) if j.reading is not None and deal.standing_event else ()
+            beaten = (deal.last_play[deal.standing_seat],) if j.reading is not None and deal.standing_seat else ()
             self._read_violation(seat, Violation.ILLEGAL_PLAY, Penalty.INFRACTION, events=(*beaten, self._eid),
                                  text=f"{seat}: {j.reason}; the cards are taken back", judged=j.code)
             self._seen_taken_back(deal, seat, cards)
