@@ -154,7 +154,7 @@ def refereed(truth: list[dict], seen: list[dict], settings: Settings) -> tuple[C
             d = todo.pop(0)
             if d.code == "camera_count":
                 key = ("count", d.events[-1], str(d.seat))
-                if key in answered or true.deal is None or true.deal.counts[d.seat] == 0:
+                if key in answered or true.deal is None:
                     continue
                 answered.add(key)
                 more = answer("count", ref=d.events[-1], seat=str(d.seat), count=true.deal.counts[d.seat])

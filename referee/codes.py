@@ -120,8 +120,9 @@ class Confirm(DocumentedEnum):
     CAMERA_PENALTY = "camera_penalty", ("A penalty found in the cards a camera read, held until the referee "
                                         "confirms that read (or corrects it); setting camera_penalties.")
     CAMERA_COUNT = "camera_count", ("A count report fault found while the seat's count rests on camera reads "
-                                    "neither confirmed nor corrected: no penalty until the referee counts the "
-                                    "seat's cards (or confirms those reads); setting camera_penalties.")
+                                    "neither confirmed nor corrected, or an act before a seat whose count so "
+                                    "rests (it may be out): no penalty until the referee counts that seat's "
+                                    "cards (or confirms those reads); setting camera_penalties.")
     OVERTIME_UNSEEN = "overtime_unseen", ("A limit ran out while a camera of the table was offline: the "
                                           "seat may have acted in time, unseen; no warning unless the "
                                           "referee gives it.")

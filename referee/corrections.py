@@ -57,20 +57,23 @@ def referee_count(m: Event) -> tuple[Seat, int]:
     ``ref`` names the event of the fault it answers); :class:`ValueError`
     names what is wrong.
 
+    A count of 0 says the seat is out: it went out with its last play that
+    counted (the reads of its plays missed cards).
+
     >>> referee_count(Event.from_dict({"t": 1, "table": "T01", "type": "referee", "action": "count",
     ...                                "ref": 4, "seat": "E", "count": 0}))
+    (<Seat.E: 'E'>, 0)
+    >>> referee_count(Event.from_dict({"t": 1, "table": "T01", "type": "referee", "action": "count",
+    ...                                "ref": 4, "seat": "E", "count": 28}))
     Traceback (most recent call last):
     ...
-    ValueError: referee count: 0 cards for E; a seat holding none is out (correct the read of its last play)
+    ValueError: referee count needs the 'count' of cards E holds (0-27; 0: E is out)
     """
     seat, count = m.get("seat"), m.get("count")
     if seat not in SEATS:
         raise ValueError(f"referee count needs the 'seat' whose cards were counted (one of {' '.join(SEATS)})")
     if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= HAND_SIZE:
-        raise ValueError(f"referee count needs the 'count' of cards {seat} holds (1-{HAND_SIZE})")
-    if count == 0:
-        raise ValueError(f"referee count: 0 cards for {seat}; a seat holding none is out "
-                         f"(correct the read of its last play)")
+        raise ValueError(f"referee count needs the 'count' of cards {seat} holds (0-{HAND_SIZE}; 0: {seat} is out)")
     return seat, count
 
 

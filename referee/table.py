@@ -456,7 +456,10 @@ class Table:
                                    f"{seat} holds no cards in a deal in play")
             return self._out
         vouched, at_fault = self._found
-        if any(entry == self._eid for by in self._at_fault.values() for _, entry in by.values()):
+        stood = any(entry == self._eid for by in self._at_fault.values() for _, entry in by.values())
+        if count == 0:
+            return self._out_counted(deal, seat, stood, at_fault)
+        if stood:
             deal.settle_count(seat, count)      # (stood at the fault's event already, and said there)
             return self._out
         was, reads = deal.settle_count(seat, count)
@@ -474,13 +477,46 @@ class Table:
                               f"to settle what was held there" if was != count and since else ""))
         return self._out
 
+    def _out_counted(self, deal: Deal, seat: Seat, stood: bool,
+                     at_fault: dict[int, dict[Seat, tuple[int, int]]]) -> list[Decision]:
+        """A referee's count of 0 for a seat the plays read leave holding cards:
+        it went out with its last play that counted (whose read, or an
+        earlier one, missed cards). Found here, it stands from that play on in
+        the next pass (:meth:`_settle_counts`)."""
+        last = deal.last_play.get(seat)
+        if stood or last is None:
+            why = (f"{seat} laid no play that counted this deal" if last is None
+                   else f"its last play (event {last}) no longer empties its hand")
+            self._emit("confirm_request", seat=seat, code=Confirm.BAD_CORRECTION,
+                       message=f"referee count of {seat}'s cards (event {self._eid}): 0 cards, "
+                               f"but {why}: correct the reads of its plays")
+            return self._out
+        at_fault.setdefault(last, {})[seat] = (0, self._eid)
+        self._emit("note", seat=seat, code=Note.COUNTED, count=0, was=deal.counts[seat], out_at=last,
+                   message=f"the referee counted no cards in {seat}'s hand: {seat} went out with its "
+                           f"play of event {last} (the plays read had left {deal.counts[seat]}); "
+                           f"the record is judged again from there")
+        return self._out
+
     def _settle_counts(self, counts: Mapping[Seat, tuple[int, int]]) -> None:
         """Referees' counts that stand before the event being folded (the seat
-        had not played between it and the count)."""
+        had not played between it and the count); a count of 0 before the
+        seat's last play, which then empties its hand."""
         deal = self._s.deal
         if deal is None or deal.phase is FINISHED:
             return       # (the deal ended otherwise meanwhile: the count's own place says so)
+        e = self._event
         for seat, (count, entry) in counts.items():
+            if count == 0:
+                if e.type != "play" or e.seat != seat or not e.cards:
+                    continue      # (no longer its play: the count entry asks again)
+                count = len(e.cards)
+                was, _ = deal.settle_count(seat, count)
+                self._emit("note", seat=seat, code=Note.COUNTED, count=0, was=was - count, counted_at=entry,
+                           message=f"the referee counted {seat}'s hand empty (event {entry}): this play "
+                                   f"was its last {count} cards (the plays read would have left "
+                                   f"{was - count})")
+                continue
             was, _ = deal.settle_count(seat, count)
             self._emit("note", seat=seat, code=Note.COUNTED, count=count, was=was, counted_at=entry,
                        message=f"the referee counted {count} cards in {seat}'s hand (event {entry})"
@@ -854,9 +890,12 @@ class Table:
         """Cards that cannot be this play (a third copy, more than held: asked
         about), or a play out of turn (违例); True when the play does not count.
         A camera's read refused so is likelier misread than impossible (a ten
-        read for an eight): what follows is held until it is answered."""
+        read for an eight): what follows is held until it is answered. A
+        read the referee confirmed or corrected is what was laid: a card it
+        shows a third time was misread earlier, and the play counts."""
+        looked = self._event.id in self._confirmed or self._event.id in self._corrected
         for c in cards:    # in laid order, so the same card is named on every run
-            if deal.seen[c.code] + cards.count(c) > 2:
+            if deal.seen[c.code] + cards.count(c) > 2 and not looked:
                 self._emit("confirm_request", seat=seat, code=Confirm.TOO_MANY_COPIES,
                            message=f"{seat} laid {_codes(cards)}: {c.code} would be seen "
                                    f"{deal.seen[c.code] + cards.count(c)} times this deal, but the two "
@@ -870,9 +909,9 @@ class Table:
             return True
         if deal.phase is not PLAY or (deal.turn is not None and seat != deal.turn):
             expected = deal.turn if deal.phase is PLAY else f"the {deal.phase} to finish"
-            self._violation(seat, Violation.OUT_OF_TURN_PLAY, Penalty.INFRACTION,
-                            text=f"{seat} played {_codes(cards)} before {expected}; "
-                                 f"the cards are taken back", **_expected(deal))
+            self._out_of_turn(deal, seat, Violation.OUT_OF_TURN_PLAY, Penalty.INFRACTION,
+                              text=f"{seat} played {_codes(cards)} before {expected}; "
+                                   f"the cards are taken back", **_expected(deal))
             self._seen_taken_back(deal, seat, cards)
             return True
         return False
@@ -921,6 +960,9 @@ class Table:
     def _pass_out_of_turn(self, deal: Deal, seat: Seat) -> None:
         """越序表态: a warning (2023), or under the 2022 rule the seat sits out the trick."""
         expected = deal.turn if deal.phase is PLAY else f"the {deal.phase} to finish"
+        if self._turn_in_doubt(deal, seat, Violation.OUT_OF_TURN_PASS, Penalty.WARNING,
+                               text=f"{seat} passed before {expected}"):
+            return
         if self.settings.out_of_turn_pass == "sit_out_trick" and deal.phase is PLAY:
             deal.bar(seat)
             self._emit("violation", seat=seat, code=Violation.OUT_OF_TURN_PASS, side=side_of(seat),
@@ -930,6 +972,36 @@ class Table:
             return
         self._violation(seat, Violation.OUT_OF_TURN_PASS, Penalty.WARNING,
                         text=f"{seat} passed before {expected}", **_expected(deal))
+
+    def _out_of_turn(self, deal: Deal, seat: Seat, code: Violation, penalty: Penalty, *, text: str,
+                     **extra: Any) -> None:
+        """An act before the seat whose turn it is: penalised, or held while that seat may be out."""
+        if not self._turn_in_doubt(deal, seat, code, penalty, text=text):
+            self._violation(seat, code, penalty, text=text, **extra)
+
+    def _turn_in_doubt(self, deal: Deal, seat: Seat, code: Violation, penalty: Penalty, *,
+                       text: str) -> bool:
+        """Held (True) where the seat the turn waits for may be out: its count
+        rests on camera reads neither confirmed nor corrected (setting
+        ``camera_penalties`` ``confirm``). A pair read as a single leaves a
+        seat that went out holding a card, and the turn then waits for it:
+        the next seat acting in turn seems to act before it. The request asks
+        the referee to count that seat's cards (0 if it is out); what follows
+        is held until then. A violation already held for other reads is held
+        with them (:meth:`_violation`)."""
+        waits = deal.turn
+        reads = deal.count_reads.get(waits) if deal.phase is PLAY and waits is not None else None
+        if not reads or self._s.pending_reads:
+            return False
+        assert waits is not None
+        self._pending(*reads)
+        self._emit("confirm_request", seat=waits, code=Confirm.CAMERA_COUNT,
+                   message=f"{text} ({_cn(code)}): no penalty yet; {waits}'s count of {deal.counts[waits]} "
+                           f"rests on the camera's reads {_listed(reads)}, and {waits} may be out: count "
+                           f"{waits}'s cards (referee count, 0 if out) to give {penalty.cn} {penalty} or clear it",
+                   held=_held(seat, code, penalty), offender=seat,
+                   reads=list(reads), counted=deal.counts[waits], expected=waits)
+        return True
 
     def _next_turn(self, deal: Deal, seat: Seat) -> None:
         """After ``seat`` acted: say who was skipped, whether the trick ended, who acts."""

@@ -63,7 +63,7 @@ CONFIRM_NAMES = {
     "leader_pass": ("首出过牌", "Leader passed"),
     "held_violation": ("暂缓处罚", "Violation held"),
     "camera_penalty": ("摄像头识别待确认后处罚", "Penalty awaits the read's confirmation"),
-    "camera_count": ("报牌处罚待清点手牌", "Report fault awaits a count of the hand"),
+    "camera_count": ("待清点手牌后处罚", "Penalty awaits a count of the hand"),
     "overtime_unseen": ("超时未判", "Overtime not given"),
 }
 NOTE_NAMES = {
@@ -150,6 +150,11 @@ TEMPLATES: dict[str, tuple[str, str]] = {
                          "{seat}: {held_code@code_}, but {seat}'s count of {counted} rests on the camera's reads "
                          "{reads}: no penalty yet; count {seat}'s cards and enter the number (or confirm "
                          "those reads)"),
+    "msg_camera_count_turn": ("{offender}：{held_code@code_}，但 {seat} 剩 {counted} 张是依据摄像头识别 {reads} "
+                              "算出的，{seat} 可能已出完牌：暂不处罚；请清点 {seat} 的手牌并录入张数（已出完录 0）",
+                              "{offender}: {held_code@code_}, but {seat}'s count of {counted} rests on the camera's "
+                              "reads {reads}, and {seat} may be out: no penalty yet; count {seat}'s cards and enter "
+                              "the number (0 if {seat} is out)"),
     "msg_overtime_unseen": ("{seat} 在{purpose@purpose_}时限和读秒内未见出牌，但期间有摄像头离线：不予警告；如确实超时，请人工判罚",
                             "{seat} was not seen to act within the {purpose@purpose_} limit and the countdown, "
                             "but a camera was offline meanwhile: no warning given; give it by hand if {seat} "
@@ -332,6 +337,8 @@ def _key(d: Mapping[str, Any]) -> tuple[str, str]:
             return "msg_ruling_reason", "msg_ruling"
         return f"msg_{code}", "msg_violation"
     if kind == "confirm_request":
+        if code == "camera_count" and d.get("offender"):
+            return "msg_camera_count_turn", "msg_confirm"    # an act before a seat that may be out
         return f"msg_{code}", "msg_confirm"
     if kind == "note":
         return f"msg_{code}", "msg_note"

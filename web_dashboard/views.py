@@ -288,7 +288,7 @@ def _action_events(form, table: str, t: float, who: str,
         return [dict(base, action="confirm", ref=_int(form, "ref"))]
     if action == "count":
         return [dict(base, action="count", ref=_int(form, "ref"), seat=_seat(form),
-                     count=_int(form, "count", "count", 1, HAND_SIZE))]
+                     count=_int(form, "count", "count", 0, HAND_SIZE))]
     if action == "void":
         what = form.get("what", "penalty")
         if what not in ("penalty", "event"):

@@ -174,6 +174,30 @@ def test_a_report_fault_on_the_cameras_count_waits_for_the_referee_to_count_the_
     assert [e.get("count") for e in live.events("T01") if e.get("action") == "count"] == [3]
 
 
+def test_a_play_before_a_seat_that_may_be_out_waits_and_a_count_of_none_puts_it_out(server, browser):
+    from tests.dashboard.test_routes import turn_in_doubt_events
+    app, base = server
+    live = app.extensions["guandan_venue"]
+    page = browser.new_page()
+    log_in(page, base, "li", "pw-li")
+    page.wait_for_url(base + "/")
+    page.goto(base + "/tables/T01")
+    page.wait_for_selector("#live-flag:not(.down)")
+    for e in turn_in_doubt_events():      # S's two bombs read, the trick passed; E leads before S
+        live.submit(e)
+    item = page.wait_for_selector("#feed li.confirm_request.open[data-code='camera_count']", timeout=5000)
+    assert "E" in item.inner_text() and page.locator("#feed li.violation").count() == 0
+    box = item.query_selector("input.count-hand")
+    assert box.input_value() == "11" and box.get_attribute("min") == "0"
+    box.fill("0")                          # S holds none: it went out with its second bomb
+    item.query_selector("button.count").click()
+    # then N leads by 接风, and E's lead was out of turn after all
+    page.wait_for_selector("#feed li.violation[data-code='out_of_turn_play']", timeout=5000)
+    page.wait_for_selector("#feed li.confirm_request.open[data-code='camera_count']", state="detached",
+                           timeout=5000)
+    assert [e.get("count") for e in live.events("T01") if e.get("action") == "count"] == [0]
+
+
 def test_the_camera_checks_page_shows_what_the_referees_found(server, browser):
     """Camera reads asked about and answered: the page counts them per table and for the venue."""
     app, base = server

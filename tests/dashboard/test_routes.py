@@ -141,7 +141,7 @@ def test_anonymous_cannot_act(app, live):
     ({"action": "correct", "ref": "3", "kind": "play", "cards": ""}, "needs its cards"),
     ({"action": "void", "ref": "3", "what": "everything"}, "'what'"),
     ({"action": "sign", "side": "XX"}, "'side'"),
-    ({"action": "count", "ref": "3", "seat": "S", "count": "0"}, "'count'"),
+    ({"action": "count", "ref": "3", "seat": "S", "count": "-1"}, "'count'"),
     ({"action": "count", "ref": "3", "seat": "S", "count": "28"}, "'count'"),
     ({"action": "count", "ref": "3", "seat": "Q", "count": "3"}, "'seat'"),
 ])
@@ -196,6 +196,35 @@ def camera_count_events(table: str = "T01", missed: bool = False) -> list[dict]:
         events.append({"type": "play", "seat": "S", "cards": read, "source": "vision", "confidence": 0.99})
     events.append({"type": "report", "seat": "S", "count": 3 if missed else 4, "source": "device"})
     return [dict(e, table=table, t=1.0 + 2 * i) for i, e in enumerate(events)]
+
+
+def turn_in_doubt_events(table: str = "T01") -> list[dict]:
+    """S leads two bombs as sure camera reads, the others passing each: S holds
+    11 by the reads and is to lead; E leads instead, before a seat the reads may
+    leave holding cards it does not hold."""
+    from tests.table.helpers import DUMPS
+    events: list[dict] = [{"type": "deal_start", "deal": 1, "level": "2", "leader": "S"}]
+    for cards in DUMPS["S"][:2]:
+        events.append({"type": "play", "seat": "S", "cards": cards.split(), "source": "vision", "confidence": 0.99})
+        events += [{"type": "pass", "seat": seat} for seat in "ENW"]
+    events.append({"type": "play", "seat": "E", "cards": ["SK"], "source": "manual"})
+    return [dict(e, table=table, t=1.0 + 2 * i) for i, e in enumerate(events)]
+
+
+def test_a_count_of_none_is_a_count_the_form_takes(app, live):
+    for e in turn_in_doubt_events():
+        live.submit(e)
+    c = app.test_client()
+    login(c, "li", "pw-li")
+    state = c.get("/tables/T01/state.json").get_json()
+    (held,) = [f for f in state["feed"] if f.get("code") == "camera_count"]
+    assert held["seat"] == "S" and held["offender"] == "E" and held["counted"] == 11
+    assert held["msg"]["key"] == "msg_camera_count_turn" and held["msg"]["values"]["offender"] == "E"
+    assert not [f for f in state["feed"] if f["type"] == "violation"]
+    assert _act(c, "T01", action="count", ref=str(held["events"][-1]), seat="S", count="0").status_code == 200
+    state = c.get("/tables/T01/state.json").get_json()
+    assert state["counts"]["S"] == 0
+    assert [(f["code"], f["seat"]) for f in state["feed"] if f["type"] == "violation"] == [("out_of_turn_play", "E")]
 
 
 def test_a_count_that_cannot_settle_the_fault_leaves_its_request_open(app, live):

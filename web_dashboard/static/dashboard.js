@@ -202,9 +202,10 @@
           (d.reads || []).forEach((r) => acts.appendChild(button(T("confirm") + " #" + r, { action: "confirm", ref: r }, "confirm-read")));
         }
         if (d.code === "camera_count" && !d.went_out) {
-          // a report fault on the camera's count: the referee counts the seat's cards and enters the number
+          // a report fault on the camera's count, or an act before a seat that may be out: the referee
+          // counts the seat's cards and enters the number (0: it is out)
           const n = el("input", "count-hand");
-          n.type = "number"; n.min = "1"; n.max = "27";
+          n.type = "number"; n.min = "0"; n.max = "27";
           // the hand is counted as it is now: the box starts at what the reads leave now; the feed is
           // rebuilt on every change, and a number being typed is kept (by the request's n)
           const now = (state.counts || {})[d.seat];

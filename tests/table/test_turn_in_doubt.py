@@ -1,0 +1,146 @@
+"""A seat the turn waits for may be out: its count rests on camera reads.
+
+A camera that reads a seat's last pair as a single leaves that seat holding a
+card it does not hold: the turn then waits for a seat that is out, and the
+next seat, acting in turn, seems to act before it (越序出牌, 越序表态). Under
+``camera_penalties`` ``confirm`` (the default) such an act is held while the
+waited-for seat's count rests on reads neither confirmed nor corrected; the
+referee counts that seat's cards, and a count of 0 says it went out with its
+last play."""
+
+from referee.settings import Settings
+
+from .helpers import Script, of_type, violations
+
+SEEN = {"source": "vision", "confidence": 0.99}    # a camera read it is sure of
+
+
+def _count_requests(ds):
+    return [d for d in ds if d.type == "confirm_request" and d.code == "camera_count"]
+
+
+def _s_leads_two_bombs(settings: Settings | None = None) -> Script:
+    """S leads two 8-card bombs as sure camera reads, the others passing: S
+    holds 11 by the reads and is to lead again."""
+    s = Script(settings)
+    s.start(leader="S")
+    s.play("S", "S3 S3 H3 H3 D3 D3 C3 C3", **SEEN)
+    s.pass_round()
+    s.play("S", "S4 S4 H4 H4 D4 D4 C4 C4", **SEEN)
+    s.pass_round()
+    return s
+
+
+def test_a_seat_that_went_out_on_a_misread_play_is_counted_out_and_the_turn_follows():
+    s = Script()
+    s.start(leader="S")
+    # S's 27 cards: three bombs and a triple; the triple read as a pair (D6 missed)
+    reads = []
+    for cards in ("S3 S3 H3 H3 D3 D3 C3 C3", "S4 S4 H4 H4 D4 D4 C4 C4", "S5 S5 H5 H5 D5 D5 C5 C5"):
+        s.play("S", cards, **SEEN)
+        reads.append(len(s.table.log))
+        s.pass_round()
+    s.report("S", 3)
+    s.play("S", "S6 H6", **SEEN)                  # truly S6 H6 D6: S is out (上游)
+    last = len(s.table.log)
+    reads.append(last)
+    assert s.table.deal.counts["S"] == 1 and s.table.deal.order == []
+    s.play("E", "S9 S9")                          # a hand-entered play, in turn
+    s.pass_("N")
+    s.pass_("W")
+    # truly the trick is E's (S is out); the table waits for S and E's lead seems out of turn
+    ds = s.play("E", "SK")
+    assert violations(ds) == []
+    (held,) = [d for d in _count_requests(ds) if d.extra.get("offender") == "E"]
+    assert held.seat == "S" and held.extra["expected"] == "S" and held.extra["counted"] == 1
+    assert held.extra["held"] == {"code": "out_of_turn_play", "penalty": "infraction", "side": "EW"}
+    assert held.extra["reads"] == reads
+    assert held.events == (len(s.table.log),)
+    # what follows is held too: N plays over E's lead, in turn
+    ds = s.play("N", "SA")
+    assert violations(ds) == [] and [d.code for d in ds if d.type == "confirm_request"] == ["held_violation"]
+    # the referee finds S's hand empty: S went out with its last play
+    s.referee("count", ref=held.events[-1], seat="S", count=0)
+    assert violations(s.table.decisions) == [] and _count_requests(s.table.decisions[-6:]) == []
+    assert s.table.deal.order == ["S"] and s.table.deal.counts["S"] == 0
+    (out,) = [d for d in s.table.decisions if d.code == "out"]
+    assert out.seat == "S" and out.events == (last,) and out.extra["place"] == 1
+    (note,) = [d for d in s.table.decisions if d.code == "counted"]
+    assert note.events == (last,) and note.extra["count"] == 0 and note.extra["was"] == 1
+    assert s.table.deal.turn == "W"               # E led, N played: W is to act
+
+
+def test_a_true_out_of_turn_play_waits_for_the_count_and_is_given_on_it():
+    s = _s_leads_two_bombs()
+    ds = s.play("E", "SK")                         # S is to lead
+    assert violations(ds) == []
+    (held,) = _count_requests(ds)
+    assert held.seat == "S" and held.extra["offender"] == "E" and held.extra["counted"] == 11
+    s.referee("count", ref=held.events[-1], seat="S", count=11)
+    assert violations(s.table.decisions) == [("E", "out_of_turn_play", "infraction")]
+    (v,) = of_type(s.table.decisions, "violation")
+    assert v.extra["expected"] == "S" and v.events == (held.events[-1],)
+    assert s.table.deal.turn == "S" and s.table.deal.counts["E"] == 27
+
+
+def test_a_seat_counted_out_whose_partner_leads_by_jiefeng_leaves_the_play_out_of_turn():
+    s = _s_leads_two_bombs()
+    (held,) = _count_requests(s.play("E", "SK"))
+    # S counted out: it went out with its second bomb (a misread of 19 cards, but the referee's word);
+    # the others had passed, so N leads by 接风 and E's lead is out of turn, given at once
+    s.referee("count", ref=held.events[-1], seat="S", count=0)
+    assert s.table.deal.order == ["S"]
+    assert violations(s.table.decisions) == [("E", "out_of_turn_play", "infraction")]
+    (v,) = of_type(s.table.decisions, "violation")
+    assert v.extra["expected"] == "N"
+
+
+def test_a_pass_before_a_seat_in_doubt_is_held_too_and_under_the_2022_rule():
+    for variant in ("warning", "sit_out_trick"):
+        s = _s_leads_two_bombs(Settings(out_of_turn_pass=variant))
+        s.play("S", "S6", **SEEN)                 # S leads a single: E to act
+        s.pass_("E")
+        ds = s.pass_("W")                         # before N, whose count rests on no read: given at once
+        assert violations(ds) == [("W", "out_of_turn_pass", None if variant == "sit_out_trick" else "warning")]
+        s = _s_leads_two_bombs(Settings(out_of_turn_pass=variant))
+        ds = s.pass_("E")                         # S is to lead, and S's count rests on its reads
+        assert violations(ds) == [], variant
+        (held,) = _count_requests(ds)
+        assert held.extra["held"]["code"] == "out_of_turn_pass" and held.seat == "S"
+        assert s.table.deal.barred == set()
+
+
+def test_direct_penalties_and_a_seat_counted_by_hand_give_the_act_at_once():
+    s = _s_leads_two_bombs(Settings(camera_penalties="direct"))
+    assert violations(s.play("E", "SK")) == [("E", "out_of_turn_play", "infraction")]
+    s = Script()
+    s.start(leader="S")
+    s.play("S", "S3 S3 H3 H3 D3 D3 C3 C3", source="manual")
+    s.pass_round()
+    assert violations(s.play("E", "SK")) == [("E", "out_of_turn_play", "infraction")]
+
+
+def test_a_count_of_none_for_a_seat_that_never_played_is_asked_about_and_changes_nothing():
+    s = _s_leads_two_bombs()
+    (held,) = _count_requests(s.play("E", "SK"))
+    before = list(s.table.decisions)
+    ds = s.referee("count", ref=held.events[-1], seat="W", count=0)
+    (ask,) = of_type(ds, "confirm_request")
+    assert ask.code == "bad_correction" and "W laid no play that counted" in ask.message
+    assert [d for d in s.table.decisions if d.code != "bad_correction"] == before
+
+
+def test_a_third_copy_the_referee_confirmed_counts_an_earlier_read_was_wrong():
+    s = Script()
+    s.start(leader="S")
+    s.play("S", "ST", **SEEN)                      # truly S9, read as a ten
+    s.play("E", "SJ", source="manual")
+    s.play("N", "SQ", source="manual")
+    s.passes("W", "S", "E")                        # N won the trick and leads
+    ds = s.play("N", "ST ST", **SEEN)              # a pair of tens: a third ten by the reads
+    assert [d.code for d in ds if d.type == "confirm_request"] == ["too_many_copies"]
+    assert s.table.deal.counts["N"] == 26
+    s.referee("confirm", ref=len(s.table.log))     # the referee looked: N laid two tens
+    deal = s.table.deal
+    assert deal.counts["N"] == 24 and deal.seen["ST"] == 3 and deal.turn == "W"
+    assert "too_many_copies" not in [d.code for d in s.table.decisions if d.type == "confirm_request"]
