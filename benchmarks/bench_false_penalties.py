@@ -146,9 +146,14 @@ def refereed(truth: list[dict], seen: list[dict], settings: Settings) -> tuple[C
 
     for k, (real, read) in enumerate(zip(truth, seen)):
         t = float(read["t"])
-        true.feed(Event.from_dict(dict(real, table="T01")))
+        # a count asked at this event is of the hand as it was (a deal start: the deal that ended)
+        held = dict(true.deal.counts) if true.deal is not None else {}
+        # (as laid, and certain: the true table counts every play, whatever the camera was sure of)
+        true.feed(Event.from_dict({**{k: v for k, v in real.items() if k != "confidence"}, "table": "T01",
+                                   **({"source": "manual"} if real.get("source") == "vision" else {})}))
         out = table.feed(Event.from_dict(dict(read, table="T01")))
-        ids[len(table.log)] = k
+        here = len(table.log)
+        ids[here] = k
         todo = [d for d in out if d.type == "confirm_request" and d.code in ANSWERED]
         while todo:
             d = todo.pop(0)
@@ -157,7 +162,8 @@ def refereed(truth: list[dict], seen: list[dict], settings: Settings) -> tuple[C
                 if key in answered or true.deal is None:
                     continue
                 answered.add(key)
-                more = answer("count", ref=d.events[-1], seat=str(d.seat), count=true.deal.counts[d.seat])
+                counts = held if d.events[-1] == here else true.deal.counts
+                more = answer("count", ref=d.events[-1], seat=str(d.seat), count=counts[d.seat])
             else:
                 reads = d.extra.get("reads") or list(d.events[-1:])
                 more = []

@@ -28,15 +28,16 @@ Rule references are to 《江苏省掼蛋竞赛规则（2023）》 (§ numbers o
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from functools import lru_cache
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, NamedTuple
 
 from referee.cards import Card, CardError, is_wild, level_rank, parse_card, parse_cards
 from referee.clock import Clocks, Purpose
 from referee.codes import Confirm, Note, Violation
 from referee.combos import Combination
 from referee.corrections import META_ACTIONS, corrected_event, overrides, referee_count
-from referee.deal import FINISHED, PLAY, Deal, Phase, Proof, Report, complete_order
+from referee.deal import FINISHED, PLAY, REPORT_LIMIT, Deal, Phase, Proof, Report, complete_order, is_double_down
 from referee.decisions import Decision
 from referee.events import Event, EventError
 from referee.judge import Judgement, judge
@@ -53,6 +54,26 @@ PLACES = ("上游", "二游", "三游", "下游")
 _VIOLATION_BY_CODE: dict[Any, Violation] = {v.value: v for v in Violation}
 # bound once: a turn starts on nearly every event (see referee.deal.PLAY on enum attribute cost)
 _LEAD, _PLAY = Purpose.LEAD, Purpose.PLAY
+
+
+class _Asked(NamedTuple):
+    """Where a count of a seat's hand was asked: its deal, the seat's last
+    play and count by the reads, and the reads that count rests on."""
+
+    deal: Deal
+    last: int | None
+    cards: int
+    reads: tuple[int, ...]
+
+
+class _Counted(NamedTuple):
+    """A referee's count that stands at an event of the log: the seat's
+    ``cards`` before it (or right after it, ``after``: the seat's own play),
+    and the count's own event (``entry``)."""
+
+    cards: int
+    entry: int
+    after: bool = False
 
 
 def _cn(code: object) -> str:
@@ -75,7 +96,8 @@ class _State:
     """Everything a fold over the log builds; replaced wholesale on a rebuild."""
 
     __slots__ = ("match", "ladder", "deal", "clocks", "prev_order", "no_tribute_side",
-                 "offline", "t", "waived", "pending_reads", "cameras_off", "camera_back_t")
+                 "offline", "t", "waived", "pending_reads", "cameras_off", "camera_back_t", "asked",
+                 "at_play", "deal_starts", "deals")
 
     def __init__(self, settings: Settings) -> None:
         self.match = Match(settings)
@@ -94,6 +116,12 @@ class _State:
         # out while one was off may have been kept, the act unseen
         self.cameras_off: set[str] = set()
         self.camera_back_t = float("-inf")
+        # (event, seat) -> the deal and that seat's hand where a count of it was asked (the deal
+        # may have ended before the count: the count is of that hand)
+        self.asked: dict[tuple[int, Seat], _Asked] = {}
+        self.deal_starts: list[int] = []        # the deal start events' ids, in order
+        self.deals: list[Deal] = []             # and their deals
+        self.at_play: set[int] = set()  # referee counts that stood at a seat's play in this fold
 
 
 class Table:
@@ -114,13 +142,15 @@ class Table:
         self.decisions: list[Decision] = []        # the record for the log as corrected
         self._confirmed: set[Any] = set()          # camera events the referee confirmed
         self._corrected: set[Any] = set()          # events the referee corrected (certain since)
+        self._voided: set[int] = set()             # and voided, and the corrected events by id
+        self._restated: Mapping[int, Event] = {}
         # the referee's counts of hands (referee.corrections.Overrides.counted), what they settled:
         # camera reads whose count a count vouched, and counts that stand before a fault's event
         self._count_entries: dict[int, tuple[int, Seat, int]] = {}
         self._vouched: set[int] = set()
         self._used_counts: set[int] = set()     # counts that settled something before them
-        self._at_fault: dict[int, dict[Seat, tuple[int, int]]] = {}    # event -> seat -> (count, entry)
-        self._found: tuple[set[int], dict[int, dict[Seat, tuple[int, int]]]] = (set(), {})
+        self._at_fault: dict[int, dict[Seat, _Counted]] = {}    # event -> seat -> the count settled there
+        self._found: tuple[set[int], dict[int, dict[Seat, _Counted]]] = (set(), {})
         self._s = _State(self.settings)
         self._out: list[Decision] = []             # decisions of the event being folded
         self._event = Event("tick", 0.0, table_id)  # the event being folded
@@ -234,9 +264,15 @@ class Table:
         # confirmation; a correction naming nothing, or malformed, counts for nothing)
         voided, corrected, self._confirmed, waived, self._count_entries = overrides(self.log)
         self._corrected = set(corrected)
-        self._vouched, self._at_fault, self._used_counts = set(), {}, set()
+        self._voided, self._restated = voided, corrected
         # a count of a hand settles what came before it (the reads it vouches, a fault's count):
-        # judged again with that until nothing new is settled (each pass only adds)
+        # judged again with that until nothing new is settled (each pass only adds). Where a count
+        # stands is found on the record as judged with the counts before it, so those found by
+        # earlier corrections are kept (while their count stands), and only the reads are vouched anew
+        self._at_fault = {r: kept for r, by in self._at_fault.items()
+                          if (kept := {y: c for y, c in by.items() if c.entry in self._count_entries})}
+        self._used_counts = {c.entry for by in self._at_fault.values() for c in by.values()}
+        self._vouched = set()
         for _ in range(4):
             self._replay_log(voided, corrected, waived)
             vouched, at_fault = self._found
@@ -247,7 +283,7 @@ class Table:
             self._vouched |= vouched
             for r, by in new.items():
                 self._at_fault.setdefault(r, {}).update(by)
-                self._used_counts.update(entry for _, entry in by.values())
+                self._used_counts.update(c.entry for c in by.values())
 
     def _replay_log(self, voided: set[int], corrected: Mapping[int, Event], waived: set[Any]) -> None:
         """The record folded afresh from the log as the referee's word leaves it."""
@@ -279,10 +315,10 @@ class Table:
         self._event = e
         self._eid = e.id or 0
         s = self._s
+        if self._eid in self._at_fault:       # (before the clock's steps: a limit may rest on a count)
+            self._settle_counts(self._at_fault[self._eid])
         self._advance(e.t)
         s.t = max(s.t, e.t)
-        if self._eid in self._at_fault:
-            self._settle_counts(self._at_fault[self._eid])
         if (e.source == "vision" and e.confidence is not None
                 and e.confidence < self.settings.min_confidence and e.id not in self._confirmed):
             self._emit("confirm_request", seat=e.seat, code=Confirm.LOW_CONFIDENCE,
@@ -314,9 +350,12 @@ class Table:
                                    f"by hand if {step.seat} did run over",
                            purpose=step.purpose, cameras=sorted(s.cameras_off))
             else:
-                self._violation(step.seat, Violation.OVERTIME, Penalty.WARNING, t=step.t,
-                                text=f"{step.seat} still had not acted after the {step.purpose} limit "
-                                     f"and the countdown", purpose=step.purpose)
+                text = f"{step.seat} still had not acted after the {step.purpose} limit and the countdown"
+                # (nobody may have been to act: the seat, or one whose going out ends the deal, may be out)
+                if s.deal is None or not self._turn_in_doubt(s.deal, step.seat, Violation.OVERTIME, Penalty.WARNING,
+                                                             text=text, t=step.t, deal_end=True):
+                    self._violation(step.seat, Violation.OVERTIME, Penalty.WARNING, t=step.t, text=text,
+                                    purpose=step.purpose)
         m = s.match
         if (s.deal is None or s.deal.phase is FINISHED) and m.rows and m.result is None \
                 and m.time_up(t):
@@ -425,15 +464,10 @@ class Table:
         if not reads:
             self._violation(seat, code, penalty, text=text, **extra)
             return True
-        if extra.get("went_out"):
-            self._pending(*reads)      # let out meanwhile: what follows rests on the count
-        listed = _listed(reads)
-        self._emit("confirm_request", seat=seat, code=Confirm.CAMERA_COUNT,
-                   message=f"{text} ({_cn(code)}): no penalty yet; {seat}'s count of {deal.counts[seat]} "
-                           f"rests on the camera's reads {listed}: count {seat}'s cards (referee count) "
-                           f"to give {penalty.cn} {penalty} or clear it",
-                   held=_held(seat, code, penalty),
-                   reads=list(reads), counted=deal.counts[seat], **extra)
+        # a seat going out on it is let out meanwhile: what follows rests on the count
+        self._ask_count(deal, seat, f"{text} ({_cn(code)}): no penalty yet; ", why="",
+                        then=f"to give {penalty.cn} {penalty} or clear it", hold=bool(extra.get("went_out")),
+                        held=_held(seat, code, penalty), **extra)
         return False
 
     def _count_entry(self, e: Event) -> list[Decision]:
@@ -448,18 +482,42 @@ class Table:
         self._out, self._event = [], e
         self._eid = e.id or 0
         ref, seat, count = self._count_entries[self._eid]
-        deal = self._s.deal
-        if deal is None or deal.phase is FINISHED or deal.counts[seat] == 0:
+        s = self._s
+        deal, asked = s.deal, s.asked.get((ref, seat))
+        if self._eid in s.at_play:
+            return self._out         # (it stood at the seat's last play, and said so there)
+        of = asked.deal if asked else self._deal_at(ref)
+        # the seat's last play that counted and its count by the reads, in the deal of ``ref``: this
+        # pass's, unless that deal is over (then as it was where the count was asked)
+        last, held_then = (asked.last, asked.cards) if asked and asked.deal is not deal else (
+            (deal.last_play.get(seat), deal.counts[seat]) if deal is not None and deal is of else (None, None))
+        # a seat out by the reads that played on truly laid those cards: it held them after that play
+        after = count + (self._laid_since(last, seat) if held_then == 0 and last is not None else 0)
+        # (a seat asked about while it held cards that went out since: the count may be of then)
+        went_out_since = held_then == 0 and asked is not None and asked.cards > 0
+        if held_then is not None and (after == 0) != (held_then == 0) and not went_out_since:
+            if asked or deal is not None and deal.count_reads.get(seat):
+                return self._counted_at_play(seat, count, after, last, held_then)
+            self._emit("confirm_request", seat=seat, code=Confirm.BAD_CORRECTION,
+                       message=f"referee count of {seat}'s cards (event {self._eid}): {count} cards, but "
+                               f"{seat} {'is out' if held_then == 0 else f'holds {held_then}'} by plays no camera "
+                               f"read leaves in doubt: correct those plays")
+            return self._out
+        if asked and (deal is None or deal is not of or deal.phase is FINISHED):
+            return self._counted_after_deal(ref, seat, count, asked)
+        if deal is None or deal is not of or deal.phase is FINISHED or deal.counts[seat] == 0:
             if self._eid not in self._used_counts:     # (else what it settled ended the deal first)
                 self._emit("confirm_request", seat=seat, code=Confirm.BAD_CORRECTION,
                            message=f"referee count of {seat}'s cards (event {self._eid}): "
                                    f"{seat} holds no cards in a deal in play")
+            elif of is not None and deal is not of and (ref, seat) not in self._s.asked:
+                # (it settled a deal that is over: said where it stands, and here as it was entered)
+                self._emit("note", seat=seat, code=Note.COUNTED, count=count,
+                           message=f"the referee counted {count} cards in {seat}'s hand of deal {of.number}, "
+                                   f"for event {ref}")
             return self._out
         vouched, at_fault = self._found
-        stood = any(entry == self._eid for by in self._at_fault.values() for _, entry in by.values())
-        if count == 0:
-            return self._out_counted(deal, seat, stood, at_fault)
-        if stood:
+        if any(c.entry == self._eid for by in self._at_fault.values() for c in by.values()):
             deal.settle_count(seat, count)      # (stood at the fault's event already, and said there)
             return self._out
         was, reads = deal.settle_count(seat, count)
@@ -469,7 +527,7 @@ class Table:
             if reads:
                 self._used_counts.add(self._eid)
         elif not since:
-            at_fault.setdefault(ref, {})[seat] = (count, self._eid)
+            at_fault.setdefault(ref, {})[seat] = _Counted(count, self._eid)
         self._emit("note", seat=seat, code=Note.COUNTED, count=count, was=was,
                    message=f"the referee counted {count} cards in {seat}'s hand"
                            + ("" if was == count else f"; the plays read had left {was}")
@@ -477,45 +535,82 @@ class Table:
                               f"to settle what was held there" if was != count and since else ""))
         return self._out
 
-    def _out_counted(self, deal: Deal, seat: Seat, stood: bool,
-                     at_fault: dict[int, dict[Seat, tuple[int, int]]]) -> list[Decision]:
-        """A referee's count of 0 for a seat the plays read leave holding cards:
-        it went out with its last play that counted (whose read, or an
-        earlier one, missed cards). Found here, it stands from that play on in
-        the next pass (:meth:`_settle_counts`)."""
-        last = deal.last_play.get(seat)
+    def _counted_after_deal(self, ref: int, seat: Seat, count: int, asked: _Asked) -> list[Decision]:
+        """A count asked in a deal that ended before it was made (a deal start
+        came while the reads left it unfinished): the count of the hand where it
+        was asked, which the deal in play now has nothing to do with. Equal to
+        what the reads had left, it vouches for them; else it stood there."""
+        vouched, at_fault = self._found
+        if count == asked.cards:
+            vouched.update(asked.reads)
+            self._used_counts.add(self._eid)
+        else:
+            at_fault.setdefault(ref, {})[seat] = _Counted(count, self._eid)
+        self._emit("note", seat=seat, code=Note.COUNTED, count=count, was=asked.cards,
+                   message=f"the referee counted {count} cards in {seat}'s hand of deal {asked.deal.number}, "
+                           f"for event {ref}" + ("" if count == asked.cards else f"; the plays read had left "
+                                                                                 f"{asked.cards}"))
+        return self._out
+
+    def _laid_since(self, event_id: int, seat: Seat) -> int:
+        """The cards of ``seat``'s plays after ``event_id`` up to the event being
+        folded, as the referee's word leaves them (none voided, each as corrected)."""
+        plays = (self._restated.get(e.id, e) for e in self.log if e.type == "play" and e.seat == seat
+                 and e.id is not None and event_id < e.id < self._eid and e.id not in self._voided)
+        return sum(len(e.cards or ()) for e in plays)
+
+    def _deal_at(self, ref: int) -> Deal | None:
+        """The deal an event of the log is about: the last started before it (a
+        deal start's own requests are about the deal it ends)."""
+        s = self._s
+        i = bisect_left(s.deal_starts, ref) - 1
+        return s.deals[i] if i >= 0 else None
+
+    def _counted_at_play(self, seat: Seat, count: int, after: int, last: int | None,
+                         was: int) -> list[Decision]:
+        """A referee's ``count`` that says the reads were wrong about whether
+        ``seat`` is out: 0 cards where the reads leave it some (it went out
+        with its last play that counted, ``last``, whose read, or an earlier
+        one, missed cards), or some where the reads had it out (a card read
+        that was not laid; it held ``after``, its count and what it laid
+        since, right after that play). Found here, it stands from that play on
+        in the next pass (:meth:`_settle_counts`)."""
+        stood = any(c.entry == self._eid for by in self._at_fault.values() for c in by.values())
         if stood or last is None:
             why = (f"{seat} laid no play that counted this deal" if last is None
-                   else f"its last play (event {last}) no longer empties its hand")
+                   else f"its last play (event {last}) no longer leaves it so")
             self._emit("confirm_request", seat=seat, code=Confirm.BAD_CORRECTION,
-                       message=f"referee count of {seat}'s cards (event {self._eid}): 0 cards, "
+                       message=f"referee count of {seat}'s cards (event {self._eid}): {count} cards, "
                                f"but {why}: correct the reads of its plays")
             return self._out
-        at_fault.setdefault(last, {})[seat] = (0, self._eid)
-        self._emit("note", seat=seat, code=Note.COUNTED, count=0, was=deal.counts[seat], out_at=last,
-                   message=f"the referee counted no cards in {seat}'s hand: {seat} went out with its "
-                           f"play of event {last} (the plays read had left {deal.counts[seat]}); "
+        self._found[1].setdefault(last, {})[seat] = _Counted(after, self._eid, after=True)
+        said = (f"no cards in {seat}'s hand: {seat} went out with its play of event {last}" if after == 0
+                else f"{count} cards in {seat}'s hand: {seat} was not out after its play of event {last}")
+        self._emit("note", seat=seat, code=Note.COUNTED, count=count, was=was, out_at=last,
+                   message=f"the referee counted {said} (the plays read had left {was}); "
                            f"the record is judged again from there")
         return self._out
 
-    def _settle_counts(self, counts: Mapping[Seat, tuple[int, int]]) -> None:
+    def _settle_counts(self, counts: Mapping[Seat, _Counted]) -> None:
         """Referees' counts that stand before the event being folded (the seat
-        had not played between it and the count); a count of 0 before the
-        seat's last play, which then empties its hand."""
+        had not played between it and the count); those that stand right
+        after the seat's play being folded (``after``: whether it went out
+        there) are settled before it, with its cards."""
         deal = self._s.deal
         if deal is None or deal.phase is FINISHED:
             return       # (the deal ended otherwise meanwhile: the count's own place says so)
         e = self._event
-        for seat, (count, entry) in counts.items():
-            if count == 0:
+        for seat, (count, entry, after) in counts.items():
+            if after:
                 if e.type != "play" or e.seat != seat or not e.cards:
                     continue      # (no longer its play: the count entry asks again)
-                count = len(e.cards)
-                was, _ = deal.settle_count(seat, count)
-                self._emit("note", seat=seat, code=Note.COUNTED, count=0, was=was - count, counted_at=entry,
-                           message=f"the referee counted {seat}'s hand empty (event {entry}): this play "
-                                   f"was its last {count} cards (the plays read would have left "
-                                   f"{was - count})")
+                was, _ = deal.settle_count(seat, count + len(e.cards))
+                self._s.at_play.add(entry)
+                self._emit("note", seat=seat, code=Note.COUNTED, count=count, was=was - len(e.cards),
+                           counted_at=entry,
+                           message=f"the referee counted {seat}'s hand (event {entry}): this play "
+                                   + ("was its last cards" if count == 0 else f"left it {count}")
+                                   + f" (the plays read would have left {was - len(e.cards)})")
                 continue
             was, _ = deal.settle_count(seat, count)
             self._emit("note", seat=seat, code=Note.COUNTED, count=count, was=was, counted_at=entry,
@@ -649,9 +744,9 @@ class Table:
             self._emit("confirm_request", code=Confirm.MATCH_OVER,
                        message=f"deal {e.get('deal')} started but the match is over")
             return
+        held: list[int] = []
         if s.deal is not None and s.deal.phase is not FINISHED:
-            self._emit("confirm_request", code=Confirm.DEAL_UNFINISHED,
-                       message=f"deal {s.deal.number} had not finished; it is dropped unscored")
+            held = self._unfinished(s.deal)
         if not m.rows and s.prev_order is None:
             try:
                 self._seed(e)
@@ -667,7 +762,9 @@ class Table:
                                f"judging at {level}")
         deal = Deal(number=number, level=level, t_start=e.t)
         s.deal = deal
-        s.pending_reads = []      # a read of the last deal no longer bears on this one
+        s.deal_starts.append(self._eid)
+        s.deals.append(deal)
+        s.pending_reads = held    # a read of the last deal bears on this one only where it may have ended
         s.clocks.clear()
         named = e.get("leader")
         leader = seat_named(named)
@@ -690,6 +787,22 @@ class Table:
         if leader is not None:
             deal.lead_by(leader)
             self._turn(leader, _LEAD, self.settings.first_lead_limit)
+
+    def _unfinished(self, deal: Deal) -> list[int]:
+        """A deal start while ``deal`` is unfinished: it is dropped unscored. Where
+        a seat whose going out would have ended it may be out (its count rests on
+        unanswered camera reads), the referee is asked for that seat's count (0:
+        it went out, and the deal is scored) and the new deal's violations are
+        held meanwhile: the reads to answer are returned."""
+        doubt = self._may_be_out(deal, (), deal_end=True) if deal.phase is PLAY else None
+        if doubt is None:
+            self._emit("confirm_request", code=Confirm.DEAL_UNFINISHED,
+                       message=f"deal {deal.number} had not finished; it is dropped unscored")
+            return []
+        self._ask_count(deal, doubt, f"deal {deal.number} had not finished by the camera's reads, and is dropped "
+                                     f"unscored; ", why=f", and {doubt} may have gone out, ending it",
+                        then="(0 if it went out: the deal is then scored)", hold=False, deal_unfinished=deal.number)
+        return list(deal.count_reads[doubt])
 
     def _start_tribute(self, deal: Deal, prev_order: list[Seat]) -> None:
         deal.begin_tribute(prev_order)
@@ -836,17 +949,33 @@ class Table:
         """The deal in play and the acting seat, or None (and why) if it cannot act."""
         deal = self._s.deal
         if deal is None or deal.phase is FINISHED:
-            self._emit("confirm_request", seat=e.seat, code=Confirm.NO_DEAL,
-                       message=f"{e.type} by {e.seat} with no deal in play")
+            if deal is None or not self._out_in_doubt(deal, e, (e.seat, *deal.order[-1:])):
+                self._emit("confirm_request", seat=e.seat, code=Confirm.NO_DEAL,
+                           message=f"{e.type} by {e.seat} with no deal in play")
             return None
         seat = e.seat
         if seat is None:
             raise _no_seat(e)
         if deal.counts[seat] == 0:
-            self._emit("confirm_request", seat=seat, code=Confirm.SEAT_OUT,
-                       message=f"{e.type} by {seat}, who is already out")
+            if not self._out_in_doubt(deal, e, (seat,)):
+                self._emit("confirm_request", seat=seat, code=Confirm.SEAT_OUT,
+                           message=f"{e.type} by {seat}, who is already out")
             return None
         return deal, seat
+
+    def _out_in_doubt(self, deal: Deal, e: Event, seats: Iterable[Seat | None]) -> bool:
+        """An act by a seat that is out, or after the deal ended: asked as a
+        count of the first of ``seats`` that is out by camera reads neither
+        confirmed nor corrected (True). A card read that was not laid puts a
+        seat out early (and may end the deal): it then plays on, its plays
+        refused. Asked once while those reads wait; what follows is held."""
+        doubt = next((y for y in seats if y is not None and deal.counts[y] == 0 and deal.count_reads.get(y)), None)
+        if doubt is None or self._s.pending_reads:
+            return False
+        self._ask_count(deal, doubt, f"{e.type} by {e.seat}, but {doubt} is out by the camera's reads"
+                                     + ("" if deal.phase is not FINISHED else " and the deal over") + "; ",
+                        why=f", and {doubt} may still hold cards", then="", seat_out=True, actor=e.seat)
+        return True
 
     def _on_play(self, e: Event) -> None:
         acting = self._playing(e)
@@ -876,8 +1005,9 @@ class Table:
             return     # a penalty (or a proven wrong tribute) ended the deal
         self._s.clocks.stop(seat)
         played = deal.play(seat, cards, j.reading, self._eid)
-        if self._unsure_read(e) and self._eid not in self._vouched:
-            deal.read_counted(seat, self._eid)
+        counted = self._at_fault.get(self._eid, {}).get(seat)
+        if self._unsure_read(e) and self._eid not in self._vouched and not (counted and counted.after):
+            deal.read_counted(seat, self._eid)     # (a count right after it says what it left)
         if played.place:
             self._emit("note", seat=seat, code=Note.OUT,
                        message=f"{seat} is out: {PLACES[played.place - 1]}", place=played.place)
@@ -980,28 +1110,55 @@ class Table:
             self._violation(seat, code, penalty, text=text, **extra)
 
     def _turn_in_doubt(self, deal: Deal, seat: Seat, code: Violation, penalty: Penalty, *,
-                       text: str) -> bool:
+                       text: str, t: float | None = None, deal_end: bool = False) -> bool:
         """Held (True) where the seat the turn waits for may be out: its count
         rests on camera reads neither confirmed nor corrected (setting
         ``camera_penalties`` ``confirm``). A pair read as a single leaves a
         seat that went out holding a card, and the turn then waits for it:
-        the next seat acting in turn seems to act before it. The request asks
-        the referee to count that seat's cards (0 if it is out); what follows
-        is held until then. A violation already held for other reads is held
-        with them (:meth:`_violation`)."""
-        waits = deal.turn
-        reads = deal.count_reads.get(waits) if deal.phase is PLAY and waits is not None else None
-        if not reads or self._s.pending_reads:
+        the next seat acting in turn seems to act before it. ``deal_end``
+        (an overtime): a seat whose going out would end the deal may be out
+        too, and nobody was to act. The request asks the referee to count that
+        seat's cards (0 if it is out); what follows is held until then. A
+        violation already held for other reads is held with them
+        (:meth:`_violation`)."""
+        if deal.phase is not PLAY or deal.turn is None or self._s.pending_reads:
             return False
-        assert waits is not None
-        self._pending(*reads)
-        self._emit("confirm_request", seat=waits, code=Confirm.CAMERA_COUNT,
-                   message=f"{text} ({_cn(code)}): no penalty yet; {waits}'s count of {deal.counts[waits]} "
-                           f"rests on the camera's reads {_listed(reads)}, and {waits} may be out: count "
-                           f"{waits}'s cards (referee count, 0 if out) to give {penalty.cn} {penalty} or clear it",
-                   held=_held(seat, code, penalty), offender=seat,
-                   reads=list(reads), counted=deal.counts[waits], expected=waits)
+        doubt = self._may_be_out(deal, (deal.turn,), deal_end)
+        if doubt is None:
+            return False
+        self._ask_count(deal, doubt, f"{text} ({_cn(code)}): no penalty yet; ", t=t,
+                        why=f", and {doubt} may be out", then=f"to give {penalty.cn} {penalty} or clear it",
+                        held=_held(seat, code, penalty), offender=seat)
         return True
+
+    def _may_be_out(self, deal: Deal, seats: Iterable[Seat], deal_end: bool) -> Seat | None:
+        """The seat to count, of ``seats`` and (``deal_end``) those whose going
+        out would end the deal, whose count rests on unanswered camera reads
+        and is ten or fewer: the one holding fewest by the reads (the
+        likeliest out). More than ten, the reads would have missed more than
+        ten of its cards (a real read the camera was sure of missed at most
+        four, models/MODEL_CARD.md), and a seat holding ten or fewer reports
+        its count (报牌), so counting it is quick."""
+        order = deal.order
+        enders = [y for y in deal.active() if len(order) >= 2 or is_double_down([*order, y])] if deal_end else []
+        doubt = [y for y in dict.fromkeys((*seats, *enders))
+                 if 0 < deal.counts[y] <= REPORT_LIMIT and deal.count_reads.get(y)]
+        return min(doubt, key=lambda y: deal.counts[y]) if doubt else None
+
+    def _ask_count(self, deal: Deal, seat: Seat, text: str, *, why: str, then: str, t: float | None = None,
+                   hold: bool = True, **extra: Any) -> None:
+        """A ``camera_count`` request: ``seat``'s count rests on the camera's
+        reads; the referee counts its cards. What follows is held until then
+        where ``hold``."""
+        reads = deal.count_reads[seat]
+        if hold:
+            self._pending(*reads)
+        self._s.asked[(self._eid, seat)] = _Asked(deal, deal.last_play.get(seat), deal.counts[seat], tuple(reads))
+        self._emit("confirm_request", seat=seat, code=Confirm.CAMERA_COUNT, t=t,
+                   message=f"{text}{seat}'s count of {deal.counts[seat]} rests on the camera's reads "
+                           f"{_listed(reads)}{why}: count {seat}'s cards (referee count{', 0 if out' if why else ''})"
+                           + (f" {then}" if then else ""),
+                   reads=list(reads), counted=deal.counts[seat], **extra)
 
     def _next_turn(self, deal: Deal, seat: Seat) -> None:
         """After ``seat`` acted: say who was skipped, whether the trick ended, who acts."""

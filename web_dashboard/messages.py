@@ -155,6 +155,15 @@ TEMPLATES: dict[str, tuple[str, str]] = {
                               "{offender}: {held_code@code_}, but {seat}'s count of {counted} rests on the camera's "
                               "reads {reads}, and {seat} may be out: no penalty yet; count {seat}'s cards and enter "
                               "the number (0 if {seat} is out)"),
+    "msg_camera_count_deal": ("按摄像头识别第 {deal_unfinished} 副未打完，暂不计分；{seat} 剩 {counted} 张是依据摄像头识别 "
+                              "{reads} 算出的，{seat} 可能已出完牌（该副即已结束）：请录入 {seat} 的张数（已出完录 0）",
+                              "deal {deal_unfinished} had not finished by the camera's reads and is not scored yet; "
+                              "{seat}'s count of {counted} rests on the camera's reads {reads}, and {seat} may have "
+                              "gone out, ending it: enter {seat}'s count (0 if it went out)"),
+    "msg_camera_count_out": ("{actor} 出牌或表态，但按摄像头识别 {reads}，{seat} 已出完牌（此举暂不计）：{seat} 可能仍有手牌；"
+                             "请清点 {seat} 的手牌并录入张数（已出完录 0）",
+                             "{actor} acted, but {seat} is out by the camera's reads {reads} (the act is not counted "
+                             "yet): {seat} may still hold cards; count {seat}'s cards and enter the number (0 if out)"),
     "msg_overtime_unseen": ("{seat} 在{purpose@purpose_}时限和读秒内未见出牌，但期间有摄像头离线：不予警告；如确实超时，请人工判罚",
                             "{seat} was not seen to act within the {purpose@purpose_} limit and the countdown, "
                             "but a camera was offline meanwhile: no warning given; give it by hand if {seat} "
@@ -339,6 +348,10 @@ def _key(d: Mapping[str, Any]) -> tuple[str, str]:
     if kind == "confirm_request":
         if code == "camera_count" and d.get("offender"):
             return "msg_camera_count_turn", "msg_confirm"    # an act before a seat that may be out
+        if code == "camera_count" and d.get("deal_unfinished"):
+            return "msg_camera_count_deal", "msg_confirm"    # a deal the reads left unfinished
+        if code == "camera_count" and d.get("seat_out"):
+            return "msg_camera_count_out", "msg_confirm"     # an act while a seat is out by the reads
         return f"msg_{code}", "msg_confirm"
     if kind == "note":
         return f"msg_{code}", "msg_note"

@@ -183,13 +183,16 @@ def test_a_play_before_a_seat_that_may_be_out_waits_and_a_count_of_none_puts_it_
     page.wait_for_url(base + "/")
     page.goto(base + "/tables/T01")
     page.wait_for_selector("#live-flag:not(.down)")
-    for e in turn_in_doubt_events():      # S's two bombs read, the trick passed; E leads before S
+    for e in turn_in_doubt_events():      # S's three bombs read, unreported; E leads before S
         live.submit(e)
-    item = page.wait_for_selector("#feed li.confirm_request.open[data-code='camera_count']", timeout=5000)
-    assert "E" in item.inner_text() and page.locator("#feed li.violation").count() == 0
+    # two entries wait on S's count: its missing report, and E's play before it
+    page.wait_for_function("document.querySelectorAll(\"#feed li.confirm_request.open[data-code='camera_count']\")"
+                           ".length === 2", timeout=5000)
+    assert page.locator("#feed li.violation").count() == 0
+    item = page.query_selector("#feed li.confirm_request.open[data-code='camera_count']")
     box = item.query_selector("input.count-hand")
-    assert box.input_value() == "11" and box.get_attribute("min") == "0"
-    box.fill("0")                          # S holds none: it went out with its second bomb
+    assert box.input_value() == "3" and box.get_attribute("min") == "0"
+    box.fill("0")                          # S holds none: it went out with its third bomb
     item.query_selector("button.count").click()
     # then N leads by 接风, and E's lead was out of turn after all
     page.wait_for_selector("#feed li.violation[data-code='out_of_turn_play']", timeout=5000)

@@ -177,6 +177,28 @@ def test_an_unread_play_asks_the_referee_for_the_cards_and_holds_the_next_player
     assert table.deal.turn == "N"
 
 
+def test_a_count_asked_because_a_seat_may_be_out_reads_in_both_languages():
+    # each way a seat's count is asked about when the camera's reads may have it wrong about being out
+    from tests.table import test_turn_in_doubt as scenes
+    asks = {}
+    s = scenes._s_leads_three_bombs()
+    asks["turn"] = s.play("E", "SK")                                   # a play before a seat that may be out
+    s = scenes._deal_the_reads_leave_unfinished()
+    asks["deal"] = s.start(deal=2, level="5", leader=None)            # a deal the reads left unfinished
+    s = scenes._s_leads_three_bombs()
+    s.play("S", "S6 H6 D6", **scenes.SEEN)
+    s.passes("E", "N", "W")
+    asks["out"] = s.play("S", "D6")                                    # a seat out by the reads plays on
+    keys = {"turn": "msg_camera_count_turn", "deal": "msg_camera_count_deal", "out": "msg_camera_count_out"}
+    for kind, ds in asks.items():
+        by_id = {e.id: e.to_dict() for e in s.table.log}
+        found = [message(d.to_dict(), by_id) for d in ds if d.code == "camera_count"]
+        assert keys[kind] in [m["key"] for m in found], (kind, found)
+        for m in found:
+            zh, en = render(m, "zh"), render(m, "en")
+            assert "{" not in zh + en and not english_words(zh) and "S" in zh and "S" in en, m
+
+
 def test_the_match_format_reads_in_both_languages():
     m = format_message(Settings.parse_format("time_deals:40,2").to_dict())
     assert render(m, "zh") == "40 分钟或 2 副" and render(m, "en") == "40 minutes or 2 deals"

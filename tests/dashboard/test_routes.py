@@ -199,12 +199,13 @@ def camera_count_events(table: str = "T01", missed: bool = False) -> list[dict]:
 
 
 def turn_in_doubt_events(table: str = "T01") -> list[dict]:
-    """S leads two bombs as sure camera reads, the others passing each: S holds
-    11 by the reads and is to lead; E leads instead, before a seat the reads may
-    leave holding cards it does not hold."""
+    """S leads three bombs as sure camera reads, the others passing each, and
+    reports nothing: S holds 3 by the reads (its missing report held on that
+    count) and is to lead; E leads instead, before a seat the reads may leave
+    holding cards it does not hold."""
     from tests.table.helpers import DUMPS
     events: list[dict] = [{"type": "deal_start", "deal": 1, "level": "2", "leader": "S"}]
-    for cards in DUMPS["S"][:2]:
+    for cards in DUMPS["S"][:3]:
         events.append({"type": "play", "seat": "S", "cards": cards.split(), "source": "vision", "confidence": 0.99})
         events += [{"type": "pass", "seat": seat} for seat in "ENW"]
     events.append({"type": "play", "seat": "E", "cards": ["SK"], "source": "manual"})
@@ -217,8 +218,8 @@ def test_a_count_of_none_is_a_count_the_form_takes(app, live):
     c = app.test_client()
     login(c, "li", "pw-li")
     state = c.get("/tables/T01/state.json").get_json()
-    (held,) = [f for f in state["feed"] if f.get("code") == "camera_count"]
-    assert held["seat"] == "S" and held["offender"] == "E" and held["counted"] == 11
+    (held,) = [f for f in state["feed"] if f.get("code") == "camera_count" and f.get("offender")]
+    assert held["seat"] == "S" and held["offender"] == "E" and held["counted"] == 3
     assert held["msg"]["key"] == "msg_camera_count_turn" and held["msg"]["values"]["offender"] == "E"
     assert not [f for f in state["feed"] if f["type"] == "violation"]
     assert _act(c, "T01", action="count", ref=str(held["events"][-1]), seat="S", count="0").status_code == 200

@@ -195,14 +195,19 @@ def test_a_count_that_cannot_be_is_asked_about_and_changes_nothing():
     assert ask.code == "bad_reference"
     assert [d for d in s.table.decisions if d.code not in ("bad_correction", "bad_reference")] == before
     assert s.table.deal.counts["S"] == 3
-    # a seat that is out has no hand to count
+    # a seat out by plays no camera read leaves in doubt has no hand to count
     s = _s_down_to()
+    for r in s.reads:
+        s.referee("confirm", ref=r)
     s.report("S", 3)
     s.pass_round()
     s.play("S", "S6 H6 D6", source="manual")
     s.pass_("E")
+    before = list(s.table.decisions)
     ds = s.referee("count", ref=len(s.table.log), seat="S", count=2)     # at E's pass, after S went out
-    assert "bad_correction" in [d.code for d in ds if d.type == "confirm_request"]
+    (ask,) = [d for d in ds if d.type == "confirm_request"]
+    assert ask.code == "bad_correction" and "S is out by plays no camera read leaves in doubt" in ask.message
+    assert [d for d in s.table.decisions if d.code != "bad_correction"] == before
 
 
 def test_a_count_whose_penalty_ends_the_deal_is_not_asked_about_afterwards():

@@ -208,7 +208,8 @@
           n.type = "number"; n.min = "0"; n.max = "27";
           // the hand is counted as it is now: the box starts at what the reads leave now; the feed is
           // rebuilt on every change, and a number being typed is kept (by the request's n)
-          const now = (state.counts || {})[d.seat];
+          // (a deal the reads left unfinished: its count, not the next deal's)
+          const now = d.deal_unfinished ? undefined : (state.counts || {})[d.seat];
           n.value = counting.has(d.n) ? counting.get(d.n) : (now !== undefined ? now : (d.counted || ""));
           n.addEventListener("input", () => counting.set(d.n, n.value));
           n.setAttribute("aria-label", T("cards_counted") + " " + d.seat);
