@@ -42,10 +42,12 @@ def test_a_camera_that_reads_right_gives_no_penalty_and_asks_nothing(tmp_path):
     assert not given and not did
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_pairs_read_as_singles_give_false_penalties_at_once_and_none_when_held(tmp_path, seed):
+    # (three deals: a seat going out on a pair read as a single, a deal the reads leave unfinished at
+    # the next deal's start; session 45's engine gave 2-6 false penalties on each of these seeds)
     rows = _rows(tmp_path, wrong_pairs=True)
-    settings = Settings.parse_format("deals:1")
+    settings = Settings.parse_format("deals:3")
     events = simulate_match(seed=seed, settings=settings)
     seen, wrong = read_match(events, rows, np.random.default_rng(seed))
     pairs = sum(1 for e in events if e["type"] == "play" and len(e["cards"]) == 2 and e["cards"][0][1] == e["cards"][1][1])
