@@ -477,8 +477,11 @@ class Table:
         cards: a fault held on them stands); otherwise, where the seat has
         not played since the fault the count answers, it was the count then,
         and the fault is judged on it; else the fault stays held (the reads
-        must be answered one by one).  Found in one pass, applied in the next
-        (:meth:`_rebuild`)."""
+        must be answered one by one). A count that says the reads are wrong
+        about whether the seat is out stands at its last play
+        (:meth:`_counted_at_play`); one asked in a deal that is over, in that
+        deal (:meth:`_counted_after_deal`). Found in one pass, applied in the
+        next (:meth:`_rebuild`)."""
         self._out, self._event = [], e
         self._eid = e.id or 0
         ref, seat, count = self._count_entries[self._eid]
@@ -972,6 +975,11 @@ class Table:
         doubt = next((y for y in seats if y is not None and deal.counts[y] == 0 and deal.count_reads.get(y)), None)
         if doubt is None or self._s.pending_reads:
             return False
+        # (a deal that is over holds nothing: asked once for the seat's going out)
+        last = deal.last_play.get(doubt)
+        if deal.phase is FINISHED and any(y == doubt and a.deal is deal and a.last == last
+                                          for (_, y), a in self._s.asked.items()):
+            return False
         self._ask_count(deal, doubt, f"{e.type} by {e.seat}, but {doubt} is out by the camera's reads"
                                      + ("" if deal.phase is not FINISHED else " and the deal over") + "; ",
                         why=f", and {doubt} may still hold cards", then="", seat_out=True, actor=e.seat)
@@ -1199,8 +1207,9 @@ class Table:
     def _on_report(self, e: Event) -> None:
         deal = self._s.deal
         if deal is None or deal.phase is FINISHED:
-            self._emit("confirm_request", seat=e.seat, code=Confirm.NO_DEAL,
-                       message=f"report by {e.seat} with no deal in play")
+            if deal is None or not self._out_in_doubt(deal, e, (e.seat, *deal.order[-1:])):
+                self._emit("confirm_request", seat=e.seat, code=Confirm.NO_DEAL,
+                           message=f"report by {e.seat} with no deal in play")
             return
         seat = e.seat
         if seat is None:

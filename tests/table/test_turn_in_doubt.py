@@ -238,3 +238,25 @@ def test_a_seat_the_reads_put_out_early_is_counted_back_in():
     assert out.events == (len(s.table.log) - 1,) and s.table.deal.order == ["S"]
     assert [d.code for d in s.table.decisions if d.code in ("seat_out", "camera_count")] == []
     assert violations(s.table.decisions) == []
+
+
+def test_a_deal_a_phantom_card_ended_goes_on_once_the_seat_is_counted_back_in():
+    s = Script()
+    s.start(leader="N")
+    s.dump_out("N")                              # N 上游 (entered by hand)
+    for cards in ("S3 S3 H3 H3 D3 D3 C3 C3", "S4 S4 H4 H4 D4 D4 C4 C4", "S5 S5 H5 H5 D5 D5 C5 C5"):
+        s.play("S", cards, **SEEN)
+        if cards.startswith("S5"):
+            s.report("S", 3)
+        s.pass_round()
+    s.play("S", "S6 H6 D6", **SEEN)              # truly the pair S6 H6: a phantom D6 read in
+    assert [d.type for d in s.table.decisions].count("deal_end") == 1      # 双上 by the reads
+    (held,) = _count_requests(s.report("S", 1))  # its report of the card it holds: after the deal, asked
+    assert held.seat == "S" and held.extra["seat_out"] is True and "deal over" in held.message
+    # asked once: the next acts after the deal the reads ended are plain requests
+    assert [d.code for d in s.passes("E", "W") if d.type == "confirm_request"] == ["no_deal", "no_deal"]
+    s.play("S", "D6", source="manual")           # truly S won the trick and leads its last card
+    s.referee("count", ref=held.events[-1], seat="S", count=0)      # it just laid its last card
+    (end,) = [d for d in s.table.decisions if d.type == "deal_end"]
+    assert end.events == (len(s.table.log) - 1,) and end.extra["order"][:2] == ["N", "S"]
+    assert violations(s.table.decisions) == [] and _count_requests(s.table.decisions) == []
