@@ -150,8 +150,8 @@ def test_a_penalty_found_in_a_sure_camera_read_waits_for_the_referees_confirm(se
                                timeout=5000)
 
 
-def test_a_report_fault_on_the_cameras_count_waits_for_the_referee_to_count_the_hand(server, browser):
-    from tests.dashboard.test_routes import camera_count_events
+def _table_page_with(server, browser, events):
+    """A referee's page of table T01, live, and ``events`` submitted to it."""
     app, base = server
     live = app.extensions["guandan_venue"]
     page = browser.new_page()
@@ -159,8 +159,15 @@ def test_a_report_fault_on_the_cameras_count_waits_for_the_referee_to_count_the_
     page.wait_for_url(base + "/")
     page.goto(base + "/tables/T01")
     page.wait_for_selector("#live-flag:not(.down)")
-    for e in camera_count_events():       # S reports 4, the camera's reads leave it 3
+    for e in events:
         live.submit(e)
+    return live, page
+
+
+def test_a_report_fault_on_the_cameras_count_waits_for_the_referee_to_count_the_hand(server, browser):
+    from tests.dashboard.test_routes import camera_count_events
+    # S reports 4, the camera's reads leave it 3
+    live, page = _table_page_with(server, browser, camera_count_events())
     item = page.wait_for_selector("#feed li.confirm_request.open[data-code='camera_count']", timeout=5000)
     assert item.query_selector("button.confirm") is None         # confirming a report says nothing
     assert len(item.query_selector_all("button.confirm-read")) == 3      # but its three reads, one by one
@@ -176,15 +183,8 @@ def test_a_report_fault_on_the_cameras_count_waits_for_the_referee_to_count_the_
 
 def test_a_play_before_a_seat_that_may_be_out_waits_and_a_count_of_none_puts_it_out(server, browser):
     from tests.dashboard.test_routes import turn_in_doubt_events
-    app, base = server
-    live = app.extensions["guandan_venue"]
-    page = browser.new_page()
-    log_in(page, base, "li", "pw-li")
-    page.wait_for_url(base + "/")
-    page.goto(base + "/tables/T01")
-    page.wait_for_selector("#live-flag:not(.down)")
-    for e in turn_in_doubt_events():      # S's three bombs read, unreported; E leads before S
-        live.submit(e)
+    # S's three bombs read, unreported; E leads before S
+    live, page = _table_page_with(server, browser, turn_in_doubt_events())
     # two entries wait on S's count: its missing report, and E's play before it
     page.wait_for_function("document.querySelectorAll(\"#feed li.confirm_request.open[data-code='camera_count']\")"
                            ".length === 2", timeout=5000)

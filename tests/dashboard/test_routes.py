@@ -212,12 +212,17 @@ def turn_in_doubt_events(table: str = "T01") -> list[dict]:
     return [dict(e, table=table, t=1.0 + 2 * i) for i, e in enumerate(events)]
 
 
-def test_a_count_of_none_is_a_count_the_form_takes(app, live):
-    for e in turn_in_doubt_events():
+def _referee_sees(app, live, events):
+    """``events`` submitted to T01; a referee's client and the table's state."""
+    for e in events:
         live.submit(e)
     c = app.test_client()
     login(c, "li", "pw-li")
-    state = c.get("/tables/T01/state.json").get_json()
+    return c, c.get("/tables/T01/state.json").get_json()
+
+
+def test_a_count_of_none_is_a_count_the_form_takes(app, live):
+    c, state = _referee_sees(app, live, turn_in_doubt_events())
     (held,) = [f for f in state["feed"] if f.get("code") == "camera_count" and f.get("offender")]
     assert held["seat"] == "S" and held["offender"] == "E" and held["counted"] == 3
     assert held["msg"]["key"] == "msg_camera_count_turn" and held["msg"]["values"]["offender"] == "E"
@@ -247,11 +252,7 @@ def test_a_count_that_cannot_settle_the_fault_leaves_its_request_open(app, live)
 
 
 def test_the_referee_counts_the_hand_a_report_fault_waits_on(app, live):
-    for e in camera_count_events():
-        live.submit(e)
-    c = app.test_client()
-    login(c, "li", "pw-li")
-    state = c.get("/tables/T01/state.json").get_json()
+    c, state = _referee_sees(app, live, camera_count_events())
     (held,) = [f for f in state["feed"] if f.get("code") == "camera_count"]
     assert held["status"] == "open" and held["counted"] == 3 and held["seat"] == "S"
     assert not [f for f in state["feed"] if f["type"] == "violation"]
