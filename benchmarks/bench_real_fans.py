@@ -162,7 +162,8 @@ def lay_plays(faces: list[tuple[np.ndarray, str]], kind: str, angles: tuple[floa
             n = int(rng.integers(fewest, most_cards + 1))
             return "random", [faces[int(k)] for k in rng.choice(len(faces), size=n, replace=False)]
         name, codes = combination(fewest, most_cards, have, rng)
-        pools = {f: [int(k) for k in rng.permutation(by_face[f])] for f in set(codes)}
+        # (sorted: a set's order differs from run to run, and so did the faces drawn)
+        pools = {f: [int(k) for k in rng.permutation(by_face[f])] for f in sorted(set(codes))}
         return name, [faces[pools[f].pop()] for f in codes]
 
     out = []
@@ -200,13 +201,16 @@ def lay_plays(faces: list[tuple[np.ndarray, str]], kind: str, angles: tuple[floa
 
 def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "test"), plays: int = 20,
             seed: int = 424242, per_play: list | None = None, marked: bool = True,
-            venue_curve: bool = False, combinations: bool = True) -> dict:
+            venue_curve: bool = False, combinations: bool = True, empty_look: bool = True) -> dict:
     """The figures of the module's docstring: ``plays`` plays of each stock,
     kind and angle bin.  ``per_play``: a list that gets one dict a play.
     ``combinations``: each play a legal combination (else faces drawn at
     random, as before 2026-12-06: :func:`lay_plays`).
     ``marked``: each read marked where more lies in the zone than its cards
     cover, as the table watcher marks it (:class:`vision.reading.laid.EmptyLook`).
+    ``empty_look``: each zone read with its bare surface as the zone seen
+    empty (:func:`vision.reading.looks.laid_where`), as the table watcher
+    reads a play zone (since 2026-12-06); False: from the picture alone.
     ``venue_curve``: also a confidence curve of the venue's own, fitted on
     half of a stock's plays as ``guandan-ref camera-check --fit`` fits one and
     judged on the other half (:func:`benchmarks.bench_real_piles.venue_cross_fit`)."""
@@ -236,7 +240,10 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
                 laid = lay_plays(pools[white], kind, (lo, hi), plays, rng, combinations)
                 for i in range(0, len(laid), BATCH):
                     batch = laid[i:i + BATCH]
-                    reads = det.read_zones([p for p, *_ in batch], det.imgsz / max(ZONE_PX), MARGIN_PX)
+                    # (the zone seen bare before: its cards looked for where it changed, as the table
+                    # watcher reads a play zone it has seen empty)
+                    reads = det.read_zones([p for p, *_ in batch], det.imgsz / max(ZONE_PX), MARGIN_PX,
+                                           empties=[b for _, b, *_ in batch] if empty_look else None)
                     for (picture, bare, truth, angle, shape), read in zip(batch, reads):
                         if marked:
                             # as the table watcher marks it, the zone seen bare before the play was laid
@@ -320,6 +327,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="each play's faces drawn at random, not a legal combination (as before 2026-12-06)")
     ap.add_argument("--unmarked", action="store_true",
                     help="reads not marked where more lies in the zone than they cover (as before 2026-12-06)")
+    ap.add_argument("--no-empty-look", action="store_true",
+                    help="each zone read from its picture alone, not with the zone seen bare (as before "
+                         "2026-12-06, session 46)")
     args = ap.parse_args(argv)
     if not 1 <= args.plays <= 1000:
         ap.error("--plays: from 1 to 1000")
@@ -327,7 +337,7 @@ def main(argv: list[str] | None = None) -> int:
     rows: list | None = [] if args.per_play else None
     try:
         out = measure(det, args.root, tuple(s for s in args.splits.split(",") if s), args.plays, args.seed, rows,
-                      not args.unmarked, args.venue_curve, not args.random_faces)
+                      not args.unmarked, args.venue_curve, not args.random_faces, not args.no_empty_look)
     except CardFacesError as e:
         print(f"bench_real_fans: {e}", file=sys.stderr)
         return 2

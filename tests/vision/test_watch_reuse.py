@@ -19,7 +19,7 @@ class CountingDetector:
         self.calls += 1
         return ZoneRead([CardRead("S5", 0.95, (0, 0, 1, 1), ()), CardRead("S5", 0.95, (2, 0, 3, 1), ())])
 
-    def read_zones(self, images, scale=None, margin=0):
+    def read_zones(self, images, scale=None, margin=0, empties=None):
         return [self.read_zone(image) for image in images]
 
 
@@ -90,7 +90,7 @@ def test_every_zone_goes_to_the_detector_at_the_play_zones_scale():
     from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone
 
     class ScaleRecorder(CountingDetector):
-        def read_zones(self, images, scale=None, margin=0):
+        def read_zones(self, images, scale=None, margin=0, empties=None):
             self.scales = getattr(self, "scales", []) + [scale]
             self.margins = getattr(self, "margins", []) + [margin]
             self.sizes = [im.shape[1::-1] for im in images]

@@ -30,6 +30,7 @@ from vision.reading.hand_landmarks import HandLandmarks
 from vision.reading.hand_model import DEFAULT_MODEL as HAND_MODEL, ENV as HAND_ENV, HandModel
 from vision.reading.index_classifier import (ENV as CLF_ENV, LABELS as CLF_LABELS, NONE as CLF_NONE,
                                              IndexClassifier, shipped_classifier, turned_crop)
+from vision.reading.looks import laid_where
 from vision.reading.orientation import (OTHER_LINES, TURN_FROM, Region, Turns, Upright, cards_hull, line_turns,
                                         lines_apart, turn_angles, upright)
 from vision.reading.pairing import (BOTTOM_MIN, FOUR_CORNER_SIDES, FOUR_CORNER_SQUARE, PAIR_DY_MAX, PAIR_RATIO,
@@ -444,24 +445,33 @@ class CardDetector:
         return self.read_zones([image])[0]
 
     def read_zones(self, images: list[np.ndarray], scale: float | None = None,
-                   margin: int = 0) -> list[ZoneRead]:
+                   margin: int = 0, empties: list[np.ndarray | None] | None = None) -> list[ZoneRead]:
         """:meth:`read_zone` for several zone pictures at once (one detector
         run and one classifier run for all of them: faster than one by one).
         ``scale``: see :meth:`find_boxes_many`.  ``margin``: each picture
         shows this many pixels of cloth around its zone
         (:meth:`vision.reading.table.TableGeometry.rectify`); cards whose centre lies
         there, and hands that do not reach into the zone, belong to
-        neighbours and are left out."""
+        neighbours and are left out.  ``empties``: each zone's picture as it
+        lay empty (None where not known): the zone's angles and the part of
+        it turned upright are then found from the edges of what was laid
+        since (:func:`vision.reading.looks.laid_where`), not a wooden board's
+        grain or a cloth's pattern."""
         if self.classifier is None:
             raise DetectorError("no index classifier loaded: this detector only finds boxes")
         if not images:
             return []
+        wheres: list[np.ndarray | None] = [None] * len(images)
+        if empties is not None:
+            wheres = self.workers.map(lambda z: laid_where(empties[z], images[z])
+                                      if z < len(empties) and empties[z] is not None else None,
+                                      range(len(images)))
         # a zone whose cards seem turned is also read turned back upright
         # (larger pictures, their own detector run), near 45 degrees both ways
         # round; the read as it lies stays a candidate (a wood grain or a cloth's
         # weave can seem turned) and alone says whether a hand is there
-        found = self.workers.map(lambda im: turn_angles(im, margin, self.turn_from, self.own_turns)
-                                 if self.turn_from is not None else Turns([], [], 0.0), images)
+        found = self.workers.map(lambda z: turn_angles(images[z], margin, self.turn_from, self.own_turns, wheres[z])
+                                 if self.turn_from is not None else Turns([], [], 0.0), range(len(images)))
         # only the part of the zone the cards lie in is turned (on 12 generated
         # tables a quarter less of the detector's work), where crop_turns, and
         # the canvas is cut to the cards' edges as turned
@@ -469,7 +479,7 @@ class CardDetector:
 
         def turned(z: int, t: float) -> Upright:
             if z not in regions:
-                regions[z] = cards_hull(images[z]) if self.crop_turns else None
+                regions[z] = cards_hull(images[z], where=wheres[z]) if self.crop_turns else None
             return upright(images[z], t, regions[z])
 
         variants: list[list[Upright | None]] = self.workers.map(
@@ -489,7 +499,8 @@ class CardDetector:
         # edges at an angle no turn has tried are a card's own turn too
         if self.line_turns and self.own_turns and self.turn_from is not None:
             more_turns = self.workers.map(
-                lambda z: line_turns(images[z], margin, (0.0, found[z].tilt, *wholes[z], *owns[z]), self.turn_from)
+                lambda z: line_turns(images[z], margin, (0.0, found[z].tilt, *wholes[z], *owns[z]), self.turn_from,
+                                     wheres[z])
                 if (faint[z] if not best[z].cards else any(c.confidence < SURE for c in best[z].cards)) else [],
                 range(len(images)))
             owns = [o + m for o, m in zip(owns, more_turns)]

@@ -41,77 +41,13 @@ import cv2
 import numpy as np
 
 from vision.reading.detector import CardRead, ZoneRead
+from vision.reading.looks import SCALE, changed, look_of, retextured, patches
 from vision.reading.pairing import IndexDetection
 
-SCALE = 4            # the look is a quarter of the zone picture's size (about 0.5 px/mm)
-OFFSET = 2.0         # grey levels added before the logarithm (the darkest pixels' noise)
-CHANGE = 0.12        # a change of the log grey level, its median change taken off, that counts
-TEXTURE = 0.05       # a change of the texture (log grey's step per pixel at half size) that counts
 CARD_AREA = 134 * 188   # a card's area in a zone picture (px, at 2.13 px/mm)
 MIN_CARD = 0.2       # the smallest patch that counts, as a share of a card's area
 QUIET = 0.01         # a look changed in less than this share of the zone is the empty look, followed
 ABSORB_S = 5.0       # seconds after which a change that marks nothing becomes the empty look
-
-
-def look_of(picture: np.ndarray, margin: int = 0) -> np.ndarray:
-    """The zone's look: its inside (the ``margin`` round it left out: a
-    neighbour's cards may lie there) at 1/:data:`SCALE` size, two layers:
-    the logarithm of its grey, and how much that changes from pixel to pixel
-    at twice that size (its texture: a card's print or pattern, the grain
-    it covers), each softened a little (a camera's grain).
-
-    >>> look_of(np.full((448, 640, 3), 90, np.uint8), 32).shape
-    (96, 144, 2)
-    """
-    h, w = picture.shape[:2]
-    inner = picture[margin:h - margin, margin:w - margin] if margin > 0 else picture
-    grey = cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY) if inner.ndim == 3 else inner
-    gh, gw = grey.shape[:2]
-    half = np.log(cv2.resize(grey, (max(16, gw * 2 // SCALE), max(16, gh * 2 // SCALE)),
-                             interpolation=cv2.INTER_AREA).astype(np.float32) + OFFSET)
-    # (a 3x3 Sobel weighs a step 8 times: per pixel)
-    texture = cv2.magnitude(cv2.Sobel(half, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(half, cv2.CV_32F, 0, 1, ksize=3)) / 8
-    size = (max(8, gw // SCALE), max(8, gh // SCALE))
-    layers = [cv2.GaussianBlur(cv2.resize(v, size, interpolation=cv2.INTER_AREA), (0, 0), 1.0) for v in (half, texture)]
-    return np.dstack(layers)
-
-
-def changed(empty: np.ndarray, now: np.ndarray) -> np.ndarray:
-    """Where ``now`` differs from ``empty`` (two looks, :func:`look_of`): its
-    log grey by :data:`CHANGE` or more, the change of the whole (the
-    light's) taken off, or its texture by :data:`TEXTURE` or more; as
-    closed patches.
-
-    >>> a = np.zeros((112, 160, 2), np.float32); b = a.copy(); b[..., 0] -= 0.5; b[40:80, 60:90, 0] += 1.0
-    >>> m = changed(a, b); bool(m[60, 75]), bool(m[10, 10])
-    (True, False)
-    >>> b = a.copy(); b[40:80, 60:90, 1] = 0.2          # a pattern as bright as the cloth
-    >>> bool(changed(a, b)[60, 75])
-    True
-    """
-    diff = now[..., 0] - empty[..., 0]
-    diff -= np.median(diff)
-    return _patches((np.abs(diff) >= CHANGE) | retextured(empty, now, False))
-
-
-def retextured(empty: np.ndarray, now: np.ndarray, closed: bool = True) -> np.ndarray:
-    """Where ``now``'s texture differs from ``empty``'s by :data:`TEXTURE`
-    or more (as closed patches, ``closed``): a card's print or edges, or
-    the grain it covers.  A shadow changes the grey, hardly the texture
-    (the look is a logarithm): only along its edges.
-
-    >>> a = np.zeros((112, 160, 2), np.float32); b = a.copy(); b[..., 0] -= 0.5
-    >>> bool(retextured(a, b).any()), bool(changed(a, b).any())
-    (False, False)
-    """
-    mask = np.abs(now[..., 1] - empty[..., 1]) >= TEXTURE
-    return _patches(mask) if closed else mask
-
-
-def _patches(mask: np.ndarray) -> np.ndarray:
-    """``mask`` closed (gaps of a few pixels bridged) and opened (specks dropped)."""
-    closed = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    return cv2.morphologyEx(closed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
 
 
 def laid_patch(mask: np.ndarray) -> float:
@@ -306,6 +242,10 @@ class EmptyLook:
         if float(mask.mean()) < QUIET or t - since >= ABSORB_S:
             self._take(zone, now, picture)
         return read
+
+    def picture(self, zone: str) -> np.ndarray | None:
+        """``zone``'s picture as it last lay empty (None: not seen empty yet)."""
+        return self._empty_picture.get(zone)
 
     def _take(self, zone: str, look: np.ndarray, picture: np.ndarray) -> None:
         self._empty[zone] = look

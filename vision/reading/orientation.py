@@ -95,15 +95,21 @@ def _peaks(smooth: np.ndarray, share: float) -> list[tuple[float, float]]:
     return sorted(out, key=lambda p: -p[1])
 
 
-def _edge_histogram(image: np.ndarray, margin: int) -> np.ndarray | None:
+def _edge_histogram(image: np.ndarray, margin: int, where: np.ndarray | None = None) -> np.ndarray | None:
     """The strongest edges' angles over half a turn, one bin a degree,
-    weighted by strength and smoothed (None: too few edges)."""
+    weighted by strength and smoothed (None: too few edges). ``where``: a
+    mask of the picture (any size) where something is laid; only the
+    strongest edges there count (a wooden board's grain elsewhere is no
+    card's), unless too few lie there."""
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
     # the printed zone lines lie about the margin's inner edge (give or take the
     # camera's residual perspective): leave a band past it out too
     band = margin + int(LINE_BAND * min(gray.shape[:2])) if margin else 0
+    if where is not None:
+        where = _resized(where, gray.shape[:2])
     if band:
         gray = gray[band:gray.shape[0] - band, band:gray.shape[1] - band]
+        where = where[band:where.shape[0] - band, band:where.shape[1] - band] if where is not None else None
     # a third of the size is plenty for card edges, and area shrinking smooths
     small = cv2.resize(gray, (max(8, gray.shape[1] // 3), max(8, gray.shape[0] // 3)),
                        interpolation=cv2.INTER_AREA).astype(np.float32)
@@ -113,6 +119,9 @@ def _edge_histogram(image: np.ndarray, margin: int) -> np.ndarray | None:
     flat = mag.ravel()
     k = int(0.9 * flat.size)
     strong = mag > max(1e-3, float(np.partition(flat, k)[k]))       # the strongest tenth
+    if where is not None:
+        laid = strong & _resized(where, strong.shape)
+        strong = laid if laid.sum() >= 30 else strong
     if strong.sum() < 30:
         return None
     # the gradient of an edge is square to it: a vertical edge has a horizontal gradient
@@ -184,7 +193,7 @@ class Turns(NamedTuple):
 
 
 def turn_angles(image: np.ndarray, margin: int = 0, turn_from: float = TURN_FROM,
-                own: bool = True) -> Turns:
+                own: bool = True, where: np.ndarray | None = None) -> Turns:
     """:func:`turns` (the whole zone's), and, with ``own``, the angles of
     cards turned each its own way (a fan, a card pushed in crooked): every
     other angle the edges cluster at with at least :data:`PEAK_SHARE` of the
@@ -193,12 +202,13 @@ def turn_angles(image: np.ndarray, margin: int = 0, turn_from: float = TURN_FROM
     :data:`MOST_OWN_TURNS` at most, strongest first; 0.0 for cards within
     ``turn_from`` of the zone's axis (the zone as it lies shows them upright)
     when the strongest angle is turned; and :func:`card_tilt`.  One edge
-    histogram for all.
+    histogram for all; ``where``: only the edges where something is laid
+    (see :func:`_edge_histogram`).
 
     >>> turn_angles(np.full((200, 300, 3), 50, np.uint8))
     Turns(whole=[], own=[], tilt=0.0)
     """
-    smooth = _edge_histogram(image, margin)
+    smooth = _edge_histogram(image, margin, where)
     if smooth is None:
         return Turns([], [], 0.0)
     tilt = _tilt(smooth)
@@ -238,7 +248,7 @@ def lines_apart(image: np.ndarray, margin: int = 0, tried: tuple[float, ...] = (
 
 
 def line_turns(image: np.ndarray, margin: int = 0, tried: tuple[float, ...] = (0.0,),
-               turn_from: float = TURN_FROM) -> list[float]:
+               turn_from: float = TURN_FROM, where: np.ndarray | None = None) -> list[float]:
     """The turns that stand upright the zone's longest straight edges at an
     angle at least ``turn_from`` degrees from every angle of ``tried``
     (square-wise), where they are :data:`OTHER_LINES` long or longer (a
@@ -246,6 +256,7 @@ def line_turns(image: np.ndarray, margin: int = 0, tried: tuple[float, ...] = (0
     The edge histogram can miss a card: a wooden board's long grain sets
     the zone's angle, and a white card on light wood has faint edges
     (models/MODEL_CARD.md, "A card's angle from its straight edges").
+    ``where``: only the edges where something is laid (see :func:`_edge_histogram`).
 
     >>> import cv2
     >>> img = np.full((300, 500, 3), 60, np.uint8)
@@ -253,21 +264,29 @@ def line_turns(image: np.ndarray, margin: int = 0, tried: tuple[float, ...] = (0
     >>> [round(t) for t in line_turns(img)], line_turns(img, tried=(30.0,))
     ([30], [])
     """
-    length, angle = _longest_lines(image, margin, tried, turn_from)
+    length, angle = _longest_lines(image, margin, tried, turn_from, where)
     if length < OTHER_LINES:
         return []
     return _turns_for((angle + 45.0) % 90.0 - 45.0, turn_from, OWN_AMBIGUOUS_FROM) or [0.0]
 
 
-def _longest_lines(image: np.ndarray, margin: int, tried: tuple[float, ...], turn_from: float) -> tuple[float, float]:
+def _longest_lines(image: np.ndarray, margin: int, tried: tuple[float, ...], turn_from: float,
+                   where: np.ndarray | None = None) -> tuple[float, float]:
     """:func:`lines_apart`'s length, and the angle (degrees in [0, 90)) of those edges."""
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
     band = margin + int(LINE_BAND * min(gray.shape[:2])) if margin else 0
+    if where is not None:
+        where = _resized(where, gray.shape[:2])
     if band:
         gray = gray[band:gray.shape[0] - band, band:gray.shape[1] - band]
+        where = where[band:where.shape[0] - band, band:where.shape[1] - band] if where is not None else None
     small = cv2.resize(gray, (max(8, gray.shape[1] // 2), max(8, gray.shape[0] // 2)), interpolation=cv2.INTER_AREA)
+    edges = cv2.Canny(small, 40, 120)
+    if where is not None:
+        laid = edges * _resized(where, edges.shape)
+        edges = laid if laid.any() else edges
     # segments 60 px or longer in the picture (30 at half its size), gaps of a few px bridged
-    found = cv2.HoughLinesP(cv2.Canny(small, 40, 120), 1, np.pi / 180, 25, minLineLength=30, maxLineGap=3)
+    found = cv2.HoughLinesP(edges, 1, np.pi / 180, 25, minLineLength=30, maxLineGap=3)
     if found is None:
         return 0.0, 0.0
     seg = found.reshape(-1, 4).astype(np.float64)
@@ -364,9 +383,13 @@ class Region:
     whole: bool = False
 
 
-def cards_hull(image: np.ndarray, pad: int = REGION_PAD) -> Region:
-    """:func:`cards_region`'s box and the hull of the strong edges in it."""
-    return _region(image, pad, hull=True)
+def cards_hull(image: np.ndarray, pad: int = REGION_PAD, where: np.ndarray | None = None) -> Region:
+    """:func:`cards_region`'s box and the hull of the strong edges in it;
+    ``where``: a mask of the picture (any size) where something is laid
+    (:func:`vision.reading.looks.laid_where`): only the strong edges there,
+    so that a wooden board's or a patterned cloth's elsewhere no longer make
+    the region the whole picture (unless none lie there)."""
+    return _region(image, pad, hull=True, where=where)
 
 
 def cards_region(image: np.ndarray, pad: int = REGION_PAD) -> tuple[int, int, int, int]:
@@ -390,7 +413,14 @@ def cards_region(image: np.ndarray, pad: int = REGION_PAD) -> tuple[int, int, in
     return _region(image, pad).box
 
 
-def _region(image: np.ndarray, pad: int, hull: bool = False) -> Region:
+def _resized(mask: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """A boolean mask at another size (each pixel the nearest's)."""
+    if mask.shape[:2] == shape[:2]:
+        return mask.astype(bool)
+    return cv2.resize(mask.astype(np.uint8), (shape[1], shape[0]), interpolation=cv2.INTER_NEAREST) > 0
+
+
+def _region(image: np.ndarray, pad: int, hull: bool = False, where: np.ndarray | None = None) -> Region:
     """:func:`cards_region` and, with ``hull``, :func:`cards_hull`."""
     h, w = image.shape[:2]
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
@@ -405,6 +435,9 @@ def _region(image: np.ndarray, pad: int, hull: bool = False) -> Region:
         return Region((0, 0, w, h), None, pad)
     # (a lone strong pixel is noise, not a card: opened away)
     strong = cv2.morphologyEx((mag >= REGION_EDGE * top).astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    if where is not None:
+        laid = strong.astype(bool) & _resized(where, strong.shape)
+        strong = laid.astype(np.uint8) if laid.any() else strong
     ys, xs = np.nonzero(strong)
     if len(xs) == 0:
         return Region((0, 0, w, h), None, pad)

@@ -258,7 +258,13 @@ class TableWatcher:
         # was taken for a hand)
         scale = self.detector.imgsz / max(ZONE_PX)
         pictures = [c for _, c, _ in todo]
-        for (name, _, thumb), read in zip(todo, self.detector.read_zones(pictures, scale, self._margin_px)):
+        # a play zone seen empty: its cards are looked for where it changed since (a wooden board's
+        # grain or a cloth's pattern is the same in both)
+        look = self.empty_look
+        empties = [look.picture(name) if look is not None and self.trackers[name].kind == "play" else None
+                   for name, _, _ in todo]
+        for (name, _, thumb), read in zip(todo, self.detector.read_zones(pictures, scale, self._margin_px,
+                                                                         empties=empties)):
             self.detections += 1
             self._last[name] = (thumb, read)
             reads[name] = replace(read)
