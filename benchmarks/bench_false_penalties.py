@@ -19,9 +19,12 @@ resting on the camera's count, held for the referee), by a table whose
 referee answers every request as it comes, rightly: a read asked about
 is confirmed where it is what was laid and corrected to what was laid
 where not, a hand asked to be counted is counted. Printed for each: per
-match, the penalties given (all false) by code, and what the referee did
-(reads confirmed, reads corrected, hands counted); and the plays read
-wrong and not asked.
+match, the penalties given (all false) by code, what the referee did
+(reads confirmed, reads corrected, hands counted), and the deals the
+record scores as they were played (level, 上游 and 二游, upgrade: a false
+foul, or a deal the reads leave unfinished, scores it otherwise); and the
+plays read wrong and not asked. The table's clock goes on a minute after
+each match's last play, as a venue's node ticks.
 
     python benchmarks/bench_real_fans.py --root ROOT --plays 40 --seed 777 --per-play rows.jsonl
     python benchmarks/bench_false_penalties.py --rows rows.jsonl [--matches 20] [--stock white|art|all]
@@ -129,10 +132,17 @@ def read_match(events: list[dict], rows: dict[str, list[dict]], rng: np.random.G
 ANSWERED = ("low_confidence", "camera_penalty", "held_violation", "camera_count")
 
 
-def refereed(truth: list[dict], seen: list[dict], settings: Settings) -> tuple[Counter, Counter]:
+def refereed(truth: list[dict], seen: list[dict], settings: Settings,
+             scored: Counter | None = None) -> tuple[Counter, Counter]:
     """``seen`` (the match as read, one event for each of ``truth``'s) judged
     with a referee who answers each request as it comes, rightly; the
-    penalties given in the end, and what the referee did."""
+    penalties given in the end, and what the referee did. The table's clock
+    goes on a minute after the last event (a venue's node ticks), as it
+    would at a real table after the last play. ``scored``: counts the deals
+    (``deals``) and those the record scores as they were played (``as_played``:
+    the same level, 上游 and 二游, and upgrade as the true record's)."""
+    last = float(truth[-1]["t"]) + 60.0 if truth else 0.0
+    truth, seen = [*truth, {"t": last, "type": "tick"}], [*seen, {"t": last, "type": "tick"}]
     table, true = Table("T01", settings), Table("T01", settings)
     did: Counter = Counter()
     answered: set = set()
@@ -178,6 +188,10 @@ def refereed(truth: list[dict], seen: list[dict], settings: Settings) -> tuple[C
                         more += answer("correct", ref=r, event={"cards": list(was["cards"])})
             todo += [x for x in more if x.type == "confirm_request" and x.code in ANSWERED]
     given = Counter(str(d.code) for d in table.decisions if d.type == "violation")
+    if scored is not None:
+        rows = {(r.deal, r.level, tuple(r.order[:2]), r.upgrade) for r in table.match.rows}
+        scored["deals"] += len(true.match.rows)
+        scored["as_played"] += sum((r.deal, r.level, tuple(r.order[:2]), r.upgrade) in rows for r in true.match.rows)
     return given, did
 
 
@@ -195,6 +209,7 @@ def main() -> int:
     rng = np.random.default_rng(args.seed)
     base = Settings.parse_format(f"deals:{args.deals}")
     totals = {m: [Counter(), Counter()] for m in ("ideal", "direct", "confirm")}
+    scored = {m: Counter() for m in totals}
     plays = wrong_sure = 0
     for k in range(args.matches):
         events = simulate_match(seed=args.seed * 100_000 + k, settings=base)
@@ -203,7 +218,7 @@ def main() -> int:
         wrong_sure += ws
         for mode, log in (("ideal", events), ("direct", seen), ("confirm", seen)):
             camera = "direct" if mode == "ideal" else mode
-            given, did = refereed(events, log, replace(base, camera_penalties=camera))
+            given, did = refereed(events, log, replace(base, camera_penalties=camera), scored[mode])
             totals[mode][0] += given
             totals[mode][1] += did
         print(f"match {k + 1}/{args.matches}", file=sys.stderr, flush=True)
@@ -215,7 +230,8 @@ def main() -> int:
     for mode, (given, did) in totals.items():
         out[mode] = {"false_penalties_a_match": round(sum(given.values()) / n, 2),
                      "by_code": {c: round(v / n, 2) for c, v in sorted(given.items())},
-                     "referee_a_match": {a: round(did[a] / n, 2) for a in ("confirm", "correct", "count")}}
+                     "referee_a_match": {a: round(did[a] / n, 2) for a in ("confirm", "correct", "count")},
+                     "deals_scored_as_played": f"{scored[mode]['as_played']} of {scored[mode]['deals']}"}
     print(json.dumps(out, ensure_ascii=False, indent=1))
     return 0
 

@@ -2,6 +2,7 @@
 play, and a match without faults judged with the referee answering every request."""
 
 import json
+from collections import Counter
 from dataclasses import replace
 
 import numpy as np
@@ -52,7 +53,11 @@ def test_pairs_read_as_singles_give_false_penalties_at_once_and_none_when_held(t
     seen, wrong = read_match(events, rows, np.random.default_rng(seed))
     pairs = sum(1 for e in events if e["type"] == "play" and len(e["cards"]) == 2 and e["cards"][0][1] == e["cards"][1][1])
     assert wrong == pairs > 0
-    direct, _ = refereed(events, seen, replace(settings, camera_penalties="direct"))
-    held, did = refereed(events, seen, settings)
+    scored = {"direct": Counter(), "held": Counter()}
+    direct, _ = refereed(events, seen, replace(settings, camera_penalties="direct"), scored["direct"])
+    held, did = refereed(events, seen, settings, scored["held"])
     assert sum(direct.values()) > 0 and not held
     assert did["count"] > 0              # held for the referee, who counted the hands
+    # and every deal is scored as it was played (level, 上游 and 二游, upgrade)
+    assert scored["held"]["as_played"] == scored["held"]["deals"] == 3
+    assert scored["direct"]["as_played"] < 3
