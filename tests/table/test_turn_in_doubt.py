@@ -122,7 +122,7 @@ def test_direct_penalties_and_a_seat_counted_by_hand_give_the_act_at_once():
     assert violations(s.play("E", "SK")) == [("E", "out_of_turn_play", "infraction")]
 
 
-def test_a_count_of_none_for_a_seat_that_never_played_is_asked_about_and_changes_nothing():
+def test_a_count_of_none_for_a_seat_whose_count_rests_on_no_read_is_asked_about_and_changes_nothing():
     s = _s_leads_three_bombs()
     (held,) = _count_requests(s.play("E", "SK"))
     before = list(s.table.decisions)
