@@ -147,6 +147,7 @@ def refereed(truth: list[dict], seen: list[dict], settings: Settings,
     did: Counter = Counter()
     answered: set = set()
     ids: dict[int, int] = {}                     # the read's id in the log -> its place in truth
+    ended: dict[int, dict] = {}                  # a deal start's id -> the true hands of the deal it ended
     t = 0.0
 
     def answer(action: str, **fields) -> list:
@@ -156,7 +157,8 @@ def refereed(truth: list[dict], seen: list[dict], settings: Settings,
 
     for k, (real, read) in enumerate(zip(truth, seen)):
         t = float(read["t"])
-        # a count asked at this event is of the hand as it was (a deal start: the deal that ended)
+        # a hand is counted as it is when the count is asked, but one asked at a deal start is of
+        # the deal that ended
         held = dict(true.deal.counts) if true.deal is not None else {}
         # (as laid, and certain: the true table counts every play, whatever the camera was sure of)
         true.feed(Event.from_dict({**{k: v for k, v in real.items() if k != "confidence"}, "table": "T01",
@@ -164,6 +166,8 @@ def refereed(truth: list[dict], seen: list[dict], settings: Settings,
         out = table.feed(Event.from_dict(dict(read, table="T01")))
         here = len(table.log)
         ids[here] = k
+        if read["type"] == "deal_start":
+            ended[here] = held
         todo = [d for d in out if d.type == "confirm_request" and d.code in ANSWERED]
         while todo:
             d = todo.pop(0)
@@ -172,7 +176,7 @@ def refereed(truth: list[dict], seen: list[dict], settings: Settings,
                 if key in answered or true.deal is None:
                     continue
                 answered.add(key)
-                counts = held if d.events[-1] == here else true.deal.counts
+                counts = ended.get(d.events[-1], true.deal.counts)
                 more = answer("count", ref=d.events[-1], seat=str(d.seat), count=counts[d.seat])
             else:
                 reads = d.extra.get("reads") or list(d.events[-1:])

@@ -530,7 +530,9 @@ class Table:
             if reads:
                 self._used_counts.add(self._eid)
         elif not since:
-            at_fault.setdefault(ref, {})[seat] = _Counted(count, self._eid)
+            # (the hand as counted; where ``ref`` is the seat's own play that counted, it held those too before)
+            own = self._restated.get(ref) or self._find(ref) if deal.last_play.get(seat) == ref else None
+            at_fault.setdefault(ref, {})[seat] = _Counted(count + len(own.cards or ()) if own else count, self._eid)
         self._emit("note", seat=seat, code=Note.COUNTED, count=count, was=was,
                    message=f"the referee counted {count} cards in {seat}'s hand"
                            + ("" if was == count else f"; the plays read had left {was}")

@@ -260,3 +260,18 @@ def test_a_deal_a_phantom_card_ended_goes_on_once_the_seat_is_counted_back_in():
     (end,) = [d for d in s.table.decisions if d.type == "deal_end"]
     assert end.events == (len(s.table.log) - 1,) and end.extra["order"][:2] == ["N", "S"]
     assert violations(s.table.decisions) == [] and _count_requests(s.table.decisions) == []
+
+
+def test_a_hand_counted_after_the_seats_own_late_play_is_the_hand_after_that_play():
+    # S runs over and then leads a pair: the overtime, found at that play, waits for S's count
+    s = _s_leads_three_bombs()
+    ds = s.play("S", "S6 H6", dt=45.0, source="manual")
+    (held,) = _count_requests(ds)
+    assert held.extra["held"]["code"] == "overtime" and held.seat == "S" and held.extra["counted"] == 3
+    assert s.table.deal.counts["S"] == 1
+    s.report("S", 3)                               # its true count (held: the reads leave it 1)
+    # the reads had missed two of S's cards: it holds 3 after the pair (5 before it); the warning
+    # stands, and the report was true
+    s.referee("count", ref=held.events[-1], seat="S", count=3)
+    assert violations(s.table.decisions) == [("S", "overtime", "warning")]
+    assert s.table.deal.counts["S"] == 3
