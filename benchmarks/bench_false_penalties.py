@@ -129,7 +129,9 @@ def read_match(events: list[dict], rows: dict[str, list[dict]], rng: np.random.G
     return out, wrong_sure
 
 
-ANSWERED = ("low_confidence", "camera_penalty", "held_violation", "camera_count")
+# (a read refused as impossible: a third copy, more cards than the seat holds; the referee looks at it too)
+ANSWERED = ("low_confidence", "camera_penalty", "held_violation", "camera_count", "too_many_copies",
+            "more_cards_than_held")
 
 
 def refereed(truth: list[dict], seen: list[dict], settings: Settings,

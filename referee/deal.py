@@ -240,6 +240,7 @@ class Deal:
     # count reports
     reports_due: dict[Seat, tuple[int, int]] = field(default_factory=dict)  # seat -> (count, event id)
     reported: dict[Seat, int | None] = field(default_factory=dict)
+    said: dict[Seat, int | None] = field(default_factory=dict)     # each seat's last report, right or wrong
     report_faults: dict[Seat, ReportFault] = field(default_factory=dict)
     # seat -> the camera reads of its plays, neither confirmed nor corrected since the
     # referee last counted its cards: what its count (and so a report fault) rests on
@@ -468,6 +469,7 @@ class Deal:
     def report(self, seat: Seat, count: int | None, event_id: int) -> Report:
         """``seat`` reports ``count`` cards left; a wrong count is a fault until put right."""
         actual = self.counts[seat]
+        self.said[seat] = count
         due = self.reports_due.pop(seat, None)
         fault = self.report_faults.get(seat)
         if count == actual and actual > REPORT_LIMIT:
@@ -486,7 +488,7 @@ class Deal:
 
     def clear_report(self, seat: Seat) -> None:
         """``seat``'s report card was taken back."""
-        self.reported[seat] = None
+        self.reported[seat] = self.said[seat] = None
 
     def read_counted(self, seat: Seat, event_id: int) -> None:
         """``seat``'s play just counted was a camera's read, not yet confirmed:

@@ -97,7 +97,7 @@ class _State:
 
     __slots__ = ("match", "ladder", "deal", "clocks", "prev_order", "no_tribute_side",
                  "offline", "t", "waived", "pending_reads", "cameras_off", "camera_back_t", "asked",
-                 "at_play", "deal_starts", "deals")
+                 "at_play", "deal_starts", "deals", "laid_refused")
 
     def __init__(self, settings: Settings) -> None:
         self.match = Match(settings)
@@ -122,6 +122,7 @@ class _State:
         self.deal_starts: list[int] = []        # the deal start events' ids, in order
         self.deals: list[Deal] = []             # and their deals
         self.at_play: set[int] = set()  # referee counts that stood at a seat's play in this fold
+        self.laid_refused: dict[Seat, int] = {}  # a seat's last play refused as more than the reads leave it
 
 
 class Table:
@@ -494,6 +495,9 @@ class Table:
         # pass's, unless that deal is over (then as it was where the count was asked)
         last, held_then = (asked.last, asked.cards) if asked and asked.deal is not deal else (
             (deal.last_play.get(seat), deal.counts[seat]) if deal is not None and deal is of else (None, None))
+        refused = s.laid_refused.get(seat) if deal is of else None
+        if count == 0 and refused is not None and (last is None or refused > last):
+            last = refused      # (counted out: that play, refused as more than the reads left, emptied it)
         # a seat out by the reads that played on truly laid those cards: it held them after that play
         after = count + (self._laid_since(last, seat) if held_then == 0 and last is not None else 0)
         # (a seat asked about while it held cards that went out since: the count may be of then)
@@ -609,13 +613,16 @@ class Table:
             if after:
                 if e.type != "play" or e.seat != seat or not e.cards:
                     continue      # (no longer its play: the count entry asks again)
-                was, _ = deal.settle_count(seat, count + len(e.cards))
+                held = count + len(e.cards)
+                was, _ = deal.settle_count(seat, held)
+                if deal.said.get(seat) == held:
+                    # its report was true: a fault found on the reads' count was theirs, not the seat's
+                    deal.report_faults.pop(seat, None)
                 self._s.at_play.add(entry)
-                self._emit("note", seat=seat, code=Note.COUNTED, count=count, was=was - len(e.cards),
-                           counted_at=entry,
+                self._emit("note", seat=seat, code=Note.COUNTED, count=count, was=was, counted_at=entry,
                            message=f"the referee counted {seat}'s hand (event {entry}): this play "
                                    + ("was its last cards" if count == 0 else f"left it {count}")
-                                   + f" (the plays read would have left {was - len(e.cards)})")
+                                   + f" (it held {held} before it; the plays read had left {was})")
                 continue
             was, _ = deal.settle_count(seat, count)
             self._emit("note", seat=seat, code=Note.COUNTED, count=count, was=was, counted_at=entry,
@@ -770,6 +777,7 @@ class Table:
         s.deal_starts.append(self._eid)
         s.deals.append(deal)
         s.pending_reads = held    # a read of the last deal bears on this one only where it may have ended
+        s.laid_refused = {}
         s.clocks.clear()
         named = e.get("leader")
         leader = seat_named(named)
@@ -1043,6 +1051,13 @@ class Table:
                 self._refused_read()
                 return True
         if len(cards) > deal.counts[seat]:
+            # (its count resting on the camera's reads, it may hold more than they leave: its plays
+            # read short, and this play its last cards; the count of its hand says)
+            if deal.count_reads.get(seat) and not self._s.pending_reads:
+                self._s.laid_refused[seat] = self._eid
+                self._ask_count(deal, seat, f"{seat} laid {len(cards)} cards (not counted); ",
+                                why=f", and {seat} may hold more", then="(or correct the play)", laid=len(cards))
+                return True
             self._emit("confirm_request", seat=seat, code=Confirm.MORE_CARDS_THAN_HELD,
                        message=f"{seat} laid {len(cards)} cards but holds {deal.counts[seat]}")
             self._refused_read()

@@ -164,6 +164,11 @@ TEMPLATES: dict[str, tuple[str, str]] = {
                              "请清点 {seat} 的手牌并录入张数（已出完录 0）",
                              "{actor} acted, but {seat} is out by the camera's reads {reads} (the act is not counted "
                              "yet): {seat} may still hold cards; count {seat}'s cards and enter the number (0 if out)"),
+    "msg_camera_count_laid": ("{seat} 出了 {laid} 张，但按摄像头识别 {reads} 只剩 {counted} 张（此手牌暂不计）：{seat} 可能还有更多手牌；"
+                              "请清点 {seat} 的手牌并录入张数（已出完录 0），或更正此手牌",
+                              "{seat} laid {laid} cards, but holds {counted} by the camera's reads {reads} (the play "
+                              "is not counted yet): {seat} may hold more; count {seat}'s cards and enter the number "
+                              "(0 if out), or correct the play"),
     "msg_overtime_unseen": ("{seat} 在{purpose@purpose_}时限和读秒内未见出牌，但期间有摄像头离线：不予警告；如确实超时，请人工判罚",
                             "{seat} was not seen to act within the {purpose@purpose_} limit and the countdown, "
                             "but a camera was offline meanwhile: no warning given; give it by hand if {seat} "
@@ -352,6 +357,8 @@ def _key(d: Mapping[str, Any]) -> tuple[str, str]:
             return "msg_camera_count_deal", "msg_confirm"    # a deal the reads left unfinished
         if code == "camera_count" and d.get("seat_out"):
             return "msg_camera_count_out", "msg_confirm"     # an act while a seat is out by the reads
+        if code == "camera_count" and d.get("laid"):
+            return "msg_camera_count_laid", "msg_confirm"    # more laid than the reads leave the seat
         return f"msg_{code}", "msg_confirm"
     if kind == "note":
         return f"msg_{code}", "msg_note"

@@ -189,9 +189,13 @@ def test_a_count_asked_because_a_seat_may_be_out_reads_in_both_languages():
     s.play("S", "S6 H6 D6", **scenes.SEEN)
     s.passes("E", "N", "W")
     asks["out"] = s.play("S", "D6")                                    # a seat out by the reads plays on
-    keys = {"turn": "msg_camera_count_turn", "deal": "msg_camera_count_deal", "out": "msg_camera_count_out"}
+    tables = {kind: s.table for kind in asks}
+    s, asks["laid"] = scenes._s_lays_more_than_read()                 # more laid than the reads leave
+    tables["laid"] = s.table
+    keys = {"turn": "msg_camera_count_turn", "deal": "msg_camera_count_deal", "out": "msg_camera_count_out",
+            "laid": "msg_camera_count_laid"}
     for kind, ds in asks.items():
-        by_id = {e.id: e.to_dict() for e in s.table.log}
+        by_id = {e.id: e.to_dict() for e in tables[kind].log}
         found = [message(d.to_dict(), by_id) for d in ds if d.code == "camera_count"]
         assert keys[kind] in [m["key"] for m in found], (kind, found)
         for m in found:

@@ -68,7 +68,7 @@ def test_a_seat_that_went_out_on_a_misread_play_is_counted_out_and_the_turn_foll
     (out,) = [d for d in s.table.decisions if d.code == "out"]
     assert out.seat == "S" and out.events == (last,) and out.extra["place"] == 1
     (note,) = [d for d in s.table.decisions if d.code == "counted"]
-    assert note.events == (last,) and note.extra["count"] == 0 and note.extra["was"] == 1
+    assert note.events == (last,) and note.extra["count"] == 0 and note.extra["was"] == 3
     assert s.table.deal.turn == "W"               # E led, N played: W is to act
 
 
@@ -275,3 +275,36 @@ def test_a_hand_counted_after_the_seats_own_late_play_is_the_hand_after_that_pla
     s.referee("count", ref=held.events[-1], seat="S", count=3)
     assert violations(s.table.decisions) == [("S", "overtime", "warning")]
     assert s.table.deal.counts["S"] == 3
+
+
+def _s_lays_more_than_read() -> tuple[Script, list]:
+    """S's first pair read with a phantom third card: S's reads leave it one
+    card too few, and its last pair, SA SA, is more than they leave it
+    (its reports true throughout); the decisions of that last play."""
+    s = Script()
+    s.start(leader="S")
+    s.play("S", "S9 S9 H9", **SEEN)               # truly the pair S9 S9: a phantom H9 read in
+    s.pass_round()
+    for cards in ("S3 S3 H3 H3 D3 D3 C3 C3", "S4 S4 H4 H4 D4 D4 C4 C4"):
+        s.play("S", cards, **SEEN)
+        s.pass_round()
+    s.report("S", 9)                              # true (the reads leave 8: held on S's count)
+    s.play("S", "S6 H6 D6", **SEEN)
+    s.report("S", 6)
+    s.pass_round()
+    s.play("S", "S2 H2 D2 C2", **SEEN)
+    s.report("S", 2)
+    s.pass_round()
+    assert s.table.deal.counts["S"] == 1          # truly 2: SA SA
+    return s, s.play("S", "SA SA", **SEEN)
+
+
+def test_a_seat_laying_more_than_the_reads_leave_it_is_counted_and_goes_out_with_that_play():
+    s, ds = _s_lays_more_than_read()              # more than the reads leave S: asked as S's count
+    (held,) = [d for d in _count_requests(ds) if d.extra.get("laid")]
+    assert held.seat == "S" and held.extra["laid"] == 2 and held.extra["counted"] == 1
+    s.referee("count", ref=held.events[-1], seat="S", count=0)     # S laid its last two
+    assert s.table.deal.order == ["S"]
+    (out,) = [d for d in s.table.decisions if d.code == "out"]
+    assert out.events == (held.events[-1],) and out.extra["place"] == 1
+    assert violations(s.table.decisions) == []
