@@ -67,11 +67,12 @@ def test_pairs_read_as_singles_give_false_penalties_at_once_and_none_when_held(t
 
 @settings(max_examples=30, deadline=None, derandomize=True)
 @given(seed=st.integers(1, 10_000), errors=st.lists(
-    st.tuples(st.integers(0, 400), st.sampled_from(["miss", "add"]), st.sampled_from(["S3", "HK", "D9", "LJ"])),
+    st.tuples(st.integers(0, 400), st.sampled_from(["miss", "add", "name"]),
+              st.sampled_from(["S3", "HK", "D9", "LJ", "CA", "H2"])),
     min_size=1, max_size=30))
 def test_whatever_the_camera_misreads_surely_a_referee_answering_rightly_gets_the_true_record(seed, errors):
-    # any plays read short of a card or with a card too many, each at 0.99 (sure, not asked for that):
-    # no penalty is given, and every deal is scored as it was played
+    # any plays read short of a card, with a card too many or one misnamed, each at 0.99 (sure, not
+    # asked for that): no penalty is given, and every deal is scored as it was played
     settings = Settings.parse_format("deals:3")
     events = simulate_match(seed=seed, settings=settings)
     plays = [k for k, e in enumerate(events) if e["type"] == "play" and e.get("source") == "vision"]
@@ -83,6 +84,8 @@ def test_whatever_the_camera_misreads_surely_a_referee_answering_rightly_gets_th
             cards.pop()
         elif kind == "add":
             cards.append(card)
+        elif kind == "name":
+            cards[-1] = card
         e.update(cards=cards, confidence=0.99)
     scored: Counter = Counter()
     given, _ = refereed(events, seen, settings, scored)
