@@ -101,15 +101,7 @@ def _edge_histogram(image: np.ndarray, margin: int, where: np.ndarray | None = N
     mask of the picture (any size) where something is laid; only the
     strongest edges there count (a wooden board's grain elsewhere is no
     card's), unless too few lie there."""
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-    # the printed zone lines lie about the margin's inner edge (give or take the
-    # camera's residual perspective): leave a band past it out too
-    band = margin + int(LINE_BAND * min(gray.shape[:2])) if margin else 0
-    if where is not None:
-        where = _resized(where, gray.shape[:2])
-    if band:
-        gray = gray[band:gray.shape[0] - band, band:gray.shape[1] - band]
-        where = where[band:where.shape[0] - band, band:where.shape[1] - band] if where is not None else None
+    gray, where = _grey_inside(image, margin, where)
     # a third of the size is plenty for card edges, and area shrinking smooths
     small = cv2.resize(gray, (max(8, gray.shape[1] // 3), max(8, gray.shape[0] // 3)),
                        interpolation=cv2.INTER_AREA).astype(np.float32)
@@ -119,9 +111,7 @@ def _edge_histogram(image: np.ndarray, margin: int, where: np.ndarray | None = N
     flat = mag.ravel()
     k = int(0.9 * flat.size)
     strong = mag > max(1e-3, float(np.partition(flat, k)[k]))       # the strongest tenth
-    if where is not None:
-        laid = strong & _resized(where, strong.shape)
-        strong = laid if laid.sum() >= 30 else strong
+    strong = _only_where(strong, where, 30)
     if strong.sum() < 30:
         return None
     # the gradient of an edge is square to it: a vertical edge has a horizontal gradient
@@ -273,18 +263,9 @@ def line_turns(image: np.ndarray, margin: int = 0, tried: tuple[float, ...] = (0
 def _longest_lines(image: np.ndarray, margin: int, tried: tuple[float, ...], turn_from: float,
                    where: np.ndarray | None = None) -> tuple[float, float]:
     """:func:`lines_apart`'s length, and the angle (degrees in [0, 90)) of those edges."""
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-    band = margin + int(LINE_BAND * min(gray.shape[:2])) if margin else 0
-    if where is not None:
-        where = _resized(where, gray.shape[:2])
-    if band:
-        gray = gray[band:gray.shape[0] - band, band:gray.shape[1] - band]
-        where = where[band:where.shape[0] - band, band:where.shape[1] - band] if where is not None else None
+    gray, where = _grey_inside(image, margin, where)
     small = cv2.resize(gray, (max(8, gray.shape[1] // 2), max(8, gray.shape[0] // 2)), interpolation=cv2.INTER_AREA)
-    edges = cv2.Canny(small, 40, 120)
-    if where is not None:
-        laid = edges * _resized(where, edges.shape)
-        edges = laid if laid.any() else edges
+    edges = _only_where(cv2.Canny(small, 40, 120), where)
     # segments 60 px or longer in the picture (30 at half its size), gaps of a few px bridged
     found = cv2.HoughLinesP(edges, 1, np.pi / 180, 25, minLineLength=30, maxLineGap=3)
     if found is None:
@@ -413,6 +394,31 @@ def cards_region(image: np.ndarray, pad: int = REGION_PAD) -> tuple[int, int, in
     return _region(image, pad).box
 
 
+def _grey_inside(image: np.ndarray, margin: int,
+                 where: np.ndarray | None) -> tuple[np.ndarray, np.ndarray | None]:
+    """``image`` in grey and ``where`` (any size) at its size, both without
+    the band round the zone: the printed zone lines lie about the margin's
+    inner edge (give or take the camera's residual perspective), so a band
+    past it is left out too."""
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    if where is not None:
+        where = _resized(where, gray.shape[:2])
+    band = margin + int(LINE_BAND * min(gray.shape[:2])) if margin else 0
+    if band:
+        gray = gray[band:gray.shape[0] - band, band:gray.shape[1] - band]
+        where = where[band:where.shape[0] - band, band:where.shape[1] - band] if where is not None else None
+    return gray, where
+
+
+def _only_where(edges: np.ndarray, where: np.ndarray | None, least: int = 1) -> np.ndarray:
+    """``edges`` (a mask or an edge picture) kept only where something is
+    laid (``where``, any size), unless fewer than ``least`` lie there."""
+    if where is None:
+        return edges
+    laid = np.where(_resized(where, edges.shape), edges, 0).astype(edges.dtype)
+    return laid if np.count_nonzero(laid) >= least else edges
+
+
 def _resized(mask: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     """A boolean mask at another size (each pixel the nearest's)."""
     if mask.shape[:2] == shape[:2]:
@@ -435,9 +441,7 @@ def _region(image: np.ndarray, pad: int, hull: bool = False, where: np.ndarray |
         return Region((0, 0, w, h), None, pad)
     # (a lone strong pixel is noise, not a card: opened away)
     strong = cv2.morphologyEx((mag >= REGION_EDGE * top).astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-    if where is not None:
-        laid = strong.astype(bool) & _resized(where, strong.shape)
-        strong = laid.astype(np.uint8) if laid.any() else strong
+    strong = _only_where(strong, where)
     ys, xs = np.nonzero(strong)
     if len(xs) == 0:
         return Region((0, 0, w, h), None, pad)
