@@ -247,6 +247,8 @@ class Deal:
     count_reads: dict[Seat, list[int]] = field(default_factory=dict)
     # seat -> its last play's event id (the standing seat's: the play to beat)
     last_play: dict[Seat, int] = field(default_factory=dict)
+    # seat -> its last play refused as more cards than the camera's reads leave it (laid all the same)
+    laid_refused: dict[Seat, int] = field(default_factory=dict)
     stopped: set[Seat] = field(default_factory=set)  # seats whose next play is stopped (违例 choice)
     barred: set[Seat] = field(default_factory=set)   # seats that may not follow this trick (2022 越序表态)
     penalties: list[dict[str, Any]] = field(default_factory=list)

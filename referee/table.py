@@ -97,7 +97,7 @@ class _State:
 
     __slots__ = ("match", "ladder", "deal", "clocks", "prev_order", "no_tribute_side",
                  "offline", "t", "waived", "pending_reads", "cameras_off", "camera_back_t", "asked",
-                 "at_play", "deal_starts", "deals", "laid_refused")
+                 "at_play", "deal_starts", "deals")
 
     def __init__(self, settings: Settings) -> None:
         self.match = Match(settings)
@@ -122,7 +122,6 @@ class _State:
         self.deal_starts: list[int] = []        # the deal start events' ids, in order
         self.deals: list[Deal] = []             # and their deals
         self.at_play: set[int] = set()  # referee counts that stood at a seat's play in this fold
-        self.laid_refused: dict[Seat, int] = {}  # a seat's last play refused as more than the reads leave it
 
 
 class Table:
@@ -495,7 +494,7 @@ class Table:
         # pass's, unless that deal is over (then as it was where the count was asked)
         last, held_then = (asked.last, asked.cards) if asked and asked.deal is not deal else (
             (deal.last_play.get(seat), deal.counts[seat]) if deal is not None and deal is of else (None, None))
-        refused = s.laid_refused.get(seat) if deal is of else None
+        refused = deal.laid_refused.get(seat) if deal is not None and deal is of else None
         if count == 0 and refused is not None and (last is None or refused > last):
             last = refused      # (counted out: that play, refused as more than the reads left, emptied it)
         # a seat out by the reads that played on truly laid those cards: it held them after that play
@@ -777,7 +776,6 @@ class Table:
         s.deal_starts.append(self._eid)
         s.deals.append(deal)
         s.pending_reads = held    # a read of the last deal bears on this one only where it may have ended
-        s.laid_refused = {}
         s.clocks.clear()
         named = e.get("leader")
         leader = seat_named(named)
@@ -962,9 +960,7 @@ class Table:
         """The deal in play and the acting seat, or None (and why) if it cannot act."""
         deal = self._s.deal
         if deal is None or deal.phase is FINISHED:
-            if deal is None or not self._out_in_doubt(deal, e, (e.seat, *deal.order[-1:])):
-                self._emit("confirm_request", seat=e.seat, code=Confirm.NO_DEAL,
-                           message=f"{e.type} by {e.seat} with no deal in play")
+            self._no_deal(deal, e)
             return None
         seat = e.seat
         if seat is None:
@@ -975,6 +971,13 @@ class Table:
                            message=f"{e.type} by {seat}, who is already out")
             return None
         return deal, seat
+
+    def _no_deal(self, deal: Deal | None, e: Event) -> None:
+        """A play, pass or report with no deal in play: asked about, or, where the
+        reads may have ended the deal early, asked as a count (:meth:`_out_in_doubt`)."""
+        if deal is None or not self._out_in_doubt(deal, e, (e.seat, *deal.order[-1:])):
+            self._emit("confirm_request", seat=e.seat, code=Confirm.NO_DEAL,
+                       message=f"{e.type} by {e.seat} with no deal in play")
 
     def _out_in_doubt(self, deal: Deal, e: Event, seats: Iterable[Seat | None]) -> bool:
         """An act by a seat that is out, or after the deal ended: asked as a
@@ -1054,7 +1057,7 @@ class Table:
             # (its count resting on the camera's reads, it may hold more than they leave: its plays
             # read short, and this play its last cards; the count of its hand says)
             if deal.count_reads.get(seat) and not self._s.pending_reads:
-                self._s.laid_refused[seat] = self._eid
+                deal.laid_refused[seat] = self._eid
                 self._ask_count(deal, seat, f"{seat} laid {len(cards)} cards (not counted); ",
                                 why=f", and {seat} may hold more", then="(or correct the play)", laid=len(cards))
                 return True
@@ -1224,9 +1227,7 @@ class Table:
     def _on_report(self, e: Event) -> None:
         deal = self._s.deal
         if deal is None or deal.phase is FINISHED:
-            if deal is None or not self._out_in_doubt(deal, e, (e.seat, *deal.order[-1:])):
-                self._emit("confirm_request", seat=e.seat, code=Confirm.NO_DEAL,
-                           message=f"report by {e.seat} with no deal in play")
+            self._no_deal(deal, e)
             return
         seat = e.seat
         if seat is None:

@@ -329,6 +329,13 @@ def _values_of(d: Mapping[str, Any], by_id: Mapping[Any, Mapping[str, Any]]) -> 
 _LADDER = ("warning", "infraction", "foul", "forfeit")
 
 
+# why a seat's count is asked (a camera_count request's field), and its template; else a report fault's
+_COUNT_ASKED = (("offender", "msg_camera_count_turn"),        # an act before a seat that may be out
+                ("deal_unfinished", "msg_camera_count_deal"),  # a deal the reads left unfinished
+                ("seat_out", "msg_camera_count_out"),          # an act while a seat is out by the reads
+                ("laid", "msg_camera_count_laid"))             # more laid than the reads leave the seat
+
+
 def _key(d: Mapping[str, Any]) -> tuple[str, str]:
     """The template for decision ``d`` and the generic one to fall back on."""
     kind, code = d.get("type"), d.get("code") or ""
@@ -351,14 +358,10 @@ def _key(d: Mapping[str, Any]) -> tuple[str, str]:
             return "msg_ruling_reason", "msg_ruling"
         return f"msg_{code}", "msg_violation"
     if kind == "confirm_request":
-        if code == "camera_count" and d.get("offender"):
-            return "msg_camera_count_turn", "msg_confirm"    # an act before a seat that may be out
-        if code == "camera_count" and d.get("deal_unfinished"):
-            return "msg_camera_count_deal", "msg_confirm"    # a deal the reads left unfinished
-        if code == "camera_count" and d.get("seat_out"):
-            return "msg_camera_count_out", "msg_confirm"     # an act while a seat is out by the reads
-        if code == "camera_count" and d.get("laid"):
-            return "msg_camera_count_laid", "msg_confirm"    # more laid than the reads leave the seat
+        if code == "camera_count":
+            for field, key in _COUNT_ASKED:
+                if d.get(field):
+                    return key, "msg_confirm"
         return f"msg_{code}", "msg_confirm"
     if kind == "note":
         return f"msg_{code}", "msg_note"

@@ -164,6 +164,17 @@ def _table_page_with(server, browser, events):
     return live, page
 
 
+def _enter_count(page, live, item, count, then):
+    """``count`` typed in the entry's box and entered: the violation ``then``
+    is given, no count is asked any more, and the log holds that one count."""
+    item.query_selector("input.count-hand").fill(str(count))
+    item.query_selector("button.count").click()
+    page.wait_for_selector(f"#feed li.violation[data-code='{then}']", timeout=5000)
+    page.wait_for_selector("#feed li.confirm_request.open[data-code='camera_count']", state="detached",
+                           timeout=5000)
+    assert [e.get("count") for e in live.events("T01") if e.get("action") == "count"] == [count]
+
+
 def test_a_report_fault_on_the_cameras_count_waits_for_the_referee_to_count_the_hand(server, browser):
     from tests.dashboard.test_routes import camera_count_events
     # S reports 4, the camera's reads leave it 3
@@ -173,12 +184,7 @@ def test_a_report_fault_on_the_cameras_count_waits_for_the_referee_to_count_the_
     assert len(item.query_selector_all("button.confirm-read")) == 3      # but its three reads, one by one
     box = item.query_selector("input.count-hand")
     assert box.input_value() == "3"                               # the count the reads leave, to check
-    box.fill("3")                                                 # the referee counted S's three cards
-    item.query_selector("button.count").click()
-    page.wait_for_selector("#feed li.violation[data-code='wrong_report']", timeout=5000)
-    page.wait_for_selector("#feed li.confirm_request.open[data-code='camera_count']", state="detached",
-                           timeout=5000)
-    assert [e.get("count") for e in live.events("T01") if e.get("action") == "count"] == [3]
+    _enter_count(page, live, item, 3, "wrong_report")             # the referee counted S's three cards
 
 
 def test_a_play_before_a_seat_that_may_be_out_waits_and_a_count_of_none_puts_it_out(server, browser):
@@ -192,13 +198,8 @@ def test_a_play_before_a_seat_that_may_be_out_waits_and_a_count_of_none_puts_it_
     item = page.query_selector("#feed li.confirm_request.open[data-code='camera_count']")
     box = item.query_selector("input.count-hand")
     assert box.input_value() == "3" and box.get_attribute("min") == "0"
-    box.fill("0")                          # S holds none: it went out with its third bomb
-    item.query_selector("button.count").click()
-    # then N leads by 接风, and E's lead was out of turn after all
-    page.wait_for_selector("#feed li.violation[data-code='out_of_turn_play']", timeout=5000)
-    page.wait_for_selector("#feed li.confirm_request.open[data-code='camera_count']", state="detached",
-                           timeout=5000)
-    assert [e.get("count") for e in live.events("T01") if e.get("action") == "count"] == [0]
+    # S holds none: it went out with its third bomb; then N leads by 接风, and E's lead was out of turn
+    _enter_count(page, live, item, 0, "out_of_turn_play")
 
 
 def test_the_camera_checks_page_shows_what_the_referees_found(server, browser):
