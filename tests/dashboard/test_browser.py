@@ -192,8 +192,7 @@ def test_a_play_before_a_seat_that_may_be_out_waits_and_a_count_of_none_puts_it_
     # S's three bombs read, unreported; E leads before S
     live, page = _table_page_with(server, browser, turn_in_doubt_events())
     # two entries wait on S's count: its missing report, and E's play before it
-    page.wait_for_function("document.querySelectorAll(\"#feed li.confirm_request.open[data-code='camera_count']\")"
-                           ".length === 2", timeout=5000)
+    expect(page.locator("#feed li.confirm_request.open[data-code='camera_count']")).to_have_count(2, timeout=5000)
     assert page.locator("#feed li.violation").count() == 0
     item = page.query_selector("#feed li.confirm_request.open[data-code='camera_count']")
     box = item.query_selector("input.count-hand")
