@@ -57,8 +57,10 @@ held-out decks): card precision and recall, plays exact, phantom jokers.
 with one to three jokers) laid as fans and N with cards pushed in crooked,
 read with each card's own turn, on the held-out decks, on them printed
 with four corners and on them with jokers printed 大王 / 小王 (generated
-pictures): plays exact, jokers read, phantom jokers, card recall by angle.
-``--only-jokers`` runs that section alone.
+pictures): plays exact, jokers read, phantom jokers, card recall by angle;
+the 大王 / 小王 decks also read with the shipped profile for such decks
+(``hanzi-jokers``, :data:`vision.reading.deck_profile.SHIPPED_PROFILES`)
+where no ``--deck`` is named.  ``--only-jokers`` runs that section alone.
 
 ``--four-corners N`` adds the first N held-out plays again, their decks
 printed with an index in all four corners, as many real decks are
@@ -115,6 +117,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from commands.args import integer  # noqa: E402
 from vision.reading.confidence import read_right  # noqa: E402
+from vision.reading.deck_profile import profile_path  # noqa: E402
 from vision.reading.detector import CardDetector, DetectorError  # noqa: E402
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone, calibrate  # noqa: E402
 from vision.reading.watch import TableWatcher  # noqa: E402
@@ -916,7 +919,8 @@ def turned_sections(det: CardDetector, args: argparse.Namespace, plays: int) -> 
                 {"one_turn_per_zone": one_turn, "each_cards_own_turn": det}, plays, args.seed, args.margin_mm)}
 
 
-def joker_sections(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_MARGIN_MM) -> dict:
+def joker_sections(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_MARGIN_MM,
+                   threads: int = 2) -> dict:
     """``--jokers``: plays with jokers in them (a joker bomb, or a row with
     one to three jokers) laid as fans and with cards pushed in crooked, read
     with each card's own turn, on the held-out decks, on the same decks
@@ -924,13 +928,19 @@ def joker_sections(det: CardDetector, plays: int, seed: int, margin_mm: float = 
     printed with their Chinese names, 大王 and 小王, as many Chinese decks
     print them (:func:`vision.training.joker_art.hanzi_joker_deck`; the same
     plays; generated pictures)."""
+    from vision.reading.deck_profile import SHIPPED_PROFILES
     from vision.training.card_art import four_corner_deck
     from vision.training.joker_art import hanzi_joker_deck
     plain = load_decks(HELD_OUT_DECKS)
+    hanzi = {"each_cards_own_turn": det}
+    if det.classifier is not None and det.classifier.deck is None:
+        # the shipped profile for such decks, side by side (a profile named with --deck reads them alone)
+        hanzi["with_the_hanzi_jokers_profile"] = CardDetector(det.model_path, threads=threads, conf=det.conf,
+                                                              deck=SHIPPED_PROFILES["hanzi-jokers"])
     return {"held_out_decks": card_angles({"each_cards_own_turn": det}, plays, seed, margin_mm, jokers=True),
             "four_corner_decks": card_angles({"each_cards_own_turn": det}, plays, seed, margin_mm,
                                              decks=[four_corner_deck(d) for d in plain], jokers=True),
-            "hanzi_joker_decks": card_angles({"each_cards_own_turn": det}, plays, seed, margin_mm,
+            "hanzi_joker_decks": card_angles(hanzi, plays, seed, margin_mm,
                                              decks=[hanzi_joker_deck(d, seed) for d in plain], jokers=True)}
 
 
@@ -950,8 +960,9 @@ def main() -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--conf", type=float, default=None, help="detector threshold (default: the detector's)")
     ap.add_argument("--classifier", default=None, help="index classifier ONNX (default: the shipped one)")
-    ap.add_argument("--deck", type=Path, default=None, metavar="PROFILE",
-                    help="read with this deck profile (guandan-ref enroll-deck, or vision.training.joker_head)")
+    ap.add_argument("--deck", type=profile_path, default=None, metavar="PROFILE",
+                    help="read with this deck profile (guandan-ref enroll-deck, or vision.training.joker_head; "
+                         "a shipped one by name: hanzi-jokers)")
     ap.add_argument("--margin-mm", type=float, default=ZONE_MARGIN_MM,
                     help="cloth read around each zone (default: the table watcher's)")
     ap.add_argument("--real-surfaces", action="store_true",
@@ -1052,7 +1063,8 @@ def main() -> int:
                          indent=1))
         return 0
     if args.only_jokers:
-        print(json.dumps({"jokers_turned": joker_sections(det, args.jokers or 100, args.seed, args.margin_mm)},
+        print(json.dumps({"jokers_turned": joker_sections(det, args.jokers or 100, args.seed, args.margin_mm,
+                                                          args.threads)},
                          indent=1))
         return 0
     out = {"model": str(det.model_path),
@@ -1064,7 +1076,7 @@ def main() -> int:
     if args.turned:
         out.update(turned_sections(det, args, args.turned))
     if args.jokers:
-        out["jokers_turned"] = joker_sections(det, args.jokers, args.seed, args.margin_mm)
+        out["jokers_turned"] = joker_sections(det, args.jokers, args.seed, args.margin_mm, args.threads)
     if args.unseen_decks:
         out["unseen_decks"] = unseen_decks(det, args.unseen_decks, args.seed, args.margin_mm)
     if args.two_rows:

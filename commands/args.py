@@ -119,6 +119,19 @@ def existing_file(text: str) -> str:
     return text
 
 
+def deck_profile(text: str) -> str:
+    """A deck profile: a shipped profile's name (``hanzi-jokers``) or a file
+    that exists and can be read; the profile's file either way."""
+    from vision.reading.deck_profile import SHIPPED_PROFILES
+
+    if text in SHIPPED_PROFILES:
+        return str(SHIPPED_PROFILES[text])
+    if not Path(text).exists():
+        raise argparse.ArgumentTypeError(f"{text} does not exist (a deck profile's .npz file, or a shipped "
+                                         f"profile's name: {', '.join(SHIPPED_PROFILES)})")
+    return existing_file(text)
+
+
 def input_file(text: str) -> str:
     """:func:`existing_file`, or ``-`` for standard input."""
     return text if text == "-" else existing_file(text)

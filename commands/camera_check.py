@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from commands import EXIT_OK, UsageError
-from commands.args import existing_file, integer, new_file_in_existing_dir, probability
+from commands.args import deck_profile, existing_file, integer, new_file_in_existing_dir, probability
 from storage.files import write_whole
 
 
@@ -207,8 +207,8 @@ def register(sub) -> None:
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.add_argument("--fit", type=new_file_in_existing_dir, metavar="CURVE.json",
                    help="fit the venue's own confidence curve and write it here")
-    p.add_argument("--deck", type=existing_file, metavar="PROFILE",
-                   help="with --fit: the deck profile the tables read with")
+    p.add_argument("--deck", type=deck_profile, metavar="PROFILE",
+                   help="with --fit: the deck profile the tables read with (a file, or a shipped one's name)")
     p.add_argument("--min-reads", type=integer(20, 1_000_000, "a number of reads"), default=MIN_FIT_READS,
                    metavar="N", help=f"with --fit: judged reads needed (default {MIN_FIT_READS})")
     p.set_defaults(func=cmd_camera_check)

@@ -18,7 +18,8 @@ from contextlib import closing
 from pathlib import Path
 
 from commands import UsageError
-from commands.args import existing_file, frame_size, integer, new_file_in_existing_dir, number, probability
+from commands.args import (deck_profile, existing_file, frame_size, integer, new_file_in_existing_dir, number,
+                           probability)
 
 
 def _imread(path: str):
@@ -255,8 +256,9 @@ def _add_model_args(p) -> None:
 
 
 def _add_deck_arg(p) -> None:
-    p.add_argument("--deck", metavar="PROFILE", type=existing_file,
-                   help="deck profile from guandan-ref enroll-deck (.npz): read that deck's indices with its own head")
+    p.add_argument("--deck", metavar="PROFILE", type=deck_profile,
+                   help="deck profile from guandan-ref enroll-deck (.npz), or a shipped one by name "
+                        "(hanzi-jokers: decks printing 大王 / 小王): read that deck's indices with its own head")
 
 
 def _add_margin_arg(p) -> None:

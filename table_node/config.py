@@ -144,8 +144,8 @@ def parse_config(data: dict[str, Any], base: Path = Path(".")) -> TableConfig:
         if zones is not None and (not isinstance(zones, list) or not zones
                                   or not all(isinstance(z, str) and z for z in zones)):
             raise ConfigError(f"[[camera]] {i}: zones must be a list of zone names such as \"S-play\"")
-        deck_path = _camera_file(cam, i, "deck", "a deck profile (.npz from guandan-ref enroll-deck)", rel,
-                                 _check_deck)
+        deck_path = _camera_file(cam, i, "deck", "a deck profile (.npz from guandan-ref enroll-deck, or a "
+                                 "shipped profile's name)", lambda p: _shipped_deck(p) or rel(p), _check_deck)
         hands = cam.get("hands", CameraConfig.hands)
         if hands not in HAND_CUES:
             raise ConfigError(f"[[camera]] {i}: hands must be one of {', '.join(map(repr, HAND_CUES))}, "
@@ -256,6 +256,13 @@ def _camera_file(cam: dict, i: int, key: str, what: str, rel, check) -> Path | N
     path = rel(value)
     check(path, i)
     return path
+
+
+def _shipped_deck(name: str) -> Path | None:
+    """The file of a deck profile shipped in models/ named ``name`` (None: not such a name)."""
+    from vision.reading.deck_profile import SHIPPED_PROFILES
+
+    return SHIPPED_PROFILES.get(name)
 
 
 def _check_deck(path: Path, i: int) -> None:

@@ -6,19 +6,35 @@ in black).  The shipped classifier never saw them: the big joker's is
 mostly read, the little joker's mostly not (models/MODEL_CARD.md,
 "Jokers printed 大王 and 小王": 3 % of generated joker fans exact, 70 %
 with the decks' own jokers).  A venue whose deck prints them enrolls it
-(``guandan-ref enroll-deck``).  The plays the shipped reader reads are
-held to it; those it does not are expected failures, strict, so that a
-classifier that learns them shows here.  The decks are the test decks with
-their jokers printed so (:func:`vision.training.joker_art.hanzi_joker_deck`).
+(``guandan-ref enroll-deck``) or names the profile shipped for such decks
+(``[[camera]] deck = "hanzi-jokers"``, models/hanzi-jokers.npz), which reads
+them all.  The plays the shipped reader reads are held to it; those it does
+not are expected failures, strict, so that a classifier that learns them
+shows here.  The decks are the test decks with their jokers printed so
+(:func:`vision.training.joker_art.hanzi_joker_deck`).
 """
 
 from __future__ import annotations
 
+import argparse
+from pathlib import Path
+
+import cv2
 import numpy as np
 import pytest
 
+from commands.args import deck_profile
+from table_node.config import ConfigError, parse_config
+from vision.reading.classes import JOKERS
+from vision.reading.deck_profile import SHIPPED_PROFILES, DeckProfile
+from vision.reading.detector import CardDetector
+from vision.reading.index_classifier import FLOAT_MODEL
+from vision.reading.runtime import file_sha256
 from vision.reading.table import ZONE_PX
 from vision.training.joker_art import hanzi_joker_deck
+from vision.training.real_piles import phone_photographs, read_as_zone
+
+REAL = Path(__file__).resolve().parents[1] / "data" / "real"
 
 READ = [["BJ"], ["BJ", "BJ"], ["DK", "BJ", "CK", "HK"]]
 NOT_YET = [["BJ", "BJ", "LJ", "LJ"], ["LJ"], ["S3", "LJ", "H3"]]
@@ -46,3 +62,64 @@ def test_big_jokers_named_in_chinese_are_read(gen, detector, hanzi_decks, cards)
 @pytest.mark.parametrize("cards", NOT_YET, ids=lambda c: " ".join(c))
 def test_little_jokers_named_in_chinese_are_read(gen, detector, hanzi_decks, cards):
     _read_as_laid(gen, detector, hanzi_decks, cards)
+
+
+@pytest.fixture(scope="module")
+def hanzi_reader():
+    """The reader with the shipped profile for decks printing 大王 / 小王."""
+    return CardDetector(threads=2, deck=SHIPPED_PROFILES["hanzi-jokers"])
+
+
+@pytest.mark.parametrize("cards", READ + NOT_YET, ids=lambda c: " ".join(c))
+def test_the_shipped_hanzi_jokers_profile_reads_both_jokers(gen, hanzi_reader, hanzi_decks, cards):
+    _read_as_laid(gen, hanzi_reader, hanzi_decks, cards)
+
+
+def test_the_shipped_profile_fits_the_shipped_classifier_and_has_its_own_curve():
+    # a classifier retrained without the profile made again fails here, not at a venue
+    profile = DeckProfile.load(SHIPPED_PROFILES["hanzi-jokers"], FLOAT_MODEL)
+    assert profile.classifier_sha256 == file_sha256(FLOAT_MODEL)
+    assert profile.confidence_calibration() is not None
+
+
+def test_the_profile_reads_real_court_cards_as_the_shipped_reader_does_and_no_joker(detector, hanzi_reader):
+    # EdjeElectronics' test photographs in tests/data/real (Apache-2.0): court cards among others
+    from benchmarks.bench_real_photos import load, read_photo
+    for folder in (REAL / "edje", REAL / "edje_more"):
+        for name, boxes in sorted(load(folder, "test").items()):
+            path = folder / "images" / "test" / name
+            read = read_photo(hanzi_reader, path, boxes)
+            assert not set(read) & set(JOKERS), name
+            assert sorted(read) == sorted(read_photo(detector, path, boxes)), name
+
+
+@pytest.mark.xfail(strict=True, reason="the profile's read keeps one of this queen's two indices, so the rule "
+                                       "that drops a joker read along a card's other diagonal finds no diagonal "
+                                       "(the read, six cards, is no combination: asked about)")
+def test_the_profile_reads_no_joker_in_a_queen_lying_turned(hanzi_reader):
+    # the phone set's IMG_20220316_165755 (CC BY 4.0, tests/data/real/phone_more): the shipped
+    # reader drops the 大王 its other corners read as (tests/vision/test_not_indices.py)
+    [(path, labels)] = [p for p in phone_photographs(REAL / "phone_more") if "165755" in p[0].name]
+    assert sorted(read_as_zone(hanzi_reader, cv2.imread(str(path)), labels)[1].names) == \
+        ["D9", "DJ", "DK", "DQ", "DT"]
+
+
+def test_a_table_config_and_the_commands_name_the_shipped_profile(tmp_path):
+    cam = {"source": "0", "geometry": "t.json"}
+    cfg = parse_config({"table": {"id": "T01"}, "camera": [{**cam, "deck": "hanzi-jokers"}]}, tmp_path)
+    assert cfg.cameras[0].deck == SHIPPED_PROFILES["hanzi-jokers"]
+    with pytest.raises(ConfigError, match="hanzi-joker .*does not exist"):     # a name that is not shipped
+        parse_config({"table": {"id": "T01"}, "camera": [{**cam, "deck": "hanzi-joker"}]}, tmp_path)
+    assert deck_profile("hanzi-jokers") == str(SHIPPED_PROFILES["hanzi-jokers"])
+    with pytest.raises(argparse.ArgumentTypeError, match="does not exist"):
+        deck_profile("hanzi-joker")
+
+
+def test_the_bench_reads_the_hanzi_decks_with_the_shipped_profile_side_by_side(detector, hanzi_reader):
+    from benchmarks.bench_vision import joker_sections
+    out = joker_sections(detector, 1, 424242)["hanzi_joker_decks"]
+    for kind in ("fans", "crooked_cards"):
+        assert {"each_cards_own_turn", "with_the_hanzi_jokers_profile"} <= set(out[kind])
+        assert "jokers_read" in out[kind]["with_the_hanzi_jokers_profile"]
+    # a reader already with a profile (--deck) reads them with that one alone
+    assert "with_the_hanzi_jokers_profile" not in joker_sections(hanzi_reader, 1, 424242)["hanzi_joker_decks"]["fans"]

@@ -53,6 +53,29 @@ EMBEDDING_OUTPUT = "embedding"        # the classifier's penultimate features (O
 LABELS = CARD_NAMES + ("NONE",)       # = vision.reading.index_classifier.LABELS (no import cycle)
 
 
+# Profiles shipped in models/, named in a table config or on a command line by
+# name alone (``[[camera]] deck = "hanzi-jokers"``): made for the shipped float
+# classifier, each with its own confidence curve (models/MODEL_CARD.md)
+SHIPPED_PROFILES = {
+    # decks printing their jokers' corners 大王 / 小王: a last layer fitted on
+    # generated crops of such jokers and real court cards' crops
+    # (vision.training.joker_head; "A shipped profile for 大王 and 小王")
+    "hanzi-jokers": Path(__file__).resolve().parents[2] / "models" / "hanzi-jokers.npz",
+}
+
+
+def profile_path(value: str | Path) -> Path:
+    """A deck profile's file: a shipped profile's name (:data:`SHIPPED_PROFILES`)
+    or the path given (a profile's file ends ``.npz``, a name does not).
+
+    >>> profile_path("hanzi-jokers").relative_to(Path(__file__).resolve().parents[2]).as_posix()
+    'models/hanzi-jokers.npz'
+    >>> profile_path("venue/our-deck.npz").as_posix()
+    'venue/our-deck.npz'
+    """
+    return SHIPPED_PROFILES.get(str(value), Path(value))
+
+
 class DeckProfileError(ValueError):
     """A deck profile that cannot be used here; the message says why and what to do."""
 
@@ -121,7 +144,8 @@ class DeckProfile:
         """
         path = Path(path)
         if not path.is_file():
-            raise DeckProfileError(f"deck profile {path} does not exist (make one with guandan-ref enroll-deck)")
+            raise DeckProfileError(f"deck profile {path} does not exist (make one with guandan-ref enroll-deck, "
+                                   f"or name a shipped one: {', '.join(SHIPPED_PROFILES)})")
         try:
             with np.load(path, allow_pickle=False) as z:
                 data = {k: z[k] for k in z.files}

@@ -115,13 +115,16 @@ def _augment(xb, reshape: bool):
     return reshape_batch(xb) if reshape else xb
 
 
-def _real_split(path: Path, every: int = 8):
+def _real_split(path: Path, every: int = 8, only_none: bool = False):
     """Real crops (:mod:`vision.training.real_crops`) split by photograph:
-    every ``every``-th photograph (by name) held out to watch."""
+    every ``every``-th photograph (by name) held out to watch.  ``only_none``:
+    only the crops whose one allowed label is ``NONE`` (boxes off the
+    photographs' indices: court pictures, pips, backs)."""
     d = np.load(path)
+    keep = (d["allowed"][:, -1] & (d["allowed"].sum(axis=1) == 1)) if only_none else np.ones(len(d["x"]), bool)
     photos = sorted(set(d["photo"].tolist()))
     held = np.isin(d["photo"], photos[::every])
-    return (d["x"][~held], d["allowed"][~held]), (d["x"][held], d["allowed"][held])
+    return (d["x"][~held & keep], d["allowed"][~held & keep]), (d["x"][held & keep], d["allowed"][held & keep])
 
 
 def train(data_dir: Path, epochs: int, to: Path, batch: int = 256, threads: int = 2,

@@ -8,10 +8,15 @@ whole network on them taught it to see a little joker in real court cards
 new last layer on the shipped classifier's 256 features (the network is
 unchanged), saved as a deck profile
 (:class:`vision.reading.deck_profile.DeckProfile`) that a table config
-can name (``[camera] deck = "hanzi-jokers.npz"``) as it names an enrolled
-deck's.  Measured, not shipped: it reads generated 大王 / 小王 plays far
-better, but real court cards read as jokers more often (models/MODEL_CARD.md,
-"A last layer for 大王 and 小王"); a venue enrolls its deck instead.
+can name (``[[camera]] deck = "hanzi-jokers"``) as it names an enrolled
+deck's.  Shipped as ``models/hanzi-jokers.npz``
+(:data:`vision.reading.deck_profile.SHIPPED_PROFILES`) since 2026-12-06:
+fitted with real court cards and pips of two more decks as ``NONE``
+(CardCounterML's photographs, ``--real-negatives``), it reads generated
+大王 / 小王 plays far better and reads no joker in Edje's real court
+cards, at a few more phantom jokers on real single faces and a little
+lower recall on the phone deck (models/MODEL_CARD.md, "A shipped profile
+for 大王 and 小王"); the shipped classifier alone stays the default.
 
 The layer is fitted on the classifier's labelled crops
 (``python -m vision.training.index_classifier DIR --scenes N --seed S
@@ -26,7 +31,8 @@ with their jokers printed 大王 / 小王, on seeds the benchmark does not read
 (:data:`CALIBRATION_SEED`).  Needs PyTorch (the ``train`` extra); a table
 reads the profile with numpy.
 
-    python -m vision.training.joker_head CROPS.npz ... --real REAL.npz --out hanzi-jokers.npz
+    python -m vision.training.joker_head CROPS.npz ... --real REAL.npz ... \
+        [--real-negatives LABELLED.npz ...] --out hanzi-jokers.npz
 """
 
 from __future__ import annotations
@@ -125,14 +131,18 @@ def main(argv: list[str] | None = None) -> int:
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("crops", type=Path, nargs="+", help="crops_*.npz from vision.training.index_classifier")
-    ap.add_argument("--real", type=Path, required=True, help="real crops from vision.training.real_crops")
+    ap.add_argument("--real", type=Path, nargs="+", required=True,
+                    help="real crops with sets of allowed labels (vision.training.real_crops, labelled_index_crops)")
+    ap.add_argument("--real-negatives", type=Path, nargs="*", default=[],
+                    help="real crops of which only those labelled NONE are taken (labelled_index_crops "
+                         "--negatives: court pictures and pips of other decks)")
     ap.add_argument("--out", type=Path, required=True, help="the profile (.npz)")
     ap.add_argument("--calibration-plays", type=int, default=300, help="plays of each kind (0: no curve)")
     ap.add_argument("--l2", type=float, default=L2)
     ap.add_argument("--real-weight", type=float, default=REAL_WEIGHT)
     ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args(argv)
-    for f in [*args.crops, args.real]:
+    for f in [*args.crops, *args.real, *args.real_negatives]:
         if not f.is_file():
             ap.error(f"{f} does not exist")
     if args.out.suffix.lower() != ".npz":
@@ -147,7 +157,9 @@ def main(argv: list[str] | None = None) -> int:
             xs.append(feats), ys.append(d["y"]), zs.append(z)
         print(f"{f.name}: {len(ys[-1])} crops ({time.time() - t0:.0f} s)", flush=True)
     features, labels, logits = np.vstack(xs), np.concatenate(ys), np.vstack(zs)
-    (rx, ra), _ = _real_split(args.real)      # the held-out photographs stay out, as in training
+    # the held-out photographs stay out, as in training
+    parts = [_real_split(f)[0] for f in args.real] + [_real_split(f, only_none=True)[0] for f in args.real_negatives]
+    rx, ra = np.concatenate([x for x, _ in parts]), np.concatenate([a for _, a in parts])
     _, real_features = _run(clf, list(rx))
     w0, b0 = shipped_head(features, logits)
     w, b = fit_layer(features, labels, real_features, ra, w0, b0, args.l2, args.real_weight)
@@ -158,7 +170,9 @@ def main(argv: list[str] | None = None) -> int:
                           meta={"deck": "decks printing 大王 / 小王 (generated crops, last layer only)",
                                 "made": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                                 "made_by": "python -m vision.training.joker_head " + " ".join(
-                                    [f.name for f in args.crops] + ["--real", args.real.name, "--l2", str(args.l2),
+                                    [f.name for f in args.crops] + ["--real", *(f.name for f in args.real)]
+                                    + (["--real-negatives", *(f.name for f in args.real_negatives)]
+                                       if args.real_negatives else []) + ["--l2", str(args.l2),
                                      "--real-weight", str(args.real_weight),
                                      "--calibration-plays", str(args.calibration_plays)]),
                                 "crops": int(len(labels)), "real_crops": int(len(rx)),
