@@ -123,3 +123,19 @@ def test_the_bench_reads_the_hanzi_decks_with_the_shipped_profile_side_by_side(d
         assert "jokers_read" in out[kind]["with_the_hanzi_jokers_profile"]
     # a reader already with a profile (--deck) reads them with that one alone
     assert "with_the_hanzi_jokers_profile" not in joker_sections(hanzi_reader, 1, 424242)["hanzi_joker_decks"]["fans"]
+
+
+@pytest.mark.parametrize("k, cards", [(6, ["BJ", "LJ", "LJ"]), (40, ["H8", "BJ", "LJ"])])
+def test_a_four_corner_joker_pushed_in_crooked_is_one_joker(hanzi_reader, k, cards):
+    # bench_vision's joker rows (seed 424242) on the held-out decks printed with four corners: the
+    # profile read each joker's other two corners as a second joker of its name, until a card read
+    # across another of its own name, middle on middle, counted once
+    from vision.reading.table import Zone, ZONE_MARGIN_MM
+    from vision.training.card_art import HELD_OUT_DECKS, four_corner_deck, load_decks
+    from vision.training.synth import turned_scenes
+    margin = Zone.margin_px(ZONE_MARGIN_MM)
+    decks = [four_corner_deck(d) for d in load_decks(HELD_OUT_DECKS)]
+    scene = next(s for i, (_, _, s) in enumerate(turned_scenes(50, 424242, "crooked_cards", margin, decks=decks,
+                                                               jokers=True)) if i == k)
+    assert scene.cards == cards
+    assert hanzi_reader.read_zones([scene.image], hanzi_reader.imgsz / max(ZONE_PX), margin)[0].names == cards

@@ -1204,10 +1204,20 @@ def _other_diagonal_dropped(cards: list[CardRead]) -> list[CardRead]:
     ['DQ']
     >>> [c.name for c in _other_diagonal_dropped([dq, joker(350, 330, 500, 364)])]   # along its first
     ['DQ', 'BJ']
+
+    So is a card read from those two corners with the card's own name (a
+    four-corner joker read as two), the surer of the two kept; two cards of
+    one name whose middles lie apart are two cards:
+
+    >>> bj2 = lambda *xy: CardRead("BJ", 0.97, (0, 0, 1, 1), (at("BJ", *xy[:2]), at("BJ", *xy[2:])))
+    >>> [c.confidence for c in _other_diagonal_dropped([bj2(394, 261, 458, 431), joker(344, 347, 507, 348)])]
+    [0.977]
+    >>> len(_other_diagonal_dropped([bj2(394, 261, 458, 431), joker(444, 347, 607, 348)]))
+    2
     """
     drop: set[int] = set()
-    for c in cards:
-        if len(c.indices) != 2:
+    for j, c in enumerate(cards):
+        if len(c.indices) != 2 or j in drop:
             continue
         p, q = (np.array(d.center, float) for d in c.indices)
         ih = float(np.mean([d.height for d in c.indices]))
@@ -1217,13 +1227,17 @@ def _other_diagonal_dropped(cards: list[CardRead]) -> list[CardRead]:
                 1 / DIAGONAL_LENGTH <= float(np.hypot(*(a - b))) / max(1e-6, float(np.hypot(*(p - q)))) \
                 <= DIAGONAL_LENGTH
 
-        if c.name not in JOKERS:
-            for k, o in enumerate(cards):
-                if o.name in JOKERS and len(o.indices) == 2 and k not in drop:
-                    a, b = (np.array(d.center, float) for d in o.indices)
-                    cross = abs(float((b - a) @ (q - p))) / max(1e-6, float(np.hypot(*(b - a)) * np.hypot(*(q - p))))
-                    if diagonal(a, b) and cross <= np.cos(np.radians(DIAGONALS_CROSS)):
-                        drop.add(k)
+        for k, o in enumerate(cards):
+            # a joker across another card, or a card of this one's name across it (its own other
+            # two corners paired: a four-corner joker read twice); of two such, the surer is kept
+            if k == j or k in drop or len(o.indices) != 2 or not (
+                    (o.name in JOKERS and c.name not in JOKERS)
+                    or (o.name == c.name and (o.confidence, -k) < (c.confidence, -j))):
+                continue
+            a, b = (np.array(d.center, float) for d in o.indices)
+            cross = abs(float((b - a) @ (q - p))) / max(1e-6, float(np.hypot(*(b - a)) * np.hypot(*(q - p))))
+            if diagonal(a, b) and cross <= np.cos(np.radians(DIAGONALS_CROSS)):
+                drop.add(k)
         lone = [k for k, o in enumerate(cards) if o is not c and o.name == c.name and len(o.indices) == 1
                 and k not in drop]
         for i, k in ((i, k) for i in lone for k in lone if i < k):
