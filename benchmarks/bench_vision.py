@@ -49,6 +49,14 @@ come from generated pictures, not a camera's.  ``--only-enroll`` runs that
 section alone; ``--enroll-without-gate`` also reads each head without its
 NONE gate.
 
+``--only-enroll-hanzi-jokers N``: the held-out decks with their jokers
+printed 大王 / 小王, each enrolled from generated single photos twice
+(from the shipped head, and ``enroll-deck --start hanzi-jokers``: from the
+shipped profile for such decks), and N joker fans and N rows with crooked
+cards of that deck read by the shipped reader, the profile alone and the
+two enrolled profiles: plays exact, jokers read, phantom jokers, wrong and
+not asked (generated pictures).
+
 ``--two-rows N`` adds N plays of 6 to 10 cards laid in two rows, one below
 the other (a tube, plate or bomb in a narrow zone; generated pictures of the
 held-out decks): card precision and recall, plays exact, phantom jokers.
@@ -766,6 +774,36 @@ def enrollment(model: str | None, classifier: str | None, threads: int, decks: l
     return out
 
 
+def enroll_hanzi_jokers(threads: int, plays: int, seed: int, margin_mm: float = ZONE_MARGIN_MM) -> dict:
+    """``--only-enroll-hanzi-jokers``: see the module's docstring."""
+    from vision.reading.deck_profile import SHIPPED_PROFILES, DeckProfile
+    from vision.reading.enroll import cards_from_photos, enroll
+    from vision.training.joker_art import hanzi_joker_deck
+    from vision.training.deck_photos import single_photos
+
+    start = DeckProfile.load(SHIPPED_PROFILES["hanzi-jokers"])
+    det = CardDetector(threads=threads, deck=start)
+    out: dict = {"plays_per_kind": plays, "pictures": "generated (project renderer)", "decks": {}}
+    for k, deck in enumerate(hanzi_joker_deck(d, seed) for d in load_decks(HELD_OUT_DECKS)):
+        cards, _ = cards_from_photos(list(single_photos(deck, np.random.default_rng([seed, k])).items()))
+        readers = {"shipped": CardDetector(threads=threads), "hanzi_jokers_profile": det}
+        row: dict = {}
+        # (each enrolled as enroll-deck does: with --start, by a reader with that profile)
+        for label, begin, by in (("enrolled_from_the_shipped_head", None, readers["shipped"]),
+                                 ("enrolled_from_the_profile", start, det)):
+            t0 = time.perf_counter()
+            r = enroll(by, cards, deck.name, seed=seed, start=begin)
+            row[label + "_seconds"] = round(time.perf_counter() - t0, 1)
+            readers[label] = CardDetector(threads=threads, deck=r.profile)
+        for label, reader in readers.items():
+            res = card_angles({label: reader}, plays, seed, margin_mm, decks=[deck], jokers=True)
+            row[label] = {kind: {key: v[label][key] for key in ("plays_exact", "jokers_read", "phantom_jokers",
+                                                                 "wrong_not_asked")} for kind, v in res.items()}
+        out["decks"][deck.name] = row
+        print(json.dumps({deck.name: row}, ensure_ascii=False), file=sys.stderr, flush=True)
+    return out
+
+
 HAND_MODEL_THRESHOLDS = (0.3, 0.5, 0.7, 0.9)
 
 
@@ -1025,12 +1063,20 @@ def main() -> int:
                     help="rows the enrollment holds back to fit the profile's confidence curve (0: none)")
     ap.add_argument("--enroll-without-gate", action="store_true",
                     help="also each head without its NONE gate")
+    ap.add_argument("--only-enroll-hanzi-jokers", type=integer(1, MOST, "a count"), default=0, metavar="N",
+                    help="the held-out decks printing 大王 / 小王 enrolled from the shipped head and from the "
+                         "hanzi-jokers profile, N joker fans and N crooked rows each read (generated)")
     args = ap.parse_args()
     enroll_args = lambda: (args.model, args.classifier, args.threads, args.enroll_decks.split(","),
                            args.enroll_plays, args.seed, args.enroll_photos, tuple(args.enroll_heads.split(",")),
                            args.margin_mm, args.enroll_calibration_rows, args.enroll_without_gate)
     if args.only_enroll:
         print(json.dumps({"enrollment": enrollment(*enroll_args())}, indent=1))
+        return 0
+    if args.only_enroll_hanzi_jokers:
+        print(json.dumps({"enroll_hanzi_jokers": enroll_hanzi_jokers(args.threads, args.only_enroll_hanzi_jokers,
+                                                                     args.seed, args.margin_mm)},
+                         indent=1, ensure_ascii=False))
         return 0
     if args.only_real_surfaces:
         print(json.dumps({"real_surfaces": real_surfaces(args.model, args.classifier, args.threads,

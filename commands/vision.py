@@ -50,11 +50,12 @@ def _first_frame(source: str, size: tuple[int, int] | None = None):
     raise UsageError(f"no frame could be read from {source}")
 
 
-def _detector(args):
+def _detector(args, deck: str | None = None):
     from vision.reading.detector import CardDetector, DetectorError
 
     try:
-        return CardDetector(args.model, conf=args.conf, threads=args.threads, deck=getattr(args, "deck", None))
+        return CardDetector(args.model, conf=args.conf, threads=args.threads,
+                            deck=deck if deck is not None else getattr(args, "deck", None))
     except DetectorError as exc:
         raise UsageError(str(exc)) from None
 
@@ -219,7 +220,7 @@ def _card_labels(path: str) -> list[str]:
 
 
 def cmd_enroll_deck(args) -> int:
-    from vision.reading.deck_profile import DeckProfileError
+    from vision.reading.deck_profile import DeckProfile, DeckProfileError
     from vision.reading.enroll import EnrollError, cards_from_photos, enroll, parse_grid, read_photo
 
     if Path(args.out).suffix.lower() != ".npz":
@@ -234,11 +235,16 @@ def cmd_enroll_deck(args) -> int:
         cards, _ = cards_from_photos(photos, labels=labels, grid=grid)
     except EnrollError as exc:
         raise UsageError(str(exc)) from None
-    det = _detector(args)
+    try:
+        start = DeckProfile.load(args.start) if args.start else None
+    except DeckProfileError as exc:
+        raise UsageError(f"--start: {exc}") from None
+    # (with --start, the classifier that profile was made for, reading with it)
+    det = _detector(args, deck=args.start)
     log = (lambda msg: print(f"guandan-ref enroll-deck: {msg}", file=sys.stderr)) if not args.quiet else None
     try:
         result = enroll(det, cards, args.name or Path(args.out).stem, per_corner=args.variants,
-                        calibration_rows=args.calibration_rows, log=log)
+                        calibration_rows=args.calibration_rows, log=log, start=start)
         result.profile.save(args.out)
     except DeckProfileError as exc:
         raise UsageError(str(exc)) from None
@@ -326,6 +332,9 @@ def register(subparsers) -> None:
     p.add_argument("--labels", type=existing_file, metavar="FILE",
                    help="card codes in the photos' order (single photos) or the grid's order, e.g. S2 S3 ...")
     p.add_argument("--name", help="the deck's name, kept in the profile (default: the file's name)")
+    p.add_argument("--start", type=deck_profile, metavar="PROFILE",
+                   help="fit the deck's head from this profile's instead of the shipped one: hanzi-jokers for a "
+                        "deck printing its jokers 大王 / 小王 (a file, or a shipped profile's name)")
     p.add_argument("--variants", type=integer(2, 200, "a number of variants"), default=24,
                    help="made-up views of each index, upright and turned (default 24)")
     p.add_argument("--calibration-rows", type=integer(0, 5000, "a number of rows"), default=400,

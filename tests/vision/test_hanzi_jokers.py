@@ -26,7 +26,7 @@ import pytest
 from commands.args import deck_profile
 from table_node.config import ConfigError, parse_config
 from vision.reading.classes import JOKERS
-from vision.reading.deck_profile import SHIPPED_PROFILES, DeckProfile
+from vision.reading.deck_profile import SHIPPED_PROFILES, DeckProfile, DeckProfileError
 from vision.reading.detector import CardDetector
 from vision.reading.index_classifier import FLOAT_MODEL
 from vision.reading.runtime import file_sha256
@@ -58,7 +58,8 @@ def test_big_jokers_named_in_chinese_are_read(gen, detector, hanzi_decks, cards)
     _read_as_laid(gen, detector, hanzi_decks, cards)
 
 
-@pytest.mark.xfail(strict=True, reason="the shipped classifier has not learnt 小王; enroll such a deck")
+@pytest.mark.xfail(strict=True, reason="the shipped classifier has not learnt 小王; name the hanzi-jokers profile, "
+                                       "or enroll such a deck")
 @pytest.mark.parametrize("cards", NOT_YET, ids=lambda c: " ".join(c))
 def test_little_jokers_named_in_chinese_are_read(gen, detector, hanzi_decks, cards):
     _read_as_laid(gen, detector, hanzi_decks, cards)
@@ -139,3 +140,34 @@ def test_a_four_corner_joker_pushed_in_crooked_is_one_joker(hanzi_reader, k, car
                                                                jokers=True)) if i == k)
     assert scene.cards == cards
     assert hanzi_reader.read_zones([scene.image], hanzi_reader.imgsz / max(ZONE_PX), margin)[0].names == cards
+
+
+@pytest.fixture(scope="module")
+def enrolled_from_hanzi(hanzi_decks, tmp_path_factory):
+    """One test deck printing 大王 / 小王, enrolled from single photos starting at the shipped profile."""
+    from commands import main
+    from vision.training.deck_photos import write_single_photos
+    folder = tmp_path_factory.mktemp("hanzi-deck")
+    photos = write_single_photos(hanzi_decks[0], folder, np.random.default_rng(5))
+    out = folder / "deck.npz"
+    assert main(["enroll-deck", *map(str, photos), "--out", str(out), "--start", "hanzi-jokers",
+                 "--variants", "6", "--calibration-rows", "40", "-q"]) == 0
+    return out
+
+
+def test_a_deck_printing_them_enrolled_from_the_shipped_profile_reads_its_little_jokers(gen, hanzi_decks,
+                                                                                       enrolled_from_hanzi):
+    profile = DeckProfile.load(enrolled_from_hanzi, FLOAT_MODEL)
+    assert profile.meta["start"] == DeckProfile.load(SHIPPED_PROFILES["hanzi-jokers"]).name
+    assert not profile.none_gate          # the shipped head's NONE takes most 小王 corners for no index
+    reader = CardDetector(threads=2, deck=enrolled_from_hanzi)
+    for cards in NOT_YET:
+        _read_as_laid(gen, reader, hanzi_decks[:1], cards)
+
+
+def test_enrolling_from_a_profile_made_for_another_classifier_is_refused(tmp_path):
+    from vision.reading.enroll import enroll
+    other = DeckProfile.load(SHIPPED_PROFILES["hanzi-jokers"])
+    other.classifier_sha256 = "0" * 64
+    with pytest.raises(DeckProfileError, match="made for another index classifier"):
+        enroll(CardDetector(threads=1), {}, "deck", start=other)

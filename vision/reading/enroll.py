@@ -48,7 +48,7 @@ import cv2
 import numpy as np
 
 from vision.reading.classes import CARD_NAMES
-from vision.reading.deck_profile import DeckProfile
+from vision.reading.deck_profile import DeckProfile, DeckProfileError
 from vision.reading.index_classifier import LABELS, NONE, crop, softmax
 from vision.reading.runtime import file_sha256
 
@@ -624,14 +624,15 @@ class EnrollResult:
     profile: DeckProfile
     seconds: float
     crops: int
-    check_shipped: float            # share of check crops the shipped head names right
+    check_shipped: float            # share of check crops the head before enrollment names right (start's if given)
     check_deck: float               # the same with the profile
     cpu_seconds: float = 0.0        # processor time (all threads), for a figure a busy machine does not inflate
 
 
 def enroll(detector, cards: dict[str, np.ndarray], deck_name: str = "", per_corner: int = 24,
            head: str = "logistic", blend: float = 1.0, seed: int = 0, negatives: int = 8,
-           scenes: int = 200, none_gate: bool = True, calibration_rows: int = 400, log=None) -> EnrollResult:
+           scenes: int = 200, none_gate: bool = True, calibration_rows: int = 400, log=None,
+           start: DeckProfile | None = None) -> EnrollResult:
     """Fit a deck profile on rectified cards (:func:`cards_from_photos`).
 
     ``detector``: a :class:`vision.reading.detector.CardDetector` (its
@@ -648,10 +649,19 @@ def enroll(detector, cards: dict[str, np.ndarray], deck_name: str = "", per_corn
     and read with the new profile to fit its own confidence calibration
     (:func:`fit_calibration`; 0: none, the table then applies the shipped
     curve to the profile's scores).
+    ``start``: a profile whose head the deck's is fitted from and pulled back
+    to instead of the shipped one, its NONE gate kept (a shipped profile such
+    as ``hanzi-jokers``: the shipped head, and its NONE, call most 小王
+    corners no index, so a deck printing them enrolled from it reads its
+    jokers worse than that profile alone; models/MODEL_CARD.md, "A shipped
+    profile for 大王 and 小王").  It must be made for ``detector``'s classifier.
     """
     t0, c0 = time.perf_counter(), time.process_time()
     say = log or (lambda msg: None)
     clf = detector.classifier
+    if start is not None and start.classifier_sha256 != file_sha256(clf.model_path):
+        raise DeckProfileError(f"deck profile {start.name} was made for another index classifier than "
+                               f"{clf.model_path}: it cannot be enrolled from")
     boxes, usual, seen = index_boxes(detector, cards)
     say(f"index boxes: the detector found them on {seen} of {len(cards)} cards; usual box "
         f"{', '.join(f'{v:.3f}' for v in usual)}")
@@ -666,7 +676,11 @@ def enroll(detector, cards: dict[str, np.ndarray], deck_name: str = "", per_corn
     say(f"{len(crops)} crops to fit, {len(chk)} to check")
     z, f = _run(clf, crops)
     zc, fc = _run(clf, chk)
-    w0, b0 = shipped_head(np.vstack([f, fc]), np.vstack([z, zc]))
+    if start is None:
+        w0, b0 = shipped_head(np.vstack([f, fc]), np.vstack([z, zc]))
+    else:
+        w0, b0 = start.weight.astype(np.float64), start.bias.astype(np.float64)
+        none_gate = start.none_gate
     if head == "logistic":
         W, b = fit_head(f, y, w0, b0)
     elif head == "prototypes":
@@ -674,7 +688,7 @@ def enroll(detector, cards: dict[str, np.ndarray], deck_name: str = "", per_corn
     else:
         raise ValueError(f"unknown head {head!r}")
     profile = DeckProfile(W, b, blend, file_sha256(clf.model_path), none_gate=none_gate)
-    before = float((zc.argmax(1) == yc).mean())
+    before = float(((start.logits(zc, fc) if start is not None else zc).argmax(1) == yc).mean())
     after = float((profile.logits(zc, fc).argmax(1) == yc).mean())
     if calibration_rows:
         profile.calibration = fit_calibration(detector, profile, cards, boxes, calibration_rows,
@@ -683,14 +697,17 @@ def enroll(detector, cards: dict[str, np.ndarray], deck_name: str = "", per_corn
             f"{x:.3f} -> {p:.3f}" for x, p in zip(*(next(iter(profile.calibration["curves"].values()))[k] for k in "xp"))))
     seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
     profile.meta = {"deck": deck_name, "made": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                    "head": head, "blend": blend, "none_gate": none_gate, "cards": len(cards), "crops": len(crops), "index_box": list(usual),
+                    "head": head, "blend": blend, "none_gate": none_gate,
+                    **({"start": start.name} if start is not None else {}),
+                    "cards": len(cards), "crops": len(crops), "index_box": list(usual),
                     "detector_found_index": seen, "check_crops": len(chk),
                     "check_shipped": round(before, 4), "check_deck": round(after, 4),
                     "calibration_rows": calibration_rows,
                     "calibration_rows_exact": profile.calibration["exact"] if profile.calibration else None,
                     "seconds": round(seconds, 1), "cpu_seconds": round(cpu, 1),
                     "classifier": Path(clf.model_path).name}
-    say(f"check crops named right: shipped {before:.3f}, with the profile {after:.3f}")
+    say(f"check crops named right: {'shipped' if start is None else start.name} {before:.3f}, "
+        f"with the profile {after:.3f}")
     return EnrollResult(profile, seconds, len(crops), before, after, cpu)
 
 
