@@ -778,8 +778,8 @@ def enroll_hanzi_jokers(threads: int, plays: int, seed: int, margin_mm: float = 
     """``--only-enroll-hanzi-jokers``: see the module's docstring."""
     from vision.reading.deck_profile import SHIPPED_PROFILES, DeckProfile
     from vision.reading.enroll import cards_from_photos, enroll
-    from vision.training.joker_art import hanzi_joker_deck
     from vision.training.deck_photos import single_photos
+    from vision.training.joker_art import hanzi_joker_deck
 
     start = DeckProfile.load(SHIPPED_PROFILES["hanzi-jokers"])
     det = CardDetector(threads=threads, deck=start)

@@ -676,10 +676,11 @@ def enroll(detector, cards: dict[str, np.ndarray], deck_name: str = "", per_corn
     say(f"{len(crops)} crops to fit, {len(chk)} to check")
     z, f = _run(clf, crops)
     zc, fc = _run(clf, chk)
-    if start is None:
-        w0, b0 = shipped_head(np.vstack([f, fc]), np.vstack([z, zc]))
-    else:
-        w0, b0 = start.weight.astype(np.float64), start.bias.astype(np.float64)
+    w0, b0 = shipped_head(np.vstack([f, fc]), np.vstack([z, zc]))
+    if start is not None:
+        # the start's head as it reads: its share of its own layer, the rest the shipped one's
+        w0 = start.blend * start.weight.astype(np.float64) + (1 - start.blend) * w0
+        b0 = start.blend * start.bias.astype(np.float64) + (1 - start.blend) * b0
         none_gate = start.none_gate
     if head == "logistic":
         W, b = fit_head(f, y, w0, b0)
