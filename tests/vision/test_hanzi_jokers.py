@@ -30,9 +30,11 @@ from vision.reading.deck_profile import SHIPPED_PROFILES, DeckProfile, DeckProfi
 from vision.reading.detector import CardDetector
 from vision.reading.index_classifier import FLOAT_MODEL
 from vision.reading.runtime import file_sha256
-from vision.reading.table import ZONE_PX
+from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone
+from vision.training.card_art import HELD_OUT_DECKS, four_corner_deck, load_decks
 from vision.training.joker_art import hanzi_joker_deck
 from vision.training.real_piles import phone_photographs, read_as_zone
+from vision.training.synth import turned_scenes
 
 REAL = Path(__file__).resolve().parents[1] / "data" / "real"
 
@@ -131,9 +133,6 @@ def test_a_four_corner_joker_pushed_in_crooked_is_one_joker(hanzi_reader, k, car
     # bench_vision's joker rows (seed 424242) on the held-out decks printed with four corners: the
     # profile read each joker's other two corners as a second joker of its name, until a card read
     # across another of its own name, middle on middle, counted once
-    from vision.reading.table import Zone, ZONE_MARGIN_MM
-    from vision.training.card_art import HELD_OUT_DECKS, four_corner_deck, load_decks
-    from vision.training.synth import turned_scenes
     margin = Zone.margin_px(ZONE_MARGIN_MM)
     decks = [four_corner_deck(d) for d in load_decks(HELD_OUT_DECKS)]
     scene = next(s for i, (_, _, s) in enumerate(turned_scenes(50, 424242, "crooked_cards", margin, decks=decks,
