@@ -782,11 +782,11 @@ def enroll_hanzi_jokers(threads: int, plays: int, seed: int, margin_mm: float = 
     from vision.training.joker_art import hanzi_joker_deck
 
     start = DeckProfile.load(SHIPPED_PROFILES["hanzi-jokers"])
-    det = CardDetector(threads=threads, deck=start)
+    det, shipped = CardDetector(threads=threads, deck=start), CardDetector(threads=threads)
     out: dict = {"plays_per_kind": plays, "pictures": "generated (project renderer)", "decks": {}}
     for k, deck in enumerate(hanzi_joker_deck(d, seed) for d in load_decks(HELD_OUT_DECKS)):
         cards, _ = cards_from_photos(list(single_photos(deck, np.random.default_rng([seed, k])).items()))
-        readers = {"shipped": CardDetector(threads=threads), "hanzi_jokers_profile": det}
+        readers = {"shipped": shipped, "hanzi_jokers_profile": det}
         row: dict = {}
         # (each enrolled as enroll-deck does: with --start, by a reader with that profile)
         for label, begin, by in (("enrolled_from_the_shipped_head", None, readers["shipped"]),

@@ -523,7 +523,7 @@ class Table:
                                    f"for event {ref}")
             return self._out
         vouched, at_fault = self._found
-        if any(c.entry == self._eid for by in self._at_fault.values() for c in by.values()):
+        if self._stood():
             deal.settle_count(seat, count)      # (stood at the fault's event already, and said there)
             return self._out
         was, reads = deal.settle_count(seat, count)
@@ -542,6 +542,10 @@ class Table:
                            + (f", and {seat} has played since event {ref}: answer the reads of its plays "
                               f"to settle what was held there" if was != count and since else ""))
         return self._out
+
+    def _stood(self) -> bool:
+        """Whether the count being folded already stands at an event (found by an earlier pass)."""
+        return any(c.entry == self._eid for by in self._at_fault.values() for c in by.values())
 
     def _counted_after_deal(self, ref: int, seat: Seat, count: int, asked: _Asked) -> list[Decision]:
         """A count asked in a deal that ended before it was made (a deal start
@@ -583,8 +587,7 @@ class Table:
         that was not laid; it held ``after``, its count and what it laid
         since, right after that play). Found here, it stands from that play on
         in the next pass (:meth:`_settle_counts`)."""
-        stood = any(c.entry == self._eid for by in self._at_fault.values() for c in by.values())
-        if stood or last is None:
+        if self._stood() or last is None:
             why = (f"{seat} laid no play that counted this deal" if last is None
                    else f"its last play (event {last}) no longer leaves it so")
             self._emit("confirm_request", seat=seat, code=Confirm.BAD_CORRECTION,
