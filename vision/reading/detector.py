@@ -29,7 +29,7 @@ from vision.reading.deck_profile import DeckProfileError
 from vision.reading.hand_landmarks import HandLandmarks
 from vision.reading.hand_model import DEFAULT_MODEL as HAND_MODEL, ENV as HAND_ENV, HandModel
 from vision.reading.index_classifier import (ENV as CLF_ENV, LABELS as CLF_LABELS, NONE as CLF_NONE,
-                                             IndexClassifier, shipped_classifier, turned_crop)
+                                             IndexClassifier, crop, shipped_classifier, turned_crop)
 from vision.reading.looks import laid_where
 from vision.reading.orientation import (OTHER_LINES, TURN_FROM, Region, Turns, Upright, cards_hull, line_turns,
                                         lines_apart, turn_angles, upright)
@@ -188,6 +188,13 @@ FOUR_CORNER_LOOSE = 0.3
 THIRD_CORNER_SIDE = 1.2   # index heights: a card's index rectangle's short side is at least this
 LONE_CORNERS_APART = 4.0  # index heights: two corners of one card lie at most this far apart (its diagonal)
 OVERSIZED = 1.8   # a box this many times a zone's typical index both ways is a card's pips or picture
+# a box the detector is sure of (DOUBT_BOX) that the classifier leaves unnamed is
+# cut out again this much smaller about its middle; a face (not a joker) named
+# so this surely is read.  At the zone's scale a real card's index turned
+# upright is often boxed a quarter too large, and the loose crop reads as no
+# index (models/MODEL_CARD.md, "A sure box looked at again, tighter")
+TIGHT_SHRINK, TIGHT_SURE = 0.8, 0.6
+TIGHT_NOT_BELOW = 0.99   # a box the loose crop names no index this surely is a pip or a picture: not looked at
 
 
 class CardDetector:
@@ -246,7 +253,8 @@ class CardDetector:
                  turn_from: float | None = TURN_FROM, deck: str | Path | None = None,
                  own_turns: bool = True, box_turns: bool = True, crop_turns: bool = True, merge_turns: bool = True,
                  quarter_turns: bool = True, line_turns: bool = True, hand_model: str | Path | bool | None = None,
-                 hand_threshold: float | None = None, hand_landmarks: bool = True, unsure_reads: bool = True):
+                 hand_threshold: float | None = None, hand_landmarks: bool = True, unsure_reads: bool = True,
+                 tight_looks: bool = True):
         try:
             path = model_path(model, "GUANDAN_CARD_MODEL", shipped_model(EIGHT_BIT_MODEL, FLOAT_MODEL))
         except RuntimeSettingError as exc:
@@ -333,6 +341,9 @@ class CardDetector:
         # a zone no read names a card in surely keeps the unsure faces of its
         # read that has the most (_unsure_read; False: read as nothing, as before 2026-12-05)
         self.unsure_reads = unsure_reads
+        # a sure box left unnamed is cut out again tighter (TIGHT_SHRINK; False:
+        # not, as before 2026-12-06, session 48)
+        self.tight_looks = tight_looks
         # each zone's picture work (edges, turning, resizing) on its own core
         # beside the others' (vision.reading.runtime.Workers)
         self.workers = Workers(threads)
@@ -421,8 +432,10 @@ class CardDetector:
         boxes = [[d for d in found if d.name != "HAND"] for found in founds]
         # every picture's crops in one classifier run
         ranked = self.classifier.ranked_many([(im, [d.box for d in b]) for im, b in zip(images, boxes)])
-        out = []
-        for found, b, rk in zip(founds, boxes, ranked):
+        nameds: list[list[IndexDetection]] = []
+        unnameds: list[list[IndexDetection]] = []
+        unsure: list[IndexDetection] = []       # unnamed, but not surely no index
+        for b, rk in zip(boxes, ranked):
             named, unnamed = [], []
             for d, r in zip(b, rk):
                 label, p = r[0]
@@ -430,6 +443,14 @@ class CardDetector:
                     named.append(IndexDetection(label, p, d.box, tuple(r[1:])))
                 else:
                     unnamed.append(d)
+                    if label != "NONE" or p < TIGHT_NOT_BELOW:
+                        unsure.append(d)
+            nameds.append(named)
+            unnameds.append(unnamed)
+        if self.tight_looks and unsure:
+            self._looked_at_tighter(images, nameds, unnameds, unsure)
+        out = []
+        for found, named, unnamed in zip(founds, nameds, unnameds):
             kept = one_per_index(named)
             out.append(kept + [d for d in found if d.name == "HAND"])
             # (a second box on an index already read is no doubt: one_per_index's rule)
@@ -439,6 +460,39 @@ class CardDetector:
             if faint is not None:
                 faint.append([d for d in apart if d.confidence < DOUBT_BOX])
         return out
+
+    def _looked_at_tighter(self, images: list[np.ndarray], nameds: list[list[IndexDetection]],
+                           unnameds: list[list[IndexDetection]], unsure: list[IndexDetection]) -> None:
+        """Each box of ``unnameds`` the detector is fairly sure of
+        (:data:`DOUBT_BOX`) and the classifier not surely no index (it is one
+        of ``unsure``: under :data:`TIGHT_NOT_BELOW`), away from every index
+        of its picture's ``nameds``, cut out again :data:`TIGHT_SHRINK` of
+        its size about its middle; where that crop names a face (never a
+        joker: a pip or a picture cut small may look like one)
+        :data:`TIGHT_SURE` or more (and ``index_conf`` or more), and no
+        card of that face is read a card's corners away (a deck printing
+        four corners: the loose crop showed its other two beside the card's
+        edge), the box is read as that face at that probability (moved from
+        ``unnameds`` to ``nameds``, in place).  All pictures' crops in one
+        classifier run."""
+        asked = {id(d) for d in unsure}
+        looks = [(i, d) for i, (named, unnamed) in enumerate(zip(nameds, unnameds)) for d in unnamed
+                 if id(d) in asked and d.confidence >= DOUBT_BOX and all(_apart_boxes(d, k) for k in named)]
+        if not looks:
+            return
+        probabilities = self.classifier.probabilities([crop(images[i], _tighter(d.box)) for i, d in looks])
+        faces = probabilities.copy()
+        faces[:, [CLF_LABELS.index(j) for j in JOKERS]] = 0.0
+        faces[:, CLF_NONE] = 0.0
+        for (i, d), p, f in zip(looks, probabilities, faces):
+            k = int(f.argmax())
+            face = CLF_LABELS[k]
+            if f[k] < max(TIGHT_SURE, self.index_conf) \
+                    or any(n.name == face and _within_a_card(d, n) for n in nameds[i]):
+                continue
+            others = tuple((CLF_LABELS[int(j)], float(p[j])) for j in np.argsort(-p)[:4] if j != k)[:3]
+            nameds[i].append(IndexDetection(face, float(f[k]), d.box, others))
+            unnameds[i].remove(d)
 
     def read_zone(self, image: np.ndarray) -> ZoneRead:
         """The cards in one zone picture, left to right, and whether a hand covers it."""
@@ -1503,6 +1557,24 @@ def _apart_boxes(d: IndexDetection, k: IndexDetection) -> bool:
     """Whether two boxes lie on different indices (:func:`vision.reading.pairing.one_per_index`'s rule)."""
     return abs(d.center[0] - k.center[0]) >= SAME_INDEX * max(d.width, k.width) \
         or abs(d.center[1] - k.center[1]) >= SAME_INDEX * max(d.height, k.height)
+
+
+def _within_a_card(d: IndexDetection, e: IndexDetection) -> bool:
+    """Whether two index boxes lie no farther apart than a card's two corners
+    (:data:`LONE_CORNERS_APART` index heights, the taller box's)."""
+    return float(np.hypot(d.center[0] - e.center[0], d.center[1] - e.center[1])) \
+        <= LONE_CORNERS_APART * max(d.height, e.height)
+
+
+def _tighter(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    """``box`` :data:`TIGHT_SHRINK` of its size about its middle.
+
+    >>> [round(v, 6) for v in _tighter((0.0, 0.0, 100.0, 200.0))]
+    [10.0, 20.0, 90.0, 180.0]
+    """
+    x0, y0, x1, y1 = box[:4]
+    dx, dy = (1 - TIGHT_SHRINK) * (x1 - x0) / 2, (1 - TIGHT_SHRINK) * (y1 - y0) / 2
+    return (x0 + dx, y0 + dy, x1 - dx, y1 - dy)
 
 
 def _overlaps(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
