@@ -25,6 +25,23 @@ def gen(decks):
     return SceneGenerator(decks, hand_rate=0.0)
 
 
+# real card faces (CC0) from the card-face set's training split (tests/data/real/LICENSE.md)
+REAL_FACES = Path(__file__).resolve().parents[1] / "data" / "real" / "faces_more"
+
+
+@pytest.fixture(scope="session")
+def bench_wood():
+    """The single-face benchmark's table top (benchmarks/bench_card_faces.py, seed 0)."""
+    return wood_top(0)
+
+
+def read_alone(detector: CardDetector, picture: np.ndarray):
+    """One zone picture without a margin, read as the single-face benchmark reads it."""
+    from vision.reading.table import ZONE_PX
+
+    return detector.read_zones([picture], detector.imgsz / max(ZONE_PX), 0)[0]
+
+
 @pytest.fixture(scope="session")
 def detector():
     assert Path(FLOAT_MODEL).exists(), f"the shipped model {FLOAT_MODEL} is missing"

@@ -9,44 +9,30 @@ looked at again, tighter"."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import cv2
 import numpy as np
 import pytest
 
-from vision.reading.detector import DOUBT_BOX, TIGHT_SURE, CardDetector, ZoneRead
+from vision.reading.detector import DOUBT_BOX, TIGHT_SURE, CardDetector
 from vision.reading.index_classifier import LABELS, NONE
 from vision.reading.pairing import IndexDetection
-from vision.reading.table import ZONE_PX
 from vision.training.card_faces import zone_picture
 
-from tests.vision.conftest import wood_top
-
-FACES = Path(__file__).resolve().parents[1] / "data" / "real" / "faces_more"
-
-
-@pytest.fixture(scope="module")
-def wood():
-    return wood_top(0)      # the benchmark's table top (benchmarks/bench_card_faces.py, seed 0)
-
-
-def _read(detector, picture) -> ZoneRead:
-    return detector.read_zones([picture], detector.imgsz / max(ZONE_PX), 0)[0]
+from tests.vision.conftest import REAL_FACES, read_alone as _read
 
 
 @pytest.mark.parametrize("name, face, angles", [("eight_of_diamonds_090.jpg", "D8", (40.0, -40.0)),
                                                 ("nine_of_clubs_055.jpg", "C9", (40.0,))])
 def test_a_real_card_turned_40_degrees_whose_index_is_boxed_loosely_is_read(
-        detector, detector_setting, wood, name, face, angles):
+        detector, detector_setting, bench_wood, name, face, angles):
     # real faces (CC0, tests/data/real/faces_more) from the card-face set's training split
-    card = cv2.imread(str(FACES / name))
-    assert _read(detector, zone_picture(card, wood, 0.0)).names == [face]
+    card = cv2.imread(str(REAL_FACES / name))
+    assert _read(detector, zone_picture(card, bench_wood, 0.0)).names == [face]
     for angle in angles:
-        assert _read(detector, zone_picture(card, wood, angle)).names == [face]
+        assert _read(detector, zone_picture(card, bench_wood, angle)).names == [face]
     # before: read as nothing
     without = detector_setting("tight_looks", False)
-    assert [_read(without, zone_picture(card, wood, angle)).names for angle in angles] == [[]] * len(angles)
+    assert [_read(without, zone_picture(card, bench_wood, angle)).names for angle in angles] == [[]] * len(angles)
 
 
 class _Classifier:

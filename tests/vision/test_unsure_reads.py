@@ -10,46 +10,33 @@ proposed (models/MODEL_CARD.md, "A card read only unsurely")."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import cv2
 import pytest
 
 from referee.settings import Settings
-from vision.reading.detector import SURE, ZoneRead
+from vision.reading.detector import SURE
 from vision.reading.table import ZONE_PX
 from vision.reading.tracker import calibration_for, play_confidence
 from vision.training.card_faces import zone_picture
 
-from tests.vision.conftest import wood_top
-
-FACES = Path(__file__).resolve().parents[1] / "data" / "real" / "faces_more"
-
-
-@pytest.fixture(scope="module")
-def wood():
-    return wood_top(0)      # the benchmark's table top (benchmarks/bench_card_faces.py, seed 0)
-
-
-def _read(detector, picture) -> ZoneRead:
-    return detector.read_zones([picture], detector.imgsz / max(ZONE_PX), 0)[0]
+from tests.vision.conftest import REAL_FACES, read_alone as _read
 
 
 @pytest.mark.parametrize("name, face", [("ace_of_clubs_048.jpg", "CA"), ("eight_of_clubs_006.jpg", "C8")])
 def test_a_real_card_turned_40_degrees_read_only_unsurely_is_proposed_and_asked(
-        detector, detector_setting, wood, name, face):
+        detector, detector_setting, bench_wood, name, face):
     # real faces (CC0, tests/data/real/faces_more) from the card-face set's training split
-    card = cv2.imread(str(FACES / name))
-    assert _read(detector, zone_picture(card, wood, 0.0)).names == [face]     # upright: read surely
+    card = cv2.imread(str(REAL_FACES / name))
+    assert _read(detector, zone_picture(card, bench_wood, 0.0)).names == [face]     # upright: read surely
     # (the eight, its loose box looked at again tighter, is read surely since: test_tight_looks.py)
-    assert _read(detector, zone_picture(card, wood, 40.0)).names == [face]
+    assert _read(detector, zone_picture(card, bench_wood, 40.0)).names == [face]
     detector = detector_setting("tight_looks", False)
-    read = _read(detector, zone_picture(card, wood, 40.0))
+    read = _read(detector, zone_picture(card, bench_wood, 40.0))
     assert read.names == [face] and 0.5 <= read.confidence < SURE
     confidence, _ = play_confidence(read.confidence, read.names, calibration_for(detector))
     assert confidence < Settings().min_confidence          # the referee is asked
     # before: read as nothing
-    assert _read(detector_setting("unsure_reads", False), zone_picture(card, wood, 40.0)).names == []
+    assert _read(detector_setting("unsure_reads", False), zone_picture(card, bench_wood, 40.0)).names == []
 
 
 def test_bare_real_table_tops_read_no_card_even_unsurely(detector):
