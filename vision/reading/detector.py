@@ -230,6 +230,11 @@ class CardDetector:
     :func:`vision.reading.orientation.line_turns`) where no other turn has
     tried that angle, merged card by card (the edge histogram can miss a
     card on a grained board; False: not).
+    ``tight_looks``: a box the detector is fairly sure of that the
+    classifier leaves unnamed is cut out again a fifth tighter and read
+    where that crop names a face surely (:meth:`_looked_at_tighter`; at the
+    zone's scale a real index turned upright is often boxed loosely;
+    False: not).
     ``hand_landmarks`` (the default): where the detector proposes a hand
     (a box from ``hand_conf``, by default :attr:`HAND_PROPOSAL_CONF`),
     MediaPipe's palm detector and hand landmark model
