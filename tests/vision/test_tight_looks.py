@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from vision.reading.detector import DOUBT_BOX, TIGHT_SURE, CardDetector
-from vision.reading.index_classifier import LABELS, NONE
+from vision.reading.index_classifier import LABELS, NONE, IndexClassifier
 from vision.reading.pairing import IndexDetection
 from vision.training.card_faces import zone_picture
 
@@ -35,51 +35,67 @@ def test_a_real_card_turned_40_degrees_whose_index_is_boxed_loosely_is_read(
     assert [_read(without, zone_picture(card, bench_wood, angle)).names for angle in angles] == [[]] * len(angles)
 
 
-class _Classifier:
+class _Classifier(IndexClassifier):
     """Names each crop by what is painted at its middle (a stand-in for the
     network, to test the decision alone): grey level g -> label g // 4
-    at ``p``, the rest to NONE."""
+    at ``p``, the rest to NONE; a crop whose top-left corner is marked red
+    (the loose box's margin reaches the mark, the tighter one's does not)
+    is NONE at ``loose_none``, the rest spread over the faces."""
 
-    def __init__(self, p: float):
-        self.p = p
+    def __init__(self, p: float, loose_none: float = 0.5):      # (no network loaded)
+        self.p, self.loose_none = p, loose_none
 
     def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
         out = np.zeros((len(crops), len(LABELS)), np.float32)
         for n, c in enumerate(crops):
             g = int(c[c.shape[0] // 2, c.shape[1] // 2, 0])
             out[n, NONE] = 1.0
-            if g:
+            if c[0, 0, 2] > 127:
+                out[n, :NONE], out[n, NONE] = (1.0 - self.loose_none) / NONE, self.loose_none
+            elif g:
                 out[n, g // 4] = self.p
                 out[n, NONE] = 1.0 - self.p
         return out
 
 
-def _looked(p: float, grey: int, box_conf: float, named: list[IndexDetection] | None = None,
-            index_conf: float = 0.25):
-    det = CardDetector.__new__(CardDetector)      # the decision alone: no models loaded
-    det.classifier, det.index_conf = _Classifier(p), index_conf
+BOX = (35.0, 50.0, 75.0, 110.0)
+
+
+def _picture(grey: int, marked: bool = False) -> np.ndarray:
     image = np.zeros((200, 200, 3), np.uint8)
     image[60:100, 40:70] = grey
-    box = IndexDetection("INDEX", box_conf, (35.0, 50.0, 75.0, 110.0))
+    if marked:      # about where a crop of BOX with the classifier's margin has its top-left corner
+        image[36:46, 24:34] = (0, 0, 255)
+    return image
+
+
+def _detector(classifier: _Classifier, index_conf: float = 0.25) -> CardDetector:
+    det = CardDetector.__new__(CardDetector)      # the decision alone: no models loaded
+    det.classifier, det.index_conf, det.tight_looks = classifier, index_conf, True
+    return det
+
+
+def _looked(p: float, grey: int, box_conf: float, named: list[IndexDetection] | None = None,
+            index_conf: float = 0.25):
+    box = IndexDetection("INDEX", box_conf, BOX)
     nameds, unnameds = [list(named or [])], [[box]]
-    det._looked_at_tighter([image], nameds, unnameds, [box])
+    _detector(_Classifier(p), index_conf)._looked_at_tighter([_picture(grey)], nameds, unnameds, [(0, box)])
     return nameds[0], unnameds[0]
 
 
 def test_a_sure_unnamed_box_named_surely_cut_tighter_is_read_with_its_box():
     named, unnamed = _looked(0.9, 4 * LABELS.index("S7"), DOUBT_BOX)
-    assert [(d.name, round(d.confidence, 2), d.box) for d in named] == [("S7", 0.9, (35.0, 50.0, 75.0, 110.0))]
+    assert [(d.name, round(d.confidence, 2), d.box) for d in named] == [("S7", 0.9, BOX)]
     assert unnamed == [] and named[0].alternatives[0][0] == "NONE"
 
 
-@pytest.mark.parametrize("p, grey, box_conf", [
-    (TIGHT_SURE - 0.05, 4 * LABELS.index("S7"), 0.9),      # named, but not surely enough
-    (0.99, 4 * LABELS.index("BJ"), 0.9),                    # a joker: never taken from a tighter cut
-    (0.99, 4 * LABELS.index("LJ"), 0.9),
-    (0.99, 4 * LABELS.index("S7"), DOUBT_BOX - 0.01),       # a faint box: not looked at again
+@pytest.mark.parametrize("p, grey", [
+    (TIGHT_SURE - 0.05, 4 * LABELS.index("S7")),      # named, but not surely enough
+    (0.99, 4 * LABELS.index("BJ")),                    # a joker: never taken from a tighter cut
+    (0.99, 4 * LABELS.index("LJ")),
 ])
-def test_a_box_stays_unnamed(p, grey, box_conf):
-    named, unnamed = _looked(p, grey, box_conf)
+def test_a_box_stays_unnamed(p, grey):
+    named, unnamed = _looked(p, grey, 0.9)
     assert named == [] and len(unnamed) == 1
 
 
@@ -88,15 +104,18 @@ def test_a_face_under_the_detectors_own_naming_threshold_is_not_taken():
     assert named == [] and len(unnamed) == 1
 
 
-def test_a_box_the_classifier_is_sure_is_no_index_is_not_looked_at_again():
-    det = CardDetector.__new__(CardDetector)
-    det.classifier, det.index_conf = _Classifier(0.99), 0.25
-    image = np.zeros((200, 200, 3), np.uint8)
-    image[60:100, 40:70] = 4 * LABELS.index("S7")
-    box = IndexDetection("INDEX", 0.9, (35.0, 50.0, 75.0, 110.0))
-    nameds, unnameds = [[]], [[box]]
-    det._looked_at_tighter([image], nameds, unnameds, [])      # (not among the unsure: a pip, a picture)
-    assert nameds == [[]] and unnameds == [[box]]
+@pytest.mark.parametrize("box_conf, loose_none, read", [
+    (0.9, 0.5, ["S7"]),                  # a sure box the loose crop names no index unsurely: read
+    (0.9, 0.995, []),                    # the loose crop sure it is no index (a pip, a picture): not looked at
+    (DOUBT_BOX - 0.01, 0.5, []),         # a faint box: not looked at
+])
+def test_which_boxes_the_classifier_leaves_unnamed_are_looked_at_again(box_conf, loose_none, read):
+    det = _detector(_Classifier(0.9, loose_none))
+    found = [IndexDetection("INDEX", box_conf, BOX)]
+    assert [d.name for d in det._name_indices_many([_picture(4 * LABELS.index("S7"), marked=True)], [found])[0]] \
+        == read
+    det.tight_looks = False
+    assert det._name_indices_many([_picture(4 * LABELS.index("S7"), marked=True)], [found]) == [[]]
 
 
 def test_a_box_on_an_index_already_named_is_not_looked_at_again():

@@ -439,8 +439,9 @@ class CardDetector:
         ranked = self.classifier.ranked_many([(im, [d.box for d in b]) for im, b in zip(images, boxes)])
         nameds: list[list[IndexDetection]] = []
         unnameds: list[list[IndexDetection]] = []
-        unsure: list[IndexDetection] = []       # unnamed, but not surely no index
-        for b, rk in zip(boxes, ranked):
+        # (picture, box) of the sure boxes left unnamed that are not surely no index
+        unsure: list[tuple[int, IndexDetection]] = []
+        for i, (b, rk) in enumerate(zip(boxes, ranked)):
             named, unnamed = [], []
             for d, r in zip(b, rk):
                 label, p = r[0]
@@ -448,8 +449,8 @@ class CardDetector:
                     named.append(IndexDetection(label, p, d.box, tuple(r[1:])))
                 else:
                     unnamed.append(d)
-                    if label != "NONE" or p < TIGHT_NOT_BELOW:
-                        unsure.append(d)
+                    if d.confidence >= DOUBT_BOX and (label != "NONE" or p < TIGHT_NOT_BELOW):
+                        unsure.append((i, d))
             nameds.append(named)
             unnameds.append(unnamed)
         if self.tight_looks and unsure:
@@ -467,36 +468,28 @@ class CardDetector:
         return out
 
     def _looked_at_tighter(self, images: list[np.ndarray], nameds: list[list[IndexDetection]],
-                           unnameds: list[list[IndexDetection]], unsure: list[IndexDetection]) -> None:
-        """Each box of ``unnameds`` the detector is fairly sure of
-        (:data:`DOUBT_BOX`) and the classifier not surely no index (it is one
-        of ``unsure``: under :data:`TIGHT_NOT_BELOW`), away from every index
-        of its picture's ``nameds``, cut out again :data:`TIGHT_SHRINK` of
-        its size about its middle; where that crop names a face (never a
-        joker: a pip or a picture cut small may look like one)
-        :data:`TIGHT_SURE` or more (and ``index_conf`` or more), and no
-        card of that face is read a card's corners away (a deck printing
-        four corners: the loose crop showed its other two beside the card's
-        edge), the box is read as that face at that probability (moved from
-        ``unnameds`` to ``nameds``, in place).  All pictures' crops in one
-        classifier run."""
-        asked = {id(d) for d in unsure}
-        looks = [(i, d) for i, (named, unnamed) in enumerate(zip(nameds, unnameds)) for d in unnamed
-                 if id(d) in asked and d.confidence >= DOUBT_BOX and all(_apart_boxes(d, k) for k in named)]
+                           unnameds: list[list[IndexDetection]], unsure: list[tuple[int, IndexDetection]]) -> None:
+        """Each box of ``unsure`` (its picture's number and the box: one the
+        detector is fairly sure of, :data:`DOUBT_BOX`, left in ``unnameds``
+        and not named no index :data:`TIGHT_NOT_BELOW` or more) away from
+        every index of its picture's ``nameds``, cut out again
+        :data:`TIGHT_SHRINK` of its size about its middle; where that crop
+        names a face likeliest (never a joker: a pip or a picture cut small
+        may look like one), :data:`TIGHT_SURE` or more (and ``index_conf``
+        or more), and no card of that face is read a card's corners away (a
+        deck printing four corners: the loose crop showed its other two
+        beside the card's edge), the box is read as that face at that
+        probability (moved from ``unnameds`` to ``nameds``, in place).  All
+        pictures' crops in one classifier run."""
+        looks = [(i, d) for i, d in unsure if all(_apart_boxes(d, k) for k in nameds[i])]
         if not looks:
             return
-        probabilities = self.classifier.probabilities([crop(images[i], _tighter(d.box)) for i, d in looks])
-        faces = probabilities.copy()
-        faces[:, [CLF_LABELS.index(j) for j in JOKERS]] = 0.0
-        faces[:, CLF_NONE] = 0.0
-        for (i, d), p, f in zip(looks, probabilities, faces):
-            k = int(f.argmax())
-            face = CLF_LABELS[k]
-            if f[k] < max(TIGHT_SURE, self.index_conf) \
+        ranked = self.classifier.ranked_many([(images[i], [_tighter(d.box)]) for i, d in looks])
+        for (i, d), ((face, p), *others) in zip(looks, (r[0] for r in ranked)):
+            if face == "NONE" or face in JOKERS or p < max(TIGHT_SURE, self.index_conf) \
                     or any(n.name == face and _within_a_card(d, n) for n in nameds[i]):
                 continue
-            others = tuple((CLF_LABELS[int(j)], float(p[j])) for j in np.argsort(-p)[:4] if j != k)[:3]
-            nameds[i].append(IndexDetection(face, float(f[k]), d.box, others))
+            nameds[i].append(IndexDetection(face, p, d.box, tuple(others)))
             unnameds[i].remove(d)
 
     def read_zone(self, image: np.ndarray) -> ZoneRead:
