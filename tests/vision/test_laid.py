@@ -92,6 +92,23 @@ def test_a_row_or_fan_read_whole_is_not_marked(detector, decks, wood, step, angl
     assert sorted(read.names) == sorted(names) and marked.unexplained == 0.0 and marked == read
 
 
+@pytest.mark.parametrize("angle", [0.0, 25.0, -35.0])
+@pytest.mark.parametrize("face_down", [0, -1])
+def test_a_fans_end_card_read_from_no_index_marks_the_read(detector, decks, wood, angle, face_down):
+    # a fan's first card (its strip beside the next one) or its last (whole,
+    # over the others) face down: the cards read cover their rectangles turned
+    # as their indices lie, not the disc a card covers however it is turned,
+    # which reached over the first card's strip and past the last card
+    deck = decks[0]
+    names = ["D3", "S4", "H5", "C6"]
+    arts = [_bgr(deck.cards[n]) for n in names]
+    arts[face_down] = _bgr(deck.back)
+    read, marked = _marked(detector, wood, play_picture(arts, wood, angle, 0.45))
+    assert sorted(read.names) == sorted(n for k, n in enumerate(names) if k != face_down % len(names))
+    assert read.confidence > 0.9
+    assert marked.unexplained >= MIN_CARD and marked.confidence == 0.0
+
+
 def test_a_card_read_from_no_index_in_a_row_reaching_the_zones_edge_marks_the_read(detector, decks, wood):
     # the row's changed patch touches the zone's border, as a shadow or an arm
     # reaching in does; but it does not come in from outside the zone picture

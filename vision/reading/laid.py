@@ -44,7 +44,8 @@ from vision.reading.detector import CardRead, ZoneRead
 from vision.reading.looks import SCALE, changed, look_of, retextured, patches
 from vision.reading.pairing import IndexDetection
 
-CARD_AREA = 134 * 188   # a card's area in a zone picture (px, at 2.13 px/mm)
+CARD_WH = (134.0, 188.0)   # a card's width and height in a zone picture (px, at 2.13 px/mm)
+CARD_AREA = 134 * 188   # a card's area in a zone picture (px)
 MIN_CARD = 0.2       # the smallest patch that counts, as a share of a card's area
 QUIET = 0.01         # a look changed in less than this share of the zone is the empty look, followed
 ABSORB_S = 5.0       # seconds after which a change that marks nothing becomes the empty look
@@ -72,7 +73,11 @@ def _at_border(stats: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     return (x <= 0) | (y <= 0) | (x + bw >= w) | (y + bh >= h)
 
 
-CARD_HALF_DIAGONAL = 0.5 * float(np.hypot(134, 188))   # px of a zone picture: a card's middle to its corners
+CARD_HALF_DIAGONAL = 0.5 * float(np.hypot(*CARD_WH))   # px of a zone picture: a card's middle to its corners
+# degrees: a card's top-left index to its bottom-right one, from its long edge's
+# square, as the card stands (real faces laid as plays: 47-54, the middle 51)
+INDEX_DIAGONAL = 51.0
+CARD_SLACK = 15.0         # px each way round a card's rectangle: its own crook, its middle's guess
 BORDER_TEXTURE = 0.75     # retextured share of a card's area that makes a patch reaching the border count
 
 
@@ -80,9 +85,8 @@ def unexplained(mask: np.ndarray, cards: list[CardRead], margin: int = 0, pictur
                 texture: np.ndarray | None = None, outside: np.ndarray | None = None) -> float:
     """The largest changed patch (``mask``: :func:`changed`, at the look's
     size) that none of ``cards`` covers, as a share of a card's area.
-    A card read covers the disc round its middle that the card covers
-    however it is turned (:data:`CARD_HALF_DIAGONAL`), round each place its
-    middle may lie (:func:`_middles`), and its indices' boxes.  What the
+    A card read covers its rectangle turned as its indices lie, about each
+    place its middle may lie (:func:`_covers`), and its indices' boxes.  What the
     cards cover is taken off first; then a patch counts where it lies
     inside the zone (not touching its border: a shadow cast from outside,
     an arm, reaches it; as :func:`laid_patch`), or where at least
@@ -97,8 +101,9 @@ def unexplained(mask: np.ndarray, cards: list[CardRead], margin: int = 0, pictur
     :data:`SCALE` plus the margin): where the cards' places lie in the look.
 
     >>> m = np.zeros((112, 160), bool); m[40:87, 20:54] = True; m[40:87, 100:134] = True   # two cards laid
-    >>> one = CardRead("S5", 0.97, (400, 160, 440, 200), (), (468.0, 254.0))
-    >>> round(unexplained(m, [one]), 2), unexplained(m, [one, replace(one, centre=(148.0, 254.0))])
+    >>> one = CardRead("S5", 0.97, (405, 163, 425, 203), (IndexDetection("S5", 0.97, (405, 163, 425, 203)),),
+    ...                (468.0, 254.0))
+    >>> round(unexplained(m, [one]), 2), unexplained(m, [one, _moved(one, -320.0)])
     (1.01, 0.0)
     >>> m[40:87, :20] = True                      # the other reaching the border: a shadow's way
     >>> unexplained(m, [one]), round(unexplained(m, [one], texture=m), 2)      # unless it is print
@@ -110,10 +115,10 @@ def unexplained(mask: np.ndarray, cards: list[CardRead], margin: int = 0, pictur
     pw, ph = picture_wh if picture_wh is not None else (w * SCALE + 2 * margin, h * SCALE + 2 * margin)
     sx, sy = w / max(1, pw - 2 * margin), h / max(1, ph - 2 * margin)
     rest = mask.astype(np.uint8)
+    to_look = np.array([sx, sy])
     for c in cards:
-        for middle, reach in _middles(c):
-            cv2.ellipse(rest, (round((middle[0] - margin) * sx), round((middle[1] - margin) * sy)),
-                        (max(1, round(reach * sx)), max(1, round(reach * sy))), 0, 0, 360, 0, -1)
+        for p in _covers(c):     # (one at a time: filled together, where two overlap is left out)
+            cv2.fillConvexPoly(rest, np.round((p - margin) * to_look).astype(np.int32), 0)
         for d in c.indices:
             cv2.rectangle(rest, (int((d.box[0] - margin) * sx), int((d.box[1] - margin) * sy)),
                           (int(np.ceil((d.box[2] - margin) * sx)), int(np.ceil((d.box[3] - margin) * sy))), 0, -1)
@@ -125,25 +130,65 @@ def unexplained(mask: np.ndarray, cards: list[CardRead], margin: int = 0, pictur
     return float(max(stats[1:, cv2.CC_STAT_AREA][counts[1:]], default=0)) * SCALE * SCALE / CARD_AREA
 
 
-def _middles(card: CardRead) -> list[tuple[tuple[float, float], float]]:
-    """Where ``card``'s middle may lie, each with the reach of its body
-    from there: its ``centre``; for a card read from one index, also that
-    centre mirrored through the index (the index may be the card's
-    bottom-right one, its middle then up and left of it, not down and
-    right as the centre guesses); without a centre, its box's middle, twice
-    as far.
+def _covers(card: CardRead) -> list[np.ndarray]:
+    """Where ``card``'s body may lie, as polygons (picture px): its
+    rectangle (:data:`CARD_WH`, :data:`CARD_SLACK` larger each way)
+    turned as its indices lie, about each place its middle may lie.  Read
+    from two indices, their line is the card's diagonal from its top-left
+    index to its bottom-right one (:data:`INDEX_DIAGONAL`) or, on a deck
+    printing four corners, from its top-right to its bottom-left: both
+    turns.  Read from one, the line from it to the card's ``centre`` (as
+    guessed from the row) says the turn; and the index may be the card's
+    bottom-right one, its middle then up and left of it: that centre
+    mirrored through the index too.  Without a centre, or read from no
+    index: the disc round its box's middle, twice the card's half diagonal.
+    (Until 2026-12-06, session 49, every card covered the disc round its
+    middle that it covers however it is turned, reaching over a fan's
+    first card and past the last: models/MODEL_CARD.md, "A missed card at
+    a fan's end".)
 
-    >>> one = CardRead("S5", 0.9, (90, 90, 110, 130), (IndexDetection("S5", 0.9, (90, 90, 110, 130)),), (150.0, 170.0))
-    >>> [(m, round(r)) for m, r in _middles(one)]
-    [((150.0, 170.0), 115), ((50.0, 50.0), 115)]
+    >>> one = CardRead("S5", 0.9, (90, 90, 110, 130), (IndexDetection("S5", 0.9, (90, 90, 110, 130)),), (164.0, 189.0))
+    >>> [p.round().astype(int).tolist() for p in _covers(one)]      # upright: the index up and left of the middle
+    [[[82, 80], [246, 80], [246, 298], [82, 298]], [[-46, -78], [118, -78], [118, 140], [-46, 140]]]
+    >>> turned = replace(one, centre=(189.0, 164.0))       # the index's line to it at 31 degrees, not 51
+    >>> [round(float(v)) for v in _covers(turned)[0][1] - _covers(turned)[0][0]]   # so the top edge rises 20
+    [154, -55]
+    >>> other = IndexDetection("S5", 0.9, (218, 238, 238, 278))     # its bottom-right index: the middle between
+    >>> len(_covers(replace(one, indices=one.indices + (other,)))), len(_covers(replace(one, centre=None)))
+    (2, 1)
     """
-    if card.centre is None:
-        return [((0.5 * (card.box[0] + card.box[2]), 0.5 * (card.box[1] + card.box[3])), 2 * CARD_HALF_DIAGONAL)]
-    out = [(card.centre, CARD_HALF_DIAGONAL)]
-    if len(card.indices) == 1:
-        (x, y), (cx, cy) = card.indices[0].center, card.centre
-        out.append(((2 * x - cx, 2 * y - cy), CARD_HALF_DIAGONAL))
+    if card.centre is None or not card.indices:
+        x, y = 0.5 * (card.box[0] + card.box[2]), 0.5 * (card.box[1] + card.box[3])
+        r = round(2 * CARD_HALF_DIAGONAL)
+        return [cv2.ellipse2Poly((round(x), round(y)), (r, r), 0, 0, 360, 10).astype(np.float64)]
+    centre = np.array(card.centre, float)
+    first = np.array(card.indices[0].center, float)
+    diagonal = np.radians(INDEX_DIAGONAL)
+    if len(card.indices) >= 2:
+        v = np.array(card.indices[1].center, float) - first
+        if v[1] < 0:       # (from the upper index to the lower one)
+            v = -v
+        along = float(np.arctan2(v[1], v[0]))
+        places = [(centre, along - diagonal), (centre, along - (np.pi - diagonal))]
+    else:
+        v = centre - first
+        along = float(np.arctan2(v[1], v[0])) - diagonal
+        places = [(centre, along), (2 * first - centre, along)]
+    half = np.array(CARD_WH) / 2 + CARD_SLACK
+    corners = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], float) * half
+    out = []
+    for middle, turn in places:
+        c, s = np.cos(turn), np.sin(turn)
+        out.append(middle + corners @ np.array([[c, s], [-s, c]]))
     return out
+
+
+def _moved(card: CardRead, dx: float) -> CardRead:
+    """``card`` laid ``dx`` px further right (for the examples)."""
+    return replace(card, box=(card.box[0] + dx, *card.box[1:2], card.box[2] + dx, *card.box[3:]),
+                   indices=tuple(replace(d, box=(d.box[0] + dx, d.box[1], d.box[2] + dx, d.box[3]))
+                                 for d in card.indices),
+                   centre=None if card.centre is None else (card.centre[0] + dx, card.centre[1]))
 
 
 def from_outside(mask: np.ndarray, inner: tuple[int, int], margin: int, picture_wh: tuple[int, int]) -> np.ndarray:
