@@ -17,8 +17,9 @@ def register(sub) -> None:
     d.add_argument("--speed", type=number(0, 1000, "a speed"), default=8.0,
                    help="play the match this many times faster than real time (0: flat out; "
                         "default 8)")
-    d.add_argument("--seed", type=integer(0, 10**9, "a seed"), default=3,
-                   help="which scripted match (default 3)")
+    d.add_argument("--seed", type=integer(-10**9, 10**9, "a seed"), default=3,
+                   help="which scripted match (default 3; a negative seed plays its absolute value's "
+                        "match, as Python's random takes it)")
     d.add_argument("--dir", type=writable_dir,
                    help="where to keep the video, script and log (default: a temp dir)")
     d.add_argument("--no-cache", action="store_true",
