@@ -103,7 +103,9 @@ def unexplained(mask: np.ndarray, cards: list[CardRead], margin: int = 0, pictur
     >>> m = np.zeros((112, 160), bool); m[40:87, 20:54] = True; m[40:87, 100:134] = True   # two cards laid
     >>> one = CardRead("S5", 0.97, (405, 163, 425, 203), (IndexDetection("S5", 0.97, (405, 163, 425, 203)),),
     ...                (468.0, 254.0))
-    >>> round(unexplained(m, [one]), 2), unexplained(m, [one, _moved(one, -320.0)])
+    >>> other = CardRead("S5", 0.97, (85, 163, 105, 203), (IndexDetection("S5", 0.97, (85, 163, 105, 203)),),
+    ...                  (148.0, 254.0))                       # the same, 320 px to the left
+    >>> round(unexplained(m, [one]), 2), unexplained(m, [one, other])
     (1.01, 0.0)
     >>> m[40:87, :20] = True                      # the other reaching the border: a shadow's way
     >>> unexplained(m, [one]), round(unexplained(m, [one], texture=m), 2)      # unless it is print
@@ -134,10 +136,10 @@ def _covers(card: CardRead) -> list[np.ndarray]:
     """Where ``card``'s body may lie, as polygons (picture px): its
     rectangle (:data:`CARD_WH`, :data:`CARD_SLACK` larger each way)
     turned as its indices lie, about each place its middle may lie.  Read
-    from two indices, their line is the card's diagonal from its top-left
-    index to its bottom-right one (:data:`INDEX_DIAGONAL`) or, on a deck
-    printing four corners, from its top-right to its bottom-left: both
-    turns.  Read from one, the line from it to the card's ``centre`` (as
+    from two indices (of more, the two furthest apart), their line is the
+    card's diagonal from its top-left index to its bottom-right one
+    (:data:`INDEX_DIAGONAL`) or, on a deck printing four corners, from its
+    top-right to its bottom-left: both turns.  Read from one, the line from it to the card's ``centre`` (as
     guessed from the row) says the turn; and the index may be the card's
     bottom-right one, its middle then up and left of it: that centre
     mirrored through the index too.  Without a centre, or read from no
@@ -156,16 +158,22 @@ def _covers(card: CardRead) -> list[np.ndarray]:
     >>> other = IndexDetection("S5", 0.9, (218, 238, 238, 278))     # its bottom-right index: the middle between
     >>> len(_covers(replace(one, indices=one.indices + (other,)))), len(_covers(replace(one, centre=None)))
     (2, 1)
+    >>> third = IndexDetection("S5", 0.9, (218, 90, 238, 130))      # and its top-right: the same two turns
+    >>> four = replace(one, indices=(one.indices[0], third, other))
+    >>> all(np.allclose(p, q) for p, q in zip(_covers(four), _covers(replace(one, indices=one.indices + (other,)))))
+    True
     """
     if card.centre is None or not card.indices:
         x, y = 0.5 * (card.box[0] + card.box[2]), 0.5 * (card.box[1] + card.box[3])
         r = round(2 * CARD_HALF_DIAGONAL)
         return [cv2.ellipse2Poly((round(x), round(y)), (r, r), 0, 0, 360, 10).astype(np.float64)]
     centre = np.array(card.centre, float)
-    first = np.array(card.indices[0].center, float)
+    at = [np.array(d.center, float) for d in card.indices]
+    first = at[0]
     diagonal = np.radians(INDEX_DIAGONAL)
-    if len(card.indices) >= 2:
-        v = np.array(card.indices[1].center, float) - first
+    if len(at) >= 2:
+        # (of three or four corners, the two furthest apart lie on a diagonal)
+        v = max((b - a for k, a in enumerate(at) for b in at[k + 1:]), key=lambda u: float(np.hypot(*u)))
         if v[1] < 0:       # (from the upper index to the lower one)
             v = -v
         along = float(np.arctan2(v[1], v[0]))
@@ -181,14 +189,6 @@ def _covers(card: CardRead) -> list[np.ndarray]:
         c, s = np.cos(turn), np.sin(turn)
         out.append(middle + corners @ np.array([[c, s], [-s, c]]))
     return out
-
-
-def _moved(card: CardRead, dx: float) -> CardRead:
-    """``card`` laid ``dx`` px further right (for the examples)."""
-    return replace(card, box=(card.box[0] + dx, *card.box[1:2], card.box[2] + dx, *card.box[3:]),
-                   indices=tuple(replace(d, box=(d.box[0] + dx, d.box[1], d.box[2] + dx, d.box[3]))
-                                 for d in card.indices),
-                   centre=None if card.centre is None else (card.centre[0] + dx, card.centre[1]))
 
 
 def from_outside(mask: np.ndarray, inner: tuple[int, int], margin: int, picture_wh: tuple[int, int]) -> np.ndarray:
