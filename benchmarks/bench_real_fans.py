@@ -49,8 +49,13 @@ other half, beside the shipped curve fitted on generated plays: the reads
 each puts at the table's threshold or more, and how many of those are
 right.
 
+``--shadow-after`` casts a hard shadow band over every play only once it
+lay (the zone seen bare without it), as an arm or a player leaning over
+the zone does: plays read right should not be marked as holding more than
+their cards (``marked_right``).
+
     python benchmarks/bench_real_fans.py --root ROOT [--plays 20] [--splits valid,test] [--per-play FILE] \
-        [--venue-curve] [--random-faces]
+        [--venue-curve] [--random-faces] [--shadow-after]
 """
 
 from __future__ import annotations
@@ -135,7 +140,7 @@ def combination(least: int, most: int, have: dict[str, int], rng: np.random.Gene
 
 
 def lay_plays(faces: list[tuple[np.ndarray, str]], kind: str, angles: tuple[float, float], count: int,
-              rng: np.random.Generator, combinations: bool = True
+              rng: np.random.Generator, combinations: bool = True, shadow_after: bool = False
               ) -> list[tuple[np.ndarray, np.ndarray, list[str], float, str]]:
     """``count`` plays of ``kind`` from ``faces`` (pictures and their faces),
     each turned by an angle in ``angles`` (degrees, either way round), on a
@@ -145,7 +150,10 @@ def lay_plays(faces: list[tuple[np.ndarray, str]], kind: str, angles: tuple[floa
     picture of its own; where it would not fit in the zone, a smaller one is
     drawn.  ``combinations=False``: faces drawn at random, as before
     2026-12-06 (the combination then says ``random``), and cards left off
-    the end until the play fits."""
+    the end until the play fits.  ``shadow_after``: every play under a hard
+    shadow band cast only once it lay, the surface bare as shot (an arm or
+    a player leaning over the zone after laying: what the table watcher's
+    empty look must not take for a card; the draws are as without it)."""
     from vision.training.real_surfaces import relight, surfaces, zone_surface
 
     steps, (least, most), crooked = KINDS[kind]
@@ -194,6 +202,10 @@ def lay_plays(faces: list[tuple[np.ndarray, str]], kind: str, angles: tuple[floa
         if picture is None:
             continue
         lit = int(rng.integers(2 ** 31))      # (one shadow on the bare surface and the play)
+        if shadow_after:
+            out.append((relight(picture, "shadow_band", np.random.default_rng(lit)), surface,
+                        [f for _, f in picks], angle, name))
+            continue
         out.append((relight(picture, light, np.random.default_rng(lit)),
                     relight(surface, light, np.random.default_rng(lit)), [f for _, f in picks], angle, name))
     return out
@@ -201,7 +213,8 @@ def lay_plays(faces: list[tuple[np.ndarray, str]], kind: str, angles: tuple[floa
 
 def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "test"), plays: int = 20,
             seed: int = 424242, per_play: list | None = None, marked: bool = True,
-            venue_curve: bool = False, combinations: bool = True, empty_look: bool = True) -> dict:
+            venue_curve: bool = False, combinations: bool = True, empty_look: bool = True,
+            shadow_after: bool = False) -> dict:
     """The figures of the module's docstring: ``plays`` plays of each stock,
     kind and angle bin.  ``per_play``: a list that gets one dict a play.
     ``combinations``: each play a legal combination (else faces drawn at
@@ -213,7 +226,9 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
     reads a play zone (since 2026-12-06); False: from the picture alone.
     ``venue_curve``: also a confidence curve of the venue's own, fitted on
     half of a stock's plays as ``guandan-ref camera-check --fit`` fits one and
-    judged on the other half (:func:`benchmarks.bench_real_piles.venue_cross_fit`)."""
+    judged on the other half (:func:`benchmarks.bench_real_piles.venue_cross_fit`).
+    ``shadow_after``: see :func:`lay_plays` (each group's ``more_than_read``
+    then says how many plays the empty look marks, right ones among them)."""
     rng = np.random.default_rng(seed)
     rows: list[dict] = []
     calibration, asked_below = calibration_for(det), Settings().min_confidence
@@ -225,7 +240,8 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
         if img is None:
             raise CardFacesError(f"cannot read {f.path}")
         pools[white_stock(img)].append((img, f.face))
-    out: dict = {"source": f"{SOURCE[0]} {SOURCE[1]} ({SOURCE[2]}); real card faces, laid as plays here",
+    out: dict = {"source": f"{SOURCE[0]} {SOURCE[1]} ({SOURCE[2]}); real card faces, laid as plays here"
+                           + ("; a hard shadow cast over each once it lay" if shadow_after else ""),
                  "splits": list(splits), "faces": {"white card stock": len(pools[True]),
                                                    "coloured or dark stock (art decks)": len(pools[False])}}
     by_angle: dict[str, Counter] = {f"{lo}-{hi}": Counter() for lo, hi in ANGLE_BINS}
@@ -237,7 +253,7 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
         for kind in KINDS:
             for lo, hi in ANGLE_BINS:
                 c = Counter()
-                laid = lay_plays(pools[white], kind, (lo, hi), plays, rng, combinations)
+                laid = lay_plays(pools[white], kind, (lo, hi), plays, rng, combinations, shadow_after)
                 for i in range(0, len(laid), BATCH):
                     batch = laid[i:i + BATCH]
                     # (the zone seen bare before: its cards looked for where it changed, as the table
@@ -282,7 +298,11 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
                                    "card_recall": _recall(t),
                                    "card_precision": round(t["found"] / max(1, t["read"]), 3),
                                    "right_not_asked": f"{t['exact_unasked']} of {t['exact']}",
-                                   "wrong_not_asked": f"{t['wrong_unasked']} of {t['plays'] - t['exact']}"}
+                                   "wrong_not_asked": f"{t['wrong_unasked']} of {t['plays'] - t['exact']}",
+                                   # where more lies in the zone than the read covers (asked about)
+                                   "marked_right": f"{t['unexplained_exact']} of {t['exact']}",
+                                   "marked_wrong": f"{t['unexplained'] - t['unexplained_exact']} of "
+                                                   f"{t['plays'] - t['exact']}"}
     out["card recall by angle, all plays"] = {k: _recall(v) for k, v in by_angle.items()}
     out["card recall in tight fans, all angles"] = _recall(tight)
     if venue_curve:
@@ -330,6 +350,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-empty-look", action="store_true",
                     help="each zone read from its picture alone, not with the zone seen bare (as before "
                          "2026-12-06, session 46)")
+    ap.add_argument("--shadow-after", action="store_true",
+                    help="every play under a hard shadow band cast only once it lay (the zone seen bare "
+                         "without it): right plays the empty look marks should stay 0")
     args = ap.parse_args(argv)
     if not 1 <= args.plays <= 1000:
         ap.error("--plays: from 1 to 1000")
@@ -337,7 +360,8 @@ def main(argv: list[str] | None = None) -> int:
     rows: list | None = [] if args.per_play else None
     try:
         out = measure(det, args.root, tuple(s for s in args.splits.split(",") if s), args.plays, args.seed, rows,
-                      not args.unmarked, args.venue_curve, not args.random_faces, not args.no_empty_look)
+                      not args.unmarked, args.venue_curve, not args.random_faces, not args.no_empty_look,
+                      args.shadow_after)
     except CardFacesError as e:
         print(f"bench_real_fans: {e}", file=sys.stderr)
         return 2

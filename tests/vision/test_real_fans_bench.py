@@ -71,3 +71,17 @@ def test_plays_laid_are_combinations_each_card_its_own_picture():
     random = fans.lay_plays(faces, "fan", (0.0, 15.0), 12, np.random.default_rng(5), combinations=False)
     assert {shape for *_, shape in random} == {"random"}
     assert sum(no_combination(truth) for _, _, truth, _, _ in random) > 6     # why the draw changed
+
+
+def test_a_shadow_cast_after_lies_over_the_play_not_over_the_bare_zone_and_draws_the_same_plays():
+    faces = [(np.full((224, 160, 3), 200, np.uint8), s + r) for s in fans.SUITS for r in fans.RANKS[1:]]
+    laid = fans.lay_plays(faces, "row", (0.0, 15.0), 6, np.random.default_rng(9))
+    shaded = fans.lay_plays(faces, "row", (0.0, 15.0), 6, np.random.default_rng(9), shadow_after=True)
+    assert [p[2:] for p in laid] == [p[2:] for p in shaded]         # the same faces, angles and combinations
+    m = fans.MARGIN_PX
+    for (picture, bare, *_), (dark, plain, *_) in zip(laid, shaded):
+        edge = np.ones(picture.shape[:2], bool)
+        edge[m:-m, m:-m] = False            # the cloth round the zone: no card lies there
+        assert np.array_equal(picture[edge], bare[edge])            # one light over both
+        darker = plain[edge].astype(int).sum(axis=1) - dark[edge].astype(int).sum(axis=1)
+        assert (darker > 60).any() and (darker >= 0).all()          # the band over the play alone
