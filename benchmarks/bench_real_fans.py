@@ -202,12 +202,10 @@ def lay_plays(faces: list[tuple[np.ndarray, str]], kind: str, angles: tuple[floa
         if picture is None:
             continue
         lit = int(rng.integers(2 ** 31))      # (one shadow on the bare surface and the play)
-        if shadow_after:
-            out.append((relight(picture, "shadow_band", np.random.default_rng(lit)), surface,
-                        [f for _, f in picks], angle, name))
-            continue
-        out.append((relight(picture, light, np.random.default_rng(lit)),
-                    relight(surface, light, np.random.default_rng(lit)), [f for _, f in picks], angle, name))
+        # (cast after: the band over the play alone, the surface bare as shot)
+        bare = surface if shadow_after else relight(surface, light, np.random.default_rng(lit))
+        out.append((relight(picture, "shadow_band" if shadow_after else light, np.random.default_rng(lit)), bare,
+                    [f for _, f in picks], angle, name))
     return out
 
 

@@ -29,7 +29,7 @@ from vision.reading.deck_profile import DeckProfileError
 from vision.reading.hand_landmarks import HandLandmarks
 from vision.reading.hand_model import DEFAULT_MODEL as HAND_MODEL, ENV as HAND_ENV, HandModel
 from vision.reading.index_classifier import (ENV as CLF_ENV, LABELS as CLF_LABELS, NONE as CLF_NONE,
-                                             IndexClassifier, crop, shipped_classifier, turned_crop)
+                                             IndexClassifier, shipped_classifier, turned_crop)
 from vision.reading.looks import laid_where
 from vision.reading.orientation import (OTHER_LINES, TURN_FROM, Region, Turns, Upright, cards_hull, line_turns,
                                         lines_apart, turn_angles, upright)
