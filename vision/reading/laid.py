@@ -45,7 +45,7 @@ from vision.reading.looks import SCALE, changed, look_of, retextured, patches
 from vision.reading.pairing import IndexDetection
 
 CARD_WH = (134.0, 188.0)   # a card's width and height in a zone picture (px, at 2.13 px/mm)
-CARD_AREA = 134 * 188   # a card's area in a zone picture (px)
+CARD_AREA = int(CARD_WH[0] * CARD_WH[1])   # a card's area in a zone picture (px)
 MIN_CARD = 0.2       # the smallest patch that counts, as a share of a card's area
 QUIET = 0.01         # a look changed in less than this share of the zone is the empty look, followed
 ABSORB_S = 5.0       # seconds after which a change that marks nothing becomes the empty look
