@@ -54,8 +54,13 @@ lay (the zone seen bare without it), as an arm or a player leaning over
 the zone does: plays read right should not be marked as holding more than
 their cards (``marked_right``).
 
+``--px-per-mm ACROSS[,ALONG]`` reads every play as a camera seeing the
+cloth that finely gives it (:func:`benchmarks.bench_real_piles.seen_at`;
+ALONG alone coarser: a camera tilted up and down the zone): what a venue's
+coarser camera costs.
+
     python benchmarks/bench_real_fans.py --root ROOT [--plays 20] [--splits valid,test] [--per-play FILE] \
-        [--venue-curve] [--random-faces] [--shadow-after]
+        [--venue-curve] [--random-faces] [--shadow-after] [--px-per-mm 1.5]
 """
 
 from __future__ import annotations
@@ -71,7 +76,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.bench_real_piles import venue_cross_fit  # noqa: E402
+from benchmarks.bench_real_piles import PX_PER_MM_HELP, px_per_mm_value, seen_at, venue_cross_fit  # noqa: E402
 from referee.settings import Settings  # noqa: E402
 from vision.reading.classes import JOKERS  # noqa: E402
 from vision.reading.detector import CardDetector, ZoneRead  # noqa: E402
@@ -94,8 +99,6 @@ COMBINATIONS = {"single": (1,), "pair": (2,), "triple": (3,), "bomb": (4, 5, 6, 
                 "straight": (5,), "straight_flush": (5,), "tube": (6,), "plate": (6,)}
 BATCH = 8
 MARGIN_PX = Zone.margin_px(ZONE_MARGIN_MM)     # the cloth round the zone the table watcher reads with it
-
-
 def combination(least: int, most: int, have: dict[str, int], rng: np.random.Generator) -> tuple[str, list[str]]:
     """A legal Guandan combination (:data:`COMBINATIONS`) of ``least`` to
     ``most`` cards, as a player lays it (a same-rank group together, a run
@@ -212,7 +215,7 @@ def lay_plays(faces: list[tuple[np.ndarray, str]], kind: str, angles: tuple[floa
 def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "test"), plays: int = 20,
             seed: int = 424242, per_play: list | None = None, marked: bool = True,
             venue_curve: bool = False, combinations: bool = True, empty_look: bool = True,
-            shadow_after: bool = False) -> dict:
+            shadow_after: bool = False, px_per_mm: tuple[float, float] | None = None) -> dict:
     """The figures of the module's docstring: ``plays`` plays of each stock,
     kind and angle bin.  ``per_play``: a list that gets one dict a play.
     ``combinations``: each play a legal combination (else faces drawn at
@@ -226,7 +229,10 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
     half of a stock's plays as ``guandan-ref camera-check --fit`` fits one and
     judged on the other half (:func:`benchmarks.bench_real_piles.venue_cross_fit`).
     ``shadow_after``: see :func:`lay_plays` (each group's ``more_than_read``
-    then says how many plays the empty look marks, right ones among them)."""
+    then says how many plays the empty look marks, right ones among them).
+    ``px_per_mm``: every play and its bare surface as a camera seeing the
+    cloth that finely (across, along the zone) gives them (:func:`seen_at`;
+    the draws are as without it)."""
     rng = np.random.default_rng(seed)
     rows: list[dict] = []
     calibration, asked_below = calibration_for(det), Settings().min_confidence
@@ -240,6 +246,7 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
         pools[white_stock(img)].append((img, f.face))
     out: dict = {"source": f"{SOURCE[0]} {SOURCE[1]} ({SOURCE[2]}); real card faces, laid as plays here"
                            + ("; a hard shadow cast over each once it lay" if shadow_after else ""),
+                 **({"camera_px_per_mm": {"across": px_per_mm[0], "along": px_per_mm[1]}} if px_per_mm else {}),
                  "splits": list(splits), "faces": {"white card stock": len(pools[True]),
                                                    "coloured or dark stock (art decks)": len(pools[False])}}
     by_angle: dict[str, Counter] = {f"{lo}-{hi}": Counter() for lo, hi in ANGLE_BINS}
@@ -252,6 +259,8 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
             for lo, hi in ANGLE_BINS:
                 c = Counter()
                 laid = lay_plays(pools[white], kind, (lo, hi), plays, rng, combinations, shadow_after)
+                if px_per_mm is not None:
+                    laid = [(seen_at(p, *px_per_mm), seen_at(b, *px_per_mm), *rest) for p, b, *rest in laid]
                 for i in range(0, len(laid), BATCH):
                     batch = laid[i:i + BATCH]
                     # (the zone seen bare before: its cards looked for where it changed, as the table
@@ -351,6 +360,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--shadow-after", action="store_true",
                     help="every play under a hard shadow band cast only once it lay (the zone seen bare "
                          "without it): right plays the empty look marks should stay 0")
+    ap.add_argument("--px-per-mm", type=px_per_mm_value, metavar="ACROSS[,ALONG]",
+                    help=PX_PER_MM_HELP)
     args = ap.parse_args(argv)
     if not 1 <= args.plays <= 1000:
         ap.error("--plays: from 1 to 1000")
@@ -359,7 +370,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         out = measure(det, args.root, tuple(s for s in args.splits.split(",") if s), args.plays, args.seed, rows,
                       not args.unmarked, args.venue_curve, not args.random_faces, not args.no_empty_look,
-                      args.shadow_after)
+                      args.shadow_after, args.px_per_mm)
     except CardFacesError as e:
         print(f"bench_real_fans: {e}", file=sys.stderr)
         return 2

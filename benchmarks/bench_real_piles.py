@@ -52,7 +52,9 @@ reader copes with real overlapping cards at any angle, not how it meets
 the aims for plays; the phone set also gives recall apart for the cards
 whose box is taller than wide (within about 45 degrees of upright, or of
 upside down, if the card shows whole) and for the others (only roughly:
-a tilted view makes an upright card look wider).
+a tilted view makes an upright card look wider).  ``--px-per-mm
+ACROSS[,ALONG]`` reads each as a camera seeing the cloth that finely gives
+it (:func:`seen_at`).
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -73,12 +76,64 @@ from referee.settings import Settings  # noqa: E402
 from vision.reading.deck_profile import DeckProfileError  # noqa: E402
 from vision.reading.classes import JOKERS  # noqa: E402
 from vision.reading.detector import CardDetector, DetectorError  # noqa: E402
+from vision.reading.table import PLAY_ZONE_MM, ZONE_PX  # noqa: E402
 from vision.reading.tracker import calibration_for, play_confidence  # noqa: E402
 from vision.training import real_piles  # noqa: E402
 # the phone set's loaders live with the training tools that also read its training split
 from vision.training.real_piles import CARD_PX, INDEX_PX, PHONE_ASPECT, Label, read_as_zone, yolo_labels  # noqa: E402
 # CardCounterML's class names as the referee's codes: the training tools read its training split too
 from vision.training.labelled_index_crops import SET_NAMES, face  # noqa: E402
+
+ZONE_PX_PER_MM = ZONE_PX[0] / PLAY_ZONE_MM[0]   # the zone pictures' scale (2.13 px/mm)
+
+
+def seen_at(picture: np.ndarray, across: float, along: float | None = None) -> np.ndarray:
+    """A zone picture as a camera that sees the cloth at ``across`` camera
+    pixels a millimetre (and ``along`` up and down the zone: a camera tilted
+    that way sees it shorter; None: the same) gives it once the table
+    watcher has rectified it: the camera's pixels each the mean of the
+    cloth they see (OpenCV's area resampling), then drawn back up to the
+    zone pictures' scale as :meth:`vision.reading.table.TableGeometry.rectify`
+    draws them (linear).  At :data:`ZONE_PX_PER_MM` or finer, the picture as it is.
+
+    >>> img = np.zeros((40, 60, 3), np.uint8); img[:, 30:] = 200
+    >>> out = seen_at(img, ZONE_PX_PER_MM / 4)
+    >>> out.shape, int(out[0, 0, 0]), int(out[0, -1, 0]), 0 < int(out[0, 30, 0]) < 200
+    ((40, 60, 3), 0, 200, True)
+    >>> seen_at(img, 3.0) is img
+    True
+    """
+    along = across if along is None else along
+    if across >= ZONE_PX_PER_MM and along >= ZONE_PX_PER_MM:
+        return picture
+    h, w = picture.shape[:2]
+    fx, fy = min(1.0, across / ZONE_PX_PER_MM), min(1.0, along / ZONE_PX_PER_MM)
+    small = cv2.resize(picture, (max(1, round(w * fx)), max(1, round(h * fy))), interpolation=cv2.INTER_AREA)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def px_per_mm_value(text: str) -> tuple[float, float]:
+    """A ``--px-per-mm`` value: ACROSS or ACROSS,ALONG, each finite, 0.3 up to the zone pictures' scale.
+
+    >>> px_per_mm_value("1.5"), px_per_mm_value("2,1.2")
+    ((1.5, 1.5), (2.0, 1.2))
+    >>> px_per_mm_value("nan")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: nan: camera pixels a millimetre from 0.3 to 2.13
+    """
+    parts = text.split(",")
+    try:
+        values = [float(v) for v in parts]
+    except ValueError:
+        values = []
+    if len(values) not in (1, 2) or not all(0.3 <= v <= round(ZONE_PX_PER_MM, 2) for v in values):
+        raise argparse.ArgumentTypeError(f"{text}: camera pixels a millimetre from 0.3 to {ZONE_PX_PER_MM:.2f}")
+    return values[0], values[-1]
+
+
+PX_PER_MM_HELP = ("every zone as a camera seeing the cloth this finely gives it (0.3-2.13 camera px a mm; "
+                  "ALONG: up and down the zone, a camera tilted that way; default: the zone pictures' own 2.13)")
+
 
 ASPECT = 16 / 9   # CardCounterML's webcam frame, squeezed into 640x640 by the set's export
 # The phone set's frame (PHONE_ASPECT, 4:3), likewise squeezed: all 88 were taken in one
@@ -146,14 +201,15 @@ SETS = {
 
 
 def measure(det: CardDetector, folder: Path, which: str = "ccml", per_photo: bool = False,
-            venue_curve: bool = False) -> dict:
+            venue_curve: bool = False, px_per_mm: tuple[float, float] | None = None) -> dict:
     """The module's figures for one set.  Each photograph's read is also
     weighed as a table would weigh a play: its confidence from the curve the
     table applies (:func:`vision.reading.tracker.calibration_for`), halved
     where the cards are doubted (:func:`vision.reading.tracker.play_confidence`:
     most piles are no combination), against the table's default
     ``min_confidence``; a wrong read at or above it would reach the referee
-    unasked."""
+    unasked.  ``px_per_mm``: each photograph's zone picture as a camera
+    seeing the cloth that finely (across, along) gives it (:func:`seen_at`)."""
     photo_set = SETS[which]
     calibration, asked_below = calibration_for(det), Settings().min_confidence
     tally: Counter = Counter()
@@ -163,7 +219,11 @@ def measure(det: CardDetector, folder: Path, which: str = "ccml", per_photo: boo
         if img is None:
             raise SystemExit(f"bench_real_piles: cannot read {path}")
         truth = {f for f, _, _ in labels if f}
-        _, read = read_as_zone(det, img, labels, photo_set.aspect, photo_set.longest_px)
+        if px_per_mm is None:
+            _, read = read_as_zone(det, img, labels, photo_set.aspect, photo_set.longest_px)
+        else:
+            picture = real_piles.zone_picture(img, labels, photo_set.aspect, photo_set.longest_px)
+            read = real_piles.read_whole(det, seen_at(picture, *px_per_mm))
         got = Counter(read.names)
         exact = set(got) == truth and max(got.values(), default=1) == 1
         jokers = sum(n for f, n in got.items() if f in JOKERS and f not in truth)
@@ -271,7 +331,8 @@ def venue_cross_fit(rows: list[dict], shipped, threshold: float, group: str | No
                 tally[name]["brier"] += (p - r["exact"]) ** 2
                 tally[name]["promised"] += p
     return {"how": "two halves of the photographs (odd, even), each fitted as a checking round and judged on the "
-                   "other" + (f" (halves by {group})" if group else ""), "reads": len(reads), "right": sum(r["exact"] for r in reads),
+                   "other" + (f" (halves by {group})" if group else ""),
+            "reads": len(reads), "right": sum(r["exact"] for r in reads),
             **{name: {f"at_least_{threshold:g}": f"{t['sure_right']}/{t['sure']} right",
                       "mean_probability": round(t["promised"] / max(1, t["reads"]), 3),
                       "brier": round(t["brier"] / max(1, t["reads"]), 4)}
@@ -310,6 +371,7 @@ def main() -> int:
     ap.add_argument("--venue-curve", action="store_true",
                     help="also fit a venue's own confidence curve on half the photographs (as guandan-ref "
                          "camera-check --fit does on a checking round) and judge it on the other half")
+    ap.add_argument("--px-per-mm", type=px_per_mm_value, metavar="ACROSS[,ALONG]", help=PX_PER_MM_HELP)
     add_turn_options(ap)
     args = ap.parse_args()
     turning, said = turn_settings(args)
@@ -321,7 +383,10 @@ def main() -> int:
                       "detector": det.model_path.name, "index_classifier": det.classifier.model_path.name,
                       **({"deck_profile": args.deck.name} if args.deck else {}),
                       **said,
-                      **measure(det, args.dir, args.set, args.per_photograph, args.venue_curve)}, indent=1))
+                      **({"camera_px_per_mm": dict(zip(("across", "along"), args.px_per_mm))} if args.px_per_mm
+                         else {}),
+                      **measure(det, args.dir, args.set, args.per_photograph, args.venue_curve, args.px_per_mm)},
+                     indent=1))
     return 0
 
 

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import benchmarks.bench_real_fans as fans
+import benchmarks.bench_real_piles as piles
 from referee.combos import readings
 from vision.reading.tracker import no_combination
 from vision.training.card_faces import CardFacesError
@@ -85,3 +86,25 @@ def test_a_shadow_cast_after_lies_over_the_play_not_over_the_bare_zone_and_draws
         assert np.array_equal(picture[edge], bare[edge])            # one light over both
         darker = plain[edge].astype(int).sum(axis=1) - dark[edge].astype(int).sum(axis=1)
         assert (darker > 60).any() and (darker >= 0).all()          # the band over the play alone
+
+
+def test_a_coarser_camera_loses_fine_print_only_the_way_it_sees_coarser():
+    # one-pixel stripes across and up-and-down: a camera at half the zones' scale cannot keep them
+    img = np.zeros((64, 96, 3), np.uint8)
+    across, along = img.copy(), img.copy()
+    across[:, ::2] = 255       # stripes that alternate across the zone
+    along[::2, :] = 255        # and up and down it
+    half = piles.ZONE_PX_PER_MM / 2
+    for picture in (across, along):
+        assert piles.seen_at(picture, half).shape == picture.shape
+        assert piles.seen_at(picture, half).std() < 0.2 * picture.std()     # washed out both ways
+    tilted = (piles.ZONE_PX_PER_MM, half)      # a camera tilted up and down the zone
+    assert np.array_equal(piles.seen_at(across, *tilted), across)           # across: as finely as before
+    assert piles.seen_at(along, *tilted).std() < 0.2 * along.std()
+
+
+@pytest.mark.parametrize("value", ["0.2", "3", "1.5,inf", "1,2,3", "x"])
+def test_a_camera_scale_out_of_range_is_refused_before_any_work(value, capsys):
+    with pytest.raises(SystemExit):
+        fans.main(["--root", "/nonexistent", "--px-per-mm", value])
+    assert "camera pixels a millimetre" in capsys.readouterr().err

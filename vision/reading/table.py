@@ -59,7 +59,8 @@ REMINDER_ZONE_MM = (140.0, 98.0)
 ZONE_MARGIN_MM = 15.0
 # Camera pixels per cloth millimetre below which calibration warns: the
 # zones want 2 (ZONE_PX), the generated tables' far zones are seen at 1.8
-# and read 99 % of plays, at 1 px/mm about one index in ten is unreadable
+# and read 99 % of plays; on real cards 1.5 loses 2-5 cards in 100 and 1.0
+# 5-9 (models/MODEL_CARD.md, "What a coarser or tilted camera costs on real cards")
 MIN_PX_PER_MM = 1.5
 
 
