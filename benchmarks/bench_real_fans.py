@@ -57,10 +57,12 @@ their cards (``marked_right``).
 ``--px-per-mm ACROSS[,ALONG]`` reads every play as a camera seeing the
 cloth that finely gives it (:func:`benchmarks.bench_real_piles.seen_at`;
 ALONG alone coarser: a camera tilted up and down the zone): what a venue's
-coarser camera costs.
+coarser camera costs.  ``--glare`` puts a lamp's glare on each play's
+cards (:func:`glare_on_cards`), ``--motion-blur PX`` reads each play as a
+camera moving PX px while exposed gives it (:func:`shaken`).
 
     python benchmarks/bench_real_fans.py --root ROOT [--plays 20] [--splits valid,test] [--per-play FILE] \
-        [--venue-curve] [--random-faces] [--shadow-after] [--px-per-mm 1.5]
+        [--venue-curve] [--random-faces] [--shadow-after] [--px-per-mm 1.5] [--glare] [--motion-blur 3]
 """
 
 from __future__ import annotations
@@ -99,6 +101,61 @@ COMBINATIONS = {"single": (1,), "pair": (2,), "triple": (3,), "bomb": (4, 5, 6, 
                 "straight": (5,), "straight_flush": (5,), "tube": (6,), "plate": (6,)}
 BATCH = 8
 MARGIN_PX = Zone.margin_px(ZONE_MARGIN_MM)     # the cloth round the zone the table watcher reads with it
+GLARE_SIGMA_PX = (8.0, 25.0)   # a glare spot's spread: 2-6 cm across at the zones' 2.13 px/mm
+GLARE_CARD_LEVEL = 30          # grey levels a laid card differs from the bare surface by, somewhere
+def glare_on_cards(picture: np.ndarray, bare: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``picture`` with a lamp's glare on its cards: a soft round spot where a
+    glossy card reflects the lamp (2-6 cm across, :data:`GLARE_SIGMA_PX`),
+    washed towards white (most of the way at its middle), centred on a
+    pixel where the play differs from its ``bare`` surface (a card), and
+    only within the play's outline (the cloth round the cards is matte and
+    shows none).  The picture as it is where nothing was laid.
+
+    >>> bare = np.full((60, 80, 3), 90, np.uint8)
+    >>> play = bare.copy(); play[20:40, 30:50] = 150
+    >>> lit = glare_on_cards(play, bare, np.random.default_rng(1))
+    >>> int(lit[20:40, 30:50].max()) > 200, np.array_equal(lit[:18], play[:18]), lit.shape == play.shape
+    (True, True, True)
+    >>> glare_on_cards(bare, bare, np.random.default_rng(1)) is bare
+    True
+    """
+    cards = np.argwhere(np.abs(picture.astype(np.int16) - bare.astype(np.int16)).max(axis=2) > GLARE_CARD_LEVEL)
+    if not len(cards):
+        return picture
+    y, x = cards[int(rng.integers(len(cards)))]
+    sigma = float(rng.uniform(*GLARE_SIGMA_PX))
+    yy, xx = np.mgrid[0:picture.shape[0], 0:picture.shape[1]].astype(np.float32)
+    spot = float(rng.uniform(0.75, 1.0)) * np.exp(-((yy - y) ** 2 + (xx - x) ** 2) / (2 * sigma ** 2))
+    # (on the cards alone: the play's outline, the hull of where it differs from the bare surface)
+    glossy = np.zeros(picture.shape[:2], np.uint8)
+    cv2.fillConvexPoly(glossy, cv2.convexHull(cards[:, ::-1].astype(np.int32)), 1)
+    spot *= glossy
+    f = picture.astype(np.float32)
+    return np.clip(f + (255.0 - f) * spot[:, :, None], 0, 255).astype(np.uint8)
+
+
+def shaken(picture: np.ndarray, length: float, angle: float) -> np.ndarray:
+    """``picture`` as a camera that moved ``length`` px (the zones' scale)
+    along ``angle`` degrees while it was exposed gives it: a line blur (a
+    camera on a stand that the table's knocks shake, or a slow shutter in
+    dim light).  Under 1 px, the picture as it is.
+
+    >>> img = np.zeros((9, 21, 3), np.uint8); img[:, 10] = 210
+    >>> [int(v) for v in shaken(img, 3, 0.0)[4, 8:13, 0]]
+    [0, 70, 70, 70, 0]
+    >>> shaken(img, 0.5, 0.0) is img
+    True
+    """
+    if length < 1:
+        return picture
+    k = int(np.ceil(length)) | 1        # an odd kernel, the line through its middle
+    line = np.zeros((k, k), np.float32)
+    c = k // 2
+    dx, dy = np.cos(np.radians(angle)) * (length - 1) / 2, np.sin(np.radians(angle)) * (length - 1) / 2
+    cv2.line(line, (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy)), 1.0, 1)
+    return cv2.filter2D(picture, -1, line / line.sum(), borderType=cv2.BORDER_REPLICATE)
+
+
 def combination(least: int, most: int, have: dict[str, int], rng: np.random.Generator) -> tuple[str, list[str]]:
     """A legal Guandan combination (:data:`COMBINATIONS`) of ``least`` to
     ``most`` cards, as a player lays it (a same-rank group together, a run
@@ -215,7 +272,8 @@ def lay_plays(faces: list[tuple[np.ndarray, str]], kind: str, angles: tuple[floa
 def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "test"), plays: int = 20,
             seed: int = 424242, per_play: list | None = None, marked: bool = True,
             venue_curve: bool = False, combinations: bool = True, empty_look: bool = True,
-            shadow_after: bool = False, px_per_mm: tuple[float, float] | None = None) -> dict:
+            shadow_after: bool = False, px_per_mm: tuple[float, float] | None = None,
+            glare: bool = False, motion_blur: float = 0.0) -> dict:
     """The figures of the module's docstring: ``plays`` plays of each stock,
     kind and angle bin.  ``per_play``: a list that gets one dict a play.
     ``combinations``: each play a legal combination (else faces drawn at
@@ -232,8 +290,13 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
     then says how many plays the empty look marks, right ones among them).
     ``px_per_mm``: every play and its bare surface as a camera seeing the
     cloth that finely (across, along the zone) gives them (:func:`seen_at`;
-    the draws are as without it)."""
+    the draws are as without it).  ``glare``: every play with a lamp's
+    glare on its cards (:func:`glare_on_cards`; drawn apart, so the plays
+    are as without it).  ``motion_blur``: every play and its bare surface
+    as a camera moving that many px while exposed gives them (:func:`shaken`,
+    each play its own direction)."""
     rng = np.random.default_rng(seed)
+    spots = np.random.default_rng([seed, 7])
     rows: list[dict] = []
     calibration, asked_below = calibration_for(det), Settings().min_confidence
     pools: dict[bool, list[tuple[np.ndarray, str]]] = {True: [], False: []}
@@ -245,7 +308,9 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
             raise CardFacesError(f"cannot read {f.path}")
         pools[white_stock(img)].append((img, f.face))
     out: dict = {"source": f"{SOURCE[0]} {SOURCE[1]} ({SOURCE[2]}); real card faces, laid as plays here"
-                           + ("; a hard shadow cast over each once it lay" if shadow_after else ""),
+                           + ("; a hard shadow cast over each once it lay" if shadow_after else "")
+                           + ("; a lamp's glare on each play's cards" if glare else "")
+                           + (f"; the camera moving {motion_blur:g} px while exposed" if motion_blur else ""),
                  **({"camera_px_per_mm": {"across": px_per_mm[0], "along": px_per_mm[1]}} if px_per_mm else {}),
                  "splits": list(splits), "faces": {"white card stock": len(pools[True]),
                                                    "coloured or dark stock (art decks)": len(pools[False])}}
@@ -259,6 +324,11 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
             for lo, hi in ANGLE_BINS:
                 c = Counter()
                 laid = lay_plays(pools[white], kind, (lo, hi), plays, rng, combinations, shadow_after)
+                if glare:
+                    laid = [(glare_on_cards(p, b, spots), b, *rest) for p, b, *rest in laid]
+                if motion_blur:
+                    laid = [(shaken(p, motion_blur, a), shaken(b, motion_blur, a), *rest)
+                            for (p, b, *rest), a in zip(laid, spots.uniform(0.0, 180.0, len(laid)))]
                 if px_per_mm is not None:
                     laid = [(seen_at(p, *px_per_mm), seen_at(b, *px_per_mm), *rest) for p, b, *rest in laid]
                 for i in range(0, len(laid), BATCH):
@@ -360,17 +430,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--shadow-after", action="store_true",
                     help="every play under a hard shadow band cast only once it lay (the zone seen bare "
                          "without it): right plays the empty look marks should stay 0")
+    ap.add_argument("--glare", action="store_true",
+                    help="every play with a lamp's glare on its cards (a white spot 2-6 cm across)")
+    ap.add_argument("--motion-blur", type=float, default=0.0, metavar="PX",
+                    help="every play and its bare zone as a camera moving PX px (0-20) while exposed gives them")
     ap.add_argument("--px-per-mm", type=px_per_mm_value, metavar="ACROSS[,ALONG]",
                     help=PX_PER_MM_HELP)
     args = ap.parse_args(argv)
     if not 1 <= args.plays <= 1000:
         ap.error("--plays: from 1 to 1000")
+    if not 0 <= args.motion_blur <= 20:         # (NaN fails both)
+        ap.error("--motion-blur: from 0 to 20 px")
     det = CardDetector(threads=args.threads)
     rows: list | None = [] if args.per_play else None
     try:
         out = measure(det, args.root, tuple(s for s in args.splits.split(",") if s), args.plays, args.seed, rows,
                       not args.unmarked, args.venue_curve, not args.random_faces, not args.no_empty_look,
-                      args.shadow_after, args.px_per_mm)
+                      args.shadow_after, args.px_per_mm, args.glare, args.motion_blur)
     except CardFacesError as e:
         print(f"bench_real_fans: {e}", file=sys.stderr)
         return 2

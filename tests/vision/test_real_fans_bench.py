@@ -108,3 +108,47 @@ def test_a_camera_scale_out_of_range_is_refused_before_any_work(value, capsys):
     with pytest.raises(SystemExit):
         fans.main(["--root", "/nonexistent", "--px-per-mm", value])
     assert "camera pixels a millimetre" in capsys.readouterr().err
+
+
+def _faces_root(tmp_path):
+    """A card-face set of the real faces in tests/data (CC0, tests/data/real/LICENSE.md), each face twice."""
+    import shutil
+    from pathlib import Path
+
+    real = Path(__file__).parents[1] / "data" / "real" / "faces_more"
+    for k, path in enumerate(sorted(real.glob("*.jpg"))):
+        folder = tmp_path / "faces" / "dataset" / "valid" / path.stem.rsplit("_", 1)[0].replace("_", " ")
+        folder.mkdir(parents=True, exist_ok=True)
+        for copy in range(2):
+            shutil.copy(path, folder / f"{k}-{copy}.jpg")
+    return tmp_path
+
+
+def test_the_camera_options_read_the_same_plays_seen_otherwise(detector, tmp_path):
+    root = _faces_root(tmp_path)
+    plain, seen = [], []
+    fans.measure(detector, root, ("valid",), 1, 11, plain)
+    out = fans.measure(detector, root, ("valid",), 1, 11, seen, glare=True, motion_blur=4.0, px_per_mm=(1.5, 1.2))
+    assert [(r["truth"], r["angle"]) for r in plain] == [(r["truth"], r["angle"]) for r in seen]
+    assert len(plain) >= 9                               # each kind and angle of the white stock
+    assert out["camera_px_per_mm"] == {"across": 1.5, "along": 1.2}
+    assert "glare" in out["source"] and "moving 4 px" in out["source"]
+
+
+def test_a_lamps_glare_lies_on_the_cards_alone_and_a_shaken_camera_blurs_both_pictures_alike():
+    faces = [(np.full((224, 160, 3), 200, np.uint8), s + r) for s in fans.SUITS for r in fans.RANKS[1:]]
+    rng = np.random.default_rng(4)
+    for picture, bare, *_ in fans.lay_plays(faces, "fan", (0.0, 15.0), 6, np.random.default_rng(2)):
+        lit = fans.glare_on_cards(picture, bare, rng)
+        cards = np.abs(picture.astype(int) - bare.astype(int)).max(axis=2) > fans.GLARE_CARD_LEVEL
+        ys, xs = np.nonzero(cards)
+        off = np.ones(cards.shape, bool)
+        off[ys.min():ys.max() + 1, xs.min():xs.max() + 1] = False      # outside the play's box
+        assert np.array_equal(lit[off], picture[off])
+        assert (lit.astype(int) - picture.astype(int)).max() > 40          # a spot, washed towards white
+        assert (lit.astype(int) >= picture.astype(int)).all()
+        blurred, plain = fans.shaken(picture, 5, 30.0), fans.shaken(bare, 5, 30.0)
+        edge = np.ones(cards.shape, bool)
+        edge[fans.MARGIN_PX:-fans.MARGIN_PX, fans.MARGIN_PX:-fans.MARGIN_PX] = False
+        assert np.array_equal(blurred[edge], plain[edge])                 # the cloth round the zone: alike
+        assert not np.array_equal(blurred, picture)
