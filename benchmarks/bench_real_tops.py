@@ -27,12 +27,16 @@ moves, how often it said it found the table again, or lost it);
 each play lies still, after it is reported: the lights off (the frame at
 4 %), a capture card's blue "no signal" screen and a dark coat over the
 lens in turn (:mod:`vision.reading.picture_loss`; the camera said offline
-and back, and any play reported again).
+and back, and any play reported again); ``--shake [MM]`` sways the
+camera's stand MM mm (default 2) as each play is laid, dying away over
+0.8 s (:func:`swaying`: each frame moved and blurred along the sway; a
+play read while the picture still shakes).
 
     python benchmarks/bench_real_tops.py [--plays 3] [--tops N] [--lights as_shot,warm,dim] [--seed 5] [--details FILE]
     python benchmarks/bench_real_tops.py --lights warm,cold --joker-bombs 0.3 [--no-white-balance]
     python benchmarks/bench_real_tops.py --bump [MM] --plays 4
     python benchmarks/bench_real_tops.py --blackout [S] --plays 3
+    python benchmarks/bench_real_tops.py --shake [MM] --plays 3
 """
 
 from __future__ import annotations
@@ -83,9 +87,36 @@ def _coat(f: np.ndarray) -> np.ndarray:
 BLACKOUTS = (lambda f: cv2.convertScaleAbs(f, alpha=0.04), lambda f: np.full_like(f, (160, 40, 0)), _coat)
 
 
+SWAY = 8     # frames a knocked stand sways for (0.8 s at 10 frames a second), dying away
+
+
+def swaying(still: np.ndarray, px: float, angle: float) -> list[np.ndarray]:
+    """The frames a camera gives while its stand sways along ``angle``
+    degrees, ``px`` camera pixels at first, then less (:data:`SWAY` frames,
+    the last a third as far): each frame moved along the sway, one way then
+    the other, and blurred by as far as the camera moved while it was
+    exposed (:func:`benchmarks.bench_real_fans.shaken`).
+
+    >>> frames = swaying(np.zeros((40, 60, 3), np.uint8), 6.0, 0.0)
+    >>> len(frames), all(f.shape == (40, 60, 3) for f in frames)
+    (8, True)
+    """
+    from benchmarks.bench_real_fans import shaken
+
+    out = []
+    along = np.array([np.cos(np.radians(angle)), np.sin(np.radians(angle))])
+    for k in range(SWAY):
+        far = px * (1.0 - 2.0 * k / (3.0 * (SWAY - 1)))       # px down to px / 3
+        moved = np.float32([[1, 0, 0], [0, 1, 0]])
+        moved[:, 2] = along * far / 2 * (1 if k % 2 == 0 else -1)
+        f = cv2.warpAffine(still, moved, (still.shape[1], still.shape[0]), borderMode=cv2.BORDER_REPLICATE)
+        out.append(shaken(f, far, angle))
+    return out
+
+
 def watch_top(det: CardDetector, gen: SceneGenerator, top: np.ndarray, plays: int, light: str,
               rng: np.random.Generator, details: list | None = None, joker_bombs: float = 0.0,
-              white_balance: bool = True, bump: float = 0.0, blackout: float = 0.0) -> Counter:
+              white_balance: bool = True, bump: float = 0.0, blackout: float = 0.0, shake: float = 0.0) -> Counter:
     """One table with ``top``, ``plays`` plays laid and swept in S's zone; the
     counts.  ``details``: gets one dict a play (the cards laid, the play
     events of its stretch of time).  ``joker_bombs``: the share of plays
@@ -95,7 +126,9 @@ def watch_top(det: CardDetector, gen: SceneGenerator, top: np.ndarray, plays: in
     quarter of ``bump`` mm to ``bump`` mm on the cloth) and stays so
     (:mod:`vision.reading.camera_shift`); 0: never.  ``blackout``: seconds
     without a picture in the middle of each play's still stretch (the kinds
-    of :data:`BLACKOUTS` in turn); 0: none."""
+    of :data:`BLACKOUTS` in turn); 0: none.  ``shake``: mm the camera's
+    stand sways as each play's cards are laid (:func:`swaying`), for
+    :data:`SWAY` frames after the hand leaves; 0: a still camera."""
     painter = TablePainter(gen, rng, top=top)
     script: list[np.ndarray] = []
     lit = (lambda f: f) if light == "as_shot" else (lambda f: relight(f, light, np.random.default_rng(0)))
@@ -122,6 +155,10 @@ def watch_top(det: CardDetector, gen: SceneGenerator, top: np.ndarray, plays: in
         laid.append(cards)
         script += [frame(None, False)] * BARE + [frame(cards, True)] * LAYING
         still = frame(cards, False)
+        if shake:
+            px_mm = float(np.linalg.norm(np.subtract(*calibrate(script[0]).to_image([(0, 0), (100, 0)])))) / 100
+            # (its own draw: the plays are the same as without the sway)
+            script += swaying(still, shake * px_mm, float(np.random.default_rng([p, 77]).uniform(0.0, 180.0)))
         script += [still] * STILL
         if blackout:
             script += [BLACKOUTS[p % len(BLACKOUTS)](still)] * round(blackout * FPS) + [still] * STILL
@@ -177,6 +214,8 @@ def main() -> int:
                          "(default 40) mm")
     ap.add_argument("--blackout", type=float, nargs="?", const=2.0, default=0.0, metavar="S",
                     help="take the picture away for S (default 2) seconds while each play lies still")
+    ap.add_argument("--shake", type=float, nargs="?", const=2.0, default=0.0, metavar="MM",
+                    help="the camera's stand sways MM (default 2) mm as each play is laid, dying away in 0.8 s")
     ap.add_argument("--no-white-balance", action="store_true",
                     help="read the pictures as the camera gives them (the lamp's colour left in)")
     args = ap.parse_args()
@@ -186,6 +225,8 @@ def main() -> int:
         ap.error("--bump: 0 to 200 mm")
     if not 0.0 <= args.blackout <= 60.0:
         ap.error("--blackout: 0 to 60 seconds")
+    if not 0.0 <= args.shake <= 20.0:
+        ap.error("--shake: 0 to 20 mm")
     if not 1 <= args.plays <= 50:
         ap.error("--plays: 1 to 50")
     lights = args.lights.split(",")
@@ -199,7 +240,7 @@ def main() -> int:
     det = CardDetector(threads=args.threads)
     out: dict = {"tops": len(tops), "plays_a_top": args.plays, "decks": list(HELD_OUT_DECKS),
                  "joker_bomb_share": args.joker_bombs, "white_balance": not args.no_white_balance,
-                 "camera_knocked_mm": args.bump, "blackout_s": args.blackout}
+                 "camera_knocked_mm": args.bump, "blackout_s": args.blackout, "stand_sways_mm": args.shake}
     total: Counter = Counter()
     start = time.perf_counter()
     details: list | None = [] if args.details else None
@@ -213,7 +254,7 @@ def main() -> int:
             top = zone_surface(s, (1800, 1800), rng)
             mine: list | None = [] if details is not None else None
             got = watch_top(det, gen, top, args.plays, light, rng, mine, args.joker_bombs,
-                            not args.no_white_balance, args.bump, args.blackout)
+                            not args.no_white_balance, args.bump, args.blackout, args.shake)
             if details is not None and mine is not None:
                 details += [{"light": light, "top": s.name, **d} for d in mine]
             c += got

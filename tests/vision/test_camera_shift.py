@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.reading.camera_shift import HOLD_S, SHIFT_MM, CameraShift
+from vision.reading.camera_shift import HOLD_S, SHIFT_MM, SWAY_MM, SWAY_S, CameraShift
 from vision.reading.table import TableGeometry, calibrate, default_layout, marker_corners_mm
 from vision.reading.watch import TableWatcher
 from vision.training.card_art import load_decks
@@ -125,3 +125,50 @@ def test_a_camera_knocked_with_its_markers_covered_holds_its_zones(painter, dete
     assert [(e.type, e.get("online")) for e in events][0] == ("device_status", True)
     assert events[0].get("moved_mm") > SHIFT_MM
     assert [sorted(e.cards) for e in events if e.type == "play"] == [sorted(plays["S-play"])]
+
+
+def test_a_swaying_stand_holds_its_frames_and_is_said_only_when_it_does_not_stop():
+    shift = CameraShift(_geo())
+    rng = np.random.default_rng(1)
+    shift.update(0.0, _where())
+    # a pixel of corner noise (half a mm) from frame to frame is no sway
+    for k in range(1, 10):
+        shift.update(k * 0.1, {i: c + rng.normal(0, 0.5, c.shape) for i, c in _where().items()})
+        assert not shift.swaying
+    # a knock: the stand sways 2 mm each way for 0.6 s, then holds still
+    sway = [_where(4 * (-1) ** k, 0) for k in range(6)]
+    assert [(shift.update(1.0 + k * 0.1, where), shift.swaying)[1] for k, where in enumerate(sway)] == [True] * 6
+    assert shift.sway_news(1.5) is None                  # a second of swaying is no news
+    assert shift.update(1.6, _where(4 * (-1) ** 5, 0)) is None and not shift.swaying   # still, where it stopped
+    assert shift.update(1.7, _where()) is None and shift.swaying                      # (back by 2 mm: one frame)
+    # a hand over the markers: nothing to compare, no sway
+    assert shift.update(1.8, _where(ids=[0])) is None and not shift.swaying
+    # a loose stand: swaying in every frame for SWAY_S, said once, and said again when it stops
+    news = []
+    for k in range(int(SWAY_S / 0.1) + 5):
+        shift.update(3.0 + k * 0.1, _where(3 * (-1) ** k, 0))
+        news.append(shift.sway_news(3.0 + k * 0.1))
+    said = [n for n in news if n is not None]
+    assert len(said) == 1 and said[0].kind == "swaying" and said[0].shift_mm >= SWAY_MM
+    assert "has not held still" in said[0].reason
+    t = 3.0 + len(news) * 0.1
+    for k in range(3):
+        shift.update(t + k * 0.1, _where(3, 0))
+    assert [n.kind for n in [shift.sway_news(t + 0.3)] if n] == ["steady"]
+    assert shift.sway_news(t + 0.4) is None
+
+
+def test_frames_of_a_swaying_camera_reach_no_zone_and_a_play_is_reported_once_it_holds_still(painter, detector):
+    from benchmarks.bench_real_tops import SWAY, swaying
+
+    plays = {"S-play": ["S5", "H5"]}
+    bare, laid = painter.frame({}, clean=True)[0], painter.frame(plays, clean=True)[0]
+    geo = calibrate(bare)
+    px_mm = float(np.linalg.norm(np.subtract(*geo.to_image([(0, 0), (100, 0)])))) / 100
+    w = TableWatcher(geo, detector, zones=["S-play"], stable_s=0.3, stable_frames=2, name="camera 0")
+    assert [e for k in range(3) for e in w.process(k * 0.1, bare)] == []
+    # the cards laid, and the stand swaying 2 mm for 0.8 s: long enough for a play to settle
+    frames = swaying(laid, 2.0 * px_mm, 30.0) + [laid] * 5
+    events = [(k, e) for k, f in enumerate(frames) for e in w.process(0.3 + k * 0.1, f)]
+    assert [(e.type, sorted(e.cards)) for _, e in events] == [("play", ["H5", "S5"])]
+    assert events[0][0] >= SWAY           # read from the still frames alone

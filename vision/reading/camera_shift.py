@@ -15,6 +15,17 @@ with fewer, the zones are not read (their pictures would be of the wrong
 place) until three show again.  A hand over a marker hides it, it does
 not move it, so a passing hand never counts.
 
+A camera whose stand sways after a knock (a card slapped down, a chair
+pushed into the table) moves a little from every frame to the next and
+blurs what it sees: a pair of fives read as sixes while the picture
+shook was reported, and the fives again once it held still, a second play
+judged out of turn (models/MODEL_CARD.md, "A camera swaying on its
+stand").  Where the markers in view have moved :data:`SWAY_MM` or more
+since the last frame, the camera is :attr:`CameraShift.swaying`: the
+frame's zones are not read.  Still for :data:`SWAY_S` seconds, the
+stand is loose: said (:meth:`CameraShift.sway_news`), and again once it
+holds still.
+
 >>> import numpy as np
 >>> from vision.reading.table import TableGeometry, default_layout, marker_corners_mm
 >>> geo = TableGeometry("T01", 900.0, default_layout(), homography=np.diag([2.0, 2.0, 1.0]))
@@ -38,6 +49,8 @@ import numpy as np
 from vision.reading.table import TableGeometry, marker_corners_mm
 
 SHIFT_MM = 5.0     # markers this far from where the calibration has them: the camera (or the table) moved
+SWAY_MM = 0.75     # markers this far from where they were in the last frame: the camera is swaying
+SWAY_S = 5.0       # swaying in every frame for this long: said (a loose stand), until it holds still
 HOLD_S = 1.0       # ... for this long (a frame's noise, a marker half hidden, say nothing)
 MIN_MARKERS = 2    # markers in view that must agree before a move is believed
 REFIT_MARKERS = 3  # markers in view the homography is found again from (12 corners)
@@ -48,7 +61,9 @@ class ShiftNews:
     """What changed: ``kind`` ``"moved"`` (the table found again from the
     markers in view), ``"lost"`` (moved, too few markers in view: the zones
     are not read) or ``"found"`` (after ``lost``, found again);
-    ``shift_mm``: how far the markers had moved."""
+    ``shift_mm``: how far the markers had moved.  Or, from
+    :meth:`CameraShift.sway_news`, ``"swaying"`` (for :data:`SWAY_S`;
+    ``shift_mm``: from frame to frame) or ``"steady"`` (still again)."""
 
     kind: str
     shift_mm: float
@@ -61,6 +76,11 @@ class ShiftNews:
 
     @property
     def reason(self) -> str:
+        if self.kind == "swaying":
+            return (f"the camera has not held still for {SWAY_S:g} s (its stand sways {self.shift_mm:.1f} mm from "
+                    f"frame to frame: fix it firmly): its zones are not read while it moves")
+        if self.kind == "steady":
+            return "the camera holds still again"
         if self.kind == "lost":
             return (f"the camera moved ({self.shift_mm:.0f} mm) and only {self.markers} of the table's markers are "
                     f"in view: its zones are not read until three show (uncover them, or run guandan-ref calibrate)")
@@ -80,6 +100,10 @@ class CameraShift:
         self.corners_mm = marker_corners_mm(geo.size_mm)
         self.lost = False           # moved with too few markers in view: the zones are not to be read
         self._since: float | None = None
+        self.swaying = False        # the markers moved since the last frame: this frame is not to be read
+        self._last: dict[int, np.ndarray] = {}       # the last frame's markers in view
+        self._sway: tuple[float, float] | None = None    # (since, largest move in mm) while swaying
+        self._sway_said = False
 
     @property
     def suspect(self) -> bool:
@@ -90,6 +114,7 @@ class CameraShift:
         """The markers found in the frame at time ``t`` (id -> their corners in
         pixels; only the table's corners, ids 0-3, count); what changed, or None."""
         seen = {i: np.asarray(c, np.float64).reshape(4, 2) for i, c in found.items() if i in self.corners_mm}
+        self._swayed(t, seen)
         shift = self._shift_mm(seen) if len(seen) >= MIN_MARKERS else None
         if shift is None or shift < SHIFT_MM:
             self._since = None
@@ -115,6 +140,40 @@ class CameraShift:
         self.geo.homography = H
         was_lost, self.lost = self.lost, False
         return ShiftNews("found" if was_lost else "moved", shift, len(seen))
+
+    def _swayed(self, t: float, seen: dict[int, np.ndarray]) -> None:
+        """:attr:`swaying`: whether the markers in view in this frame and the
+        last (two or more) lie :data:`SWAY_MM` or more from where they were
+        (the median over their middles, in mm on the table); and since when."""
+        both = sorted(set(seen) & set(self._last))
+        self.swaying = False
+        if len(both) >= MIN_MARKERS:
+            inv = np.linalg.inv(self.geo.homography)
+            # each marker's middle: a change of light or exposure moves its edges
+            # in or out, all four corners apart, but not its middle
+            now, then = (cv2.perspectiveTransform(np.array([f[i].mean(axis=0) for i in both]).reshape(-1, 1, 2), inv)
+                         for f in (seen, self._last))
+            moved = float(np.median(np.linalg.norm((now - then).reshape(-1, 2), axis=1)))
+            self.swaying = moved >= SWAY_MM
+            if self.swaying:
+                since, most = self._sway or (t, 0.0)
+                self._sway = (since, max(most, moved))
+        if not self.swaying and len(both) >= MIN_MARKERS:
+            self._sway = None
+        self._last = seen
+
+    def sway_news(self, t: float) -> ShiftNews | None:
+        """``"swaying"`` once the camera has swayed in every frame (with two
+        or more markers in view) for :data:`SWAY_S` seconds, ``"steady"`` once
+        it holds still after that; None otherwise (a knock's second of
+        swaying is not news: those frames are just not read)."""
+        if self._sway is not None and not self._sway_said and t - self._sway[0] >= SWAY_S - 1e-9:
+            self._sway_said = True
+            return ShiftNews("swaying", self._sway[1], len(self._last))
+        if self._sway is None and self._sway_said:
+            self._sway_said = False
+            return ShiftNews("steady", 0.0, len(self._last))
+        return None
 
     def _shift_mm(self, seen: dict[int, np.ndarray]) -> float:
         """How far the markers in view lie from where the calibration has

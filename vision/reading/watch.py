@@ -172,7 +172,10 @@ class TableWatcher:
         the table found again from them (:mod:`vision.reading.camera_shift`),
         said in a ``device_status`` event of the camera ``name``; while the
         markers seem moved, and while too few are in view to find the table
-        again, no zone's read reaches its tracker.
+        again, no zone's read reaches its tracker; nor in a frame where they
+        moved since the last one (a stand swaying after a knock blurs the
+        cards), said once the camera has not held still for
+        :data:`vision.reading.camera_shift.SWAY_S` seconds.
 
         A camera covered, dark or showing no signal (none of the table's
         corner markers in view) holds every zone's read from its first such
@@ -291,8 +294,13 @@ class TableWatcher:
         news = self.shift.update(t, dict(self._markers))
         if news is not None:
             events.append(self._shifted(t, news))
+        sway = self.shift.sway_news(t)
+        if sway is not None:
+            events.append(self._status(t, sway.kind == "steady", sway.reason))
         if news is not None or self.shift.lost or self.shift.suspect:
             return events       # the zones' pictures may be of the wrong place: nothing read counts
+        if self.shift.swaying:
+            return events       # the camera moved since the last frame: its picture is blurred, read later
         for name, read in reads.items():
             read = self.hands(name, t, self._thumbs.get(name), read)
             if self.empty_look is not None and self.trackers[name].kind == "play":
