@@ -59,10 +59,11 @@ cloth that finely gives it (:func:`benchmarks.bench_real_piles.seen_at`;
 ALONG alone coarser: a camera tilted up and down the zone): what a venue's
 coarser camera costs.  ``--glare`` puts a lamp's glare on each play's
 cards (:func:`glare_on_cards`), ``--motion-blur PX`` reads each play as a
-camera moving PX px while exposed gives it (:func:`shaken`).
+camera moving PX px while exposed gives it (:func:`shaken`), ``--defocus
+PX`` as a camera out of focus by PX px (a Gaussian blur).
 
     python benchmarks/bench_real_fans.py --root ROOT [--plays 20] [--splits valid,test] [--per-play FILE] \
-        [--venue-curve] [--random-faces] [--shadow-after] [--px-per-mm 1.5] [--glare] [--motion-blur 3]
+        [--venue-curve] [--random-faces] [--shadow-after] [--px-per-mm 1.5] [--glare] [--motion-blur 3] [--defocus 1]
 """
 
 from __future__ import annotations
@@ -273,7 +274,7 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
             seed: int = 424242, per_play: list | None = None, marked: bool = True,
             venue_curve: bool = False, combinations: bool = True, empty_look: bool = True,
             shadow_after: bool = False, px_per_mm: tuple[float, float] | None = None,
-            glare: bool = False, motion_blur: float = 0.0) -> dict:
+            glare: bool = False, motion_blur: float = 0.0, defocus: float = 0.0) -> dict:
     """The figures of the module's docstring: ``plays`` plays of each stock,
     kind and angle bin.  ``per_play``: a list that gets one dict a play.
     ``combinations``: each play a legal combination (else faces drawn at
@@ -294,7 +295,9 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
     glare on its cards (:func:`glare_on_cards`; drawn apart, so the plays
     are as without it).  ``motion_blur``: every play and its bare surface
     as a camera moving that many px while exposed gives them (:func:`shaken`,
-    each play its own direction)."""
+    each play its own direction).  ``defocus``: every play and its bare
+    surface out of focus by that much (a Gaussian blur of that many px,
+    the zones' scale: a webcam refocusing)."""
     rng = np.random.default_rng(seed)
     spots = np.random.default_rng([seed, 7])
     rows: list[dict] = []
@@ -310,7 +313,8 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
     out: dict = {"source": f"{SOURCE[0]} {SOURCE[1]} ({SOURCE[2]}); real card faces, laid as plays here"
                            + ("; a hard shadow cast over each once it lay" if shadow_after else "")
                            + ("; a lamp's glare on each play's cards" if glare else "")
-                           + (f"; the camera moving {motion_blur:g} px while exposed" if motion_blur else ""),
+                           + (f"; the camera moving {motion_blur:g} px while exposed" if motion_blur else "")
+                           + (f"; out of focus by {defocus:g} px" if defocus else ""),
                  **({"camera_px_per_mm": {"across": px_per_mm[0], "along": px_per_mm[1]}} if px_per_mm else {}),
                  "splits": list(splits), "faces": {"white card stock": len(pools[True]),
                                                    "coloured or dark stock (art decks)": len(pools[False])}}
@@ -326,6 +330,9 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
                 laid = lay_plays(pools[white], kind, (lo, hi), plays, rng, combinations, shadow_after)
                 if glare:
                     laid = [(glare_on_cards(p, b, spots), b, *rest) for p, b, *rest in laid]
+                if defocus:
+                    laid = [(cv2.GaussianBlur(p, (0, 0), defocus), cv2.GaussianBlur(b, (0, 0), defocus), *rest)
+                            for p, b, *rest in laid]
                 if motion_blur:
                     laid = [(shaken(p, motion_blur, a), shaken(b, motion_blur, a), *rest)
                             for (p, b, *rest), a in zip(laid, spots.uniform(0.0, 180.0, len(laid)))]
@@ -434,6 +441,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="every play with a lamp's glare on its cards (a white spot 2-6 cm across)")
     ap.add_argument("--motion-blur", type=float, default=0.0, metavar="PX",
                     help="every play and its bare zone as a camera moving PX px (0-20) while exposed gives them")
+    ap.add_argument("--defocus", type=float, default=0.0, metavar="PX",
+                    help="every play and its bare zone out of focus: a Gaussian blur of PX px (0-10)")
     ap.add_argument("--px-per-mm", type=px_per_mm_value, metavar="ACROSS[,ALONG]",
                     help=PX_PER_MM_HELP)
     args = ap.parse_args(argv)
@@ -441,12 +450,14 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--plays: from 1 to 1000")
     if not 0 <= args.motion_blur <= 20:         # (NaN fails both)
         ap.error("--motion-blur: from 0 to 20 px")
+    if not 0 <= args.defocus <= 10:
+        ap.error("--defocus: from 0 to 10 px")
     det = CardDetector(threads=args.threads)
     rows: list | None = [] if args.per_play else None
     try:
         out = measure(det, args.root, tuple(s for s in args.splits.split(",") if s), args.plays, args.seed, rows,
                       not args.unmarked, args.venue_curve, not args.random_faces, not args.no_empty_look,
-                      args.shadow_after, args.px_per_mm, args.glare, args.motion_blur)
+                      args.shadow_after, args.px_per_mm, args.glare, args.motion_blur, args.defocus)
     except CardFacesError as e:
         print(f"bench_real_fans: {e}", file=sys.stderr)
         return 2

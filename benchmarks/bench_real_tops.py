@@ -30,13 +30,16 @@ lens in turn (:mod:`vision.reading.picture_loss`; the camera said offline
 and back, and any play reported again); ``--shake [MM]`` sways the
 camera's stand MM mm (default 2) as each play is laid, dying away over
 0.8 s (:func:`swaying`: each frame moved and blurred along the sway; a
-play read while the picture still shakes).
+play read while the picture still shakes); ``--refocus [MM]`` blurs the
+picture by up to MM mm (default 1) as each play is laid, for 0.7 s
+(:func:`refocusing`: a webcam left on autofocus).
 
     python benchmarks/bench_real_tops.py [--plays 3] [--tops N] [--lights as_shot,warm,dim] [--seed 5] [--details FILE]
     python benchmarks/bench_real_tops.py --lights warm,cold --joker-bombs 0.3 [--no-white-balance]
     python benchmarks/bench_real_tops.py --bump [MM] --plays 4
     python benchmarks/bench_real_tops.py --blackout [S] --plays 3
     python benchmarks/bench_real_tops.py --shake [MM] --plays 3
+    python benchmarks/bench_real_tops.py --refocus [MM] --plays 3
 """
 
 from __future__ import annotations
@@ -114,9 +117,25 @@ def swaying(still: np.ndarray, px: float, angle: float) -> list[np.ndarray]:
     return out
 
 
+REFOCUS = (0.5, 1.0, 1.0, 0.8, 0.6, 0.4, 0.2)   # a webcam refocusing after a hand passed: its blur, of the most
+
+
+def refocusing(still: np.ndarray, px: float) -> list[np.ndarray]:
+    """The frames a webcam left on autofocus gives while it refocuses after
+    a hand passed under it: ``still`` blurred (Gaussian) by ``px`` camera
+    pixels at most, as :data:`REFOCUS` goes (0.7 s at 10 frames a second).
+
+    >>> frames = refocusing(np.zeros((40, 60, 3), np.uint8), 2.0)
+    >>> len(frames) == len(REFOCUS), all(f.shape == (40, 60, 3) for f in frames)
+    (True, True)
+    """
+    return [cv2.GaussianBlur(still, (0, 0), px * k) for k in REFOCUS]
+
+
 def watch_top(det: CardDetector, gen: SceneGenerator, top: np.ndarray, plays: int, light: str,
               rng: np.random.Generator, details: list | None = None, joker_bombs: float = 0.0,
-              white_balance: bool = True, bump: float = 0.0, blackout: float = 0.0, shake: float = 0.0) -> Counter:
+              white_balance: bool = True, bump: float = 0.0, blackout: float = 0.0, shake: float = 0.0,
+              refocus: float = 0.0) -> Counter:
     """One table with ``top``, ``plays`` plays laid and swept in S's zone; the
     counts.  ``details``: gets one dict a play (the cards laid, the play
     events of its stretch of time).  ``joker_bombs``: the share of plays
@@ -128,7 +147,9 @@ def watch_top(det: CardDetector, gen: SceneGenerator, top: np.ndarray, plays: in
     without a picture in the middle of each play's still stretch (the kinds
     of :data:`BLACKOUTS` in turn); 0: none.  ``shake``: mm the camera's
     stand sways as each play's cards are laid (:func:`swaying`), for
-    :data:`SWAY` frames after the hand leaves; 0: a still camera."""
+    :data:`SWAY` frames after the hand leaves; 0: a still camera.
+    ``refocus``: mm the camera's picture goes soft by as each play is laid
+    (:func:`refocusing`); 0: a camera focused by hand."""
     painter = TablePainter(gen, rng, top=top)
     script: list[np.ndarray] = []
     lit = (lambda f: f) if light == "as_shot" else (lambda f: relight(f, light, np.random.default_rng(0)))
@@ -155,6 +176,9 @@ def watch_top(det: CardDetector, gen: SceneGenerator, top: np.ndarray, plays: in
         laid.append(cards)
         script += [frame(None, False)] * BARE + [frame(cards, True)] * LAYING
         still = frame(cards, False)
+        if refocus:
+            px_mm = float(np.linalg.norm(np.subtract(*calibrate(script[0]).to_image([(0, 0), (100, 0)])))) / 100
+            script += refocusing(still, refocus * px_mm)
         if shake:
             px_mm = float(np.linalg.norm(np.subtract(*calibrate(script[0]).to_image([(0, 0), (100, 0)])))) / 100
             # (its own draw: the plays are the same as without the sway)
@@ -216,6 +240,9 @@ def main() -> int:
                     help="take the picture away for S (default 2) seconds while each play lies still")
     ap.add_argument("--shake", type=float, nargs="?", const=2.0, default=0.0, metavar="MM",
                     help="the camera's stand sways MM (default 2) mm as each play is laid, dying away in 0.8 s")
+    ap.add_argument("--refocus", type=float, nargs="?", const=1.0, default=0.0, metavar="MM",
+                    help="the camera's picture goes soft by MM (default 1) mm as each play is laid, for 0.7 s "
+                         "(a webcam refocusing)")
     ap.add_argument("--no-white-balance", action="store_true",
                     help="read the pictures as the camera gives them (the lamp's colour left in)")
     args = ap.parse_args()
@@ -227,6 +254,8 @@ def main() -> int:
         ap.error("--blackout: 0 to 60 seconds")
     if not 0.0 <= args.shake <= 20.0:
         ap.error("--shake: 0 to 20 mm")
+    if not 0.0 <= args.refocus <= 10.0:
+        ap.error("--refocus: 0 to 10 mm")
     if not 1 <= args.plays <= 50:
         ap.error("--plays: 1 to 50")
     lights = args.lights.split(",")
@@ -240,7 +269,8 @@ def main() -> int:
     det = CardDetector(threads=args.threads)
     out: dict = {"tops": len(tops), "plays_a_top": args.plays, "decks": list(HELD_OUT_DECKS),
                  "joker_bomb_share": args.joker_bombs, "white_balance": not args.no_white_balance,
-                 "camera_knocked_mm": args.bump, "blackout_s": args.blackout, "stand_sways_mm": args.shake}
+                 "camera_knocked_mm": args.bump, "blackout_s": args.blackout, "stand_sways_mm": args.shake,
+                 "refocus_mm": args.refocus}
     total: Counter = Counter()
     start = time.perf_counter()
     details: list | None = [] if args.details else None
@@ -254,7 +284,7 @@ def main() -> int:
             top = zone_surface(s, (1800, 1800), rng)
             mine: list | None = [] if details is not None else None
             got = watch_top(det, gen, top, args.plays, light, rng, mine, args.joker_bombs,
-                            not args.no_white_balance, args.bump, args.blackout, args.shake)
+                            not args.no_white_balance, args.bump, args.blackout, args.shake, args.refocus)
             if details is not None and mine is not None:
                 details += [{"light": light, "top": s.name, **d} for d in mine]
             c += got

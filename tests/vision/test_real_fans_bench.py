@@ -128,11 +128,12 @@ def test_the_camera_options_read_the_same_plays_seen_otherwise(detector, tmp_pat
     root = _faces_root(tmp_path)
     plain, seen = [], []
     fans.measure(detector, root, ("valid",), 1, 11, plain)
-    out = fans.measure(detector, root, ("valid",), 1, 11, seen, glare=True, motion_blur=4.0, px_per_mm=(1.5, 1.2))
+    out = fans.measure(detector, root, ("valid",), 1, 11, seen, glare=True, motion_blur=4.0, px_per_mm=(1.5, 1.2),
+                       defocus=1.0)
     assert [(r["truth"], r["angle"]) for r in plain] == [(r["truth"], r["angle"]) for r in seen]
     assert len(plain) >= 9                               # each kind and angle of the white stock
     assert out["camera_px_per_mm"] == {"across": 1.5, "along": 1.2}
-    assert "glare" in out["source"] and "moving 4 px" in out["source"]
+    assert "glare" in out["source"] and "moving 4 px" in out["source"] and "out of focus by 1 px" in out["source"]
 
 
 def test_a_lamps_glare_lies_on_the_cards_alone_and_a_shaken_camera_blurs_both_pictures_alike():

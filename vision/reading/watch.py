@@ -21,6 +21,7 @@ from referee.events import Event
 from vision.reading.detector import CardDetector, DetectorError, ZoneRead
 from vision.reading.laid import EmptyLook
 from vision.reading.camera_shift import CameraShift, ShiftNews
+from vision.reading.focus import MarkerFocus
 from vision.reading.picture_loss import PictureLoss
 from vision.reading.printed_cards import find_printed, markers_in
 from vision.reading.runtime import Workers
@@ -175,7 +176,9 @@ class TableWatcher:
         again, no zone's read reaches its tracker; nor in a frame where they
         moved since the last one (a stand swaying after a knock blurs the
         cards), said once the camera has not held still for
-        :data:`vision.reading.camera_shift.SWAY_S` seconds.
+        :data:`vision.reading.camera_shift.SWAY_S` seconds; nor in a frame
+        whose markers are much softer than usual (a webcam refocusing:
+        :mod:`vision.reading.focus`).
 
         A camera covered, dark or showing no signal (none of the table's
         corner markers in view) holds every zone's read from its first such
@@ -211,6 +214,7 @@ class TableWatcher:
         self.white = MarkerWhite(geo) if white_balance else None
         self.name = name
         self.shift = CameraShift(geo)
+        self.focus = MarkerFocus()
         self.picture = PictureLoss(frozen_s)
         self._markers: list[tuple[int, np.ndarray]] = []     # this frame's markers, every id
         self.workers = Workers(threads, "table-watch")
@@ -297,10 +301,14 @@ class TableWatcher:
         sway = self.shift.sway_news(t)
         if sway is not None:
             events.append(self._status(t, sway.kind == "steady", sway.reason))
+        self.focus.update(t, frame, self._markers)
+        focus = self.focus.news()
+        if focus is not None:
+            events.append(self._status(t, True, focus.reason))
         if news is not None or self.shift.lost or self.shift.suspect:
             return events       # the zones' pictures may be of the wrong place: nothing read counts
-        if self.shift.swaying:
-            return events       # the camera moved since the last frame: its picture is blurred, read later
+        if self.shift.swaying or self.focus.soft:
+            return events       # the camera moved since the last frame, or is refocusing: read later
         for name, read in reads.items():
             read = self.hands(name, t, self._thumbs.get(name), read)
             if self.empty_look is not None and self.trackers[name].kind == "play":
