@@ -138,8 +138,8 @@ def glare_on_cards(picture: np.ndarray, bare: np.ndarray, rng: np.random.Generat
 def shaken(picture: np.ndarray, length: float, angle: float) -> np.ndarray:
     """``picture`` as a camera that moved ``length`` px (the zones' scale)
     along ``angle`` degrees while it was exposed gives it: a line blur (a
-    camera on a stand that the table's knocks shake, or a slow shutter in
-    dim light).  Under 1 px, the picture as it is.
+    camera on a stand that the table's knocks shake).  Under 1 px, the
+    picture as it is.
 
     >>> img = np.zeros((9, 21, 3), np.uint8); img[:, 10] = 210
     >>> [int(v) for v in shaken(img, 3, 0.0)[4, 8:13, 0]]

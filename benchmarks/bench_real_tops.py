@@ -90,6 +90,12 @@ def _coat(f: np.ndarray) -> np.ndarray:
 BLACKOUTS = (lambda f: cv2.convertScaleAbs(f, alpha=0.04), lambda f: np.full_like(f, (160, 40, 0)), _coat)
 
 
+def cloth_px_mm(frame: np.ndarray) -> float:
+    """Camera pixels a millimetre of cloth along the table's top edge, from
+    the frame's markers (:func:`vision.reading.table.calibrate`)."""
+    return float(np.linalg.norm(np.subtract(*calibrate(frame).to_image([(0, 0), (100, 0)])))) / 100
+
+
 SWAY = 8     # frames a knocked stand sways for (0.8 s at 10 frames a second), dying away
 
 
@@ -169,20 +175,18 @@ def watch_top(det: CardDetector, gen: SceneGenerator, top: np.ndarray, plays: in
             h, w = painter.frame_size[1], painter.frame_size[0]
             m = cv2.getRotationMatrix2D((w / 2, h / 2), float(rng.uniform(0.5, 3.0) * rng.choice([-1, 1])), 1.0)
             a = rng.uniform(0, 2 * np.pi)
-            px_mm = float(np.linalg.norm(np.subtract(*calibrate(script[0]).to_image([(0, 0), (100, 0)])))) / 100
-            m[:, 2] += rng.uniform(bump / 4, bump) * px_mm * np.array([np.cos(a), np.sin(a)])
+            m[:, 2] += rng.uniform(bump / 4, bump) * cloth_px_mm(script[0]) * np.array([np.cos(a), np.sin(a)])
             knocked.append(m)
         cards = JOKER_BOMB if joker_bombs and rng.random() < joker_bombs else random_play(rng)
         laid.append(cards)
         script += [frame(None, False)] * BARE + [frame(cards, True)] * LAYING
         still = frame(cards, False)
         if refocus:
-            px_mm = float(np.linalg.norm(np.subtract(*calibrate(script[0]).to_image([(0, 0), (100, 0)])))) / 100
-            script += refocusing(still, refocus * px_mm)
+            script += refocusing(still, refocus * cloth_px_mm(script[0]))
         if shake:
-            px_mm = float(np.linalg.norm(np.subtract(*calibrate(script[0]).to_image([(0, 0), (100, 0)])))) / 100
             # (its own draw: the plays are the same as without the sway)
-            script += swaying(still, shake * px_mm, float(np.random.default_rng([p, 77]).uniform(0.0, 180.0)))
+            script += swaying(still, shake * cloth_px_mm(script[0]),
+                              float(np.random.default_rng([p, 77]).uniform(0.0, 180.0)))
         script += [still] * STILL
         if blackout:
             script += [BLACKOUTS[p % len(BLACKOUTS)](still)] * round(blackout * FPS) + [still] * STILL

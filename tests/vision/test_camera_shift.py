@@ -159,12 +159,12 @@ def test_a_swaying_stand_holds_its_frames_and_is_said_only_when_it_does_not_stop
 
 
 def test_frames_of_a_swaying_camera_reach_no_zone_and_a_play_is_reported_once_it_holds_still(painter, detector):
-    from benchmarks.bench_real_tops import SWAY, swaying
+    from benchmarks.bench_real_tops import SWAY, cloth_px_mm, swaying
 
     plays = {"S-play": ["S5", "H5"]}
     bare, laid = painter.frame({}, clean=True)[0], painter.frame(plays, clean=True)[0]
     geo = calibrate(bare)
-    px_mm = float(np.linalg.norm(np.subtract(*geo.to_image([(0, 0), (100, 0)])))) / 100
+    px_mm = cloth_px_mm(bare)
     w = TableWatcher(geo, detector, zones=["S-play"], stable_s=0.3, stable_frames=2, name="camera 0")
     assert [e for k in range(3) for e in w.process(k * 0.1, bare)] == []
     # the cards laid, and the stand swaying 2 mm for 0.8 s: long enough for a play to settle

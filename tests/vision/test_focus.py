@@ -4,6 +4,7 @@ import cv2
 import numpy as np
 import pytest
 
+from benchmarks.bench_real_tops import REFOCUS, cloth_px_mm, refocusing
 from vision.reading.focus import HISTORY, SOFT_S, MarkerFocus
 from vision.reading.printed_cards import markers_in
 from vision.reading.table import calibrate
@@ -25,10 +26,6 @@ def table(painter):
     return frame, markers_in(frame)
 
 
-def _px_mm(frame: np.ndarray) -> float:
-    return float(np.linalg.norm(np.subtract(*calibrate(frame).to_image([(0, 0), (100, 0)])))) / 100
-
-
 def test_light_noise_and_compression_are_not_soft_but_a_blur_of_half_a_millimetre_is(table):
     frame, markers = table
     rng = np.random.default_rng(2)
@@ -41,7 +38,7 @@ def test_light_noise_and_compression_are_not_soft_but_a_blur_of_half_a_millimetr
               cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 60])[1], cv2.IMREAD_COLOR)]
     for k, other in enumerate(others):
         assert not focus.update(3.0 + k * 0.1, other, markers_in(other)), k
-    soft = cv2.GaussianBlur(frame, (0, 0), 0.5 * _px_mm(frame))
+    soft = cv2.GaussianBlur(frame, (0, 0), 0.5 * cloth_px_mm(frame))
     assert focus.update(4.0, soft, markers_in(soft)) and focus.soft
     assert not focus.update(4.1, frame, markers) and focus.news() is None      # a moment: no news
     assert not focus.update(4.2, frame, [])              # no marker measured (a hand over them): not judged
@@ -52,7 +49,7 @@ def test_a_camera_soft_for_long_is_said_read_as_it_is_and_said_sharp_again(table
     focus = MarkerFocus()
     for k in range(HISTORY):
         focus.update(k * 0.1, frame, markers)
-    soft = cv2.GaussianBlur(frame, (0, 0), 0.6 * _px_mm(frame))
+    soft = cv2.GaussianBlur(frame, (0, 0), 0.6 * cloth_px_mm(frame))
     held, said = [], []
     for k in range(int(SOFT_S / 0.1) + 10):
         held.append(focus.update(3.0 + k * 0.1, soft, markers))
@@ -67,12 +64,11 @@ def test_a_camera_soft_for_long_is_said_read_as_it_is_and_said_sharp_again(table
 
 
 def test_a_play_laid_while_the_camera_refocuses_is_read_from_the_sharp_frames(painter, detector):
-    from benchmarks.bench_real_tops import REFOCUS, refocusing
 
     bare, laid = painter.frame({}, clean=True)[0], painter.frame({"S-play": ["C9", "H9"]}, clean=True)[0]
     w = TableWatcher(calibrate(bare), detector, zones=["S-play"], stable_s=0.3, stable_frames=2, name="camera 0")
     assert [e for k in range(8) for e in w.process(k * 0.1, bare)] == []
-    frames = refocusing(laid, 1.0 * _px_mm(laid)) + [laid] * 5
+    frames = refocusing(laid, 1.0 * cloth_px_mm(laid)) + [laid] * 5
     events = [(k, e) for k, f in enumerate(frames) for e in w.process(0.8 + k * 0.1, f)]
     assert [(e.type, sorted(e.cards)) for _, e in events] == [("play", ["C9", "H9"])]
     assert events[0][0] >= len(REFOCUS)                  # none of the soft frames was read

@@ -42,13 +42,16 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.reading.table import marker_centres_mm
+
 SOFT_SHARE = 0.7    # a frame whose markers are this sharp or less, of their usual, is soft
 HISTORY = 30        # the frames before it whose sharpness is the usual (3 s at 10 frames a second)
 USUAL = 0.75        # ... their quantile (a few soft frames among them do not lower it)
 LEAST_SEEN = 5      # frames measured before any is judged
 SOFT_S = 5.0        # soft in every frame for this long: said, and read as it is
 SHARP_AGAIN = 0.9   # after that, markers this sharp of their usual before: said sharp again
-TABLE_MARKERS = range(4)    # the table's corner markers (printed cards' markers lie under hands)
+# the table's corner markers (the printed cards' markers lie under hands)
+TABLE_MARKERS = frozenset(marker_centres_mm())
 
 
 def sharpness(gray: np.ndarray, corners: np.ndarray) -> float | None:
