@@ -90,6 +90,8 @@ class Note(DocumentedEnum):
     COUNTED = "counted", ("The referee counted a seat's cards (referee action count): its count from here "
                           "on, whatever the plays read had left.")
     CAMERA_MOVED = "camera_moved", "A camera was knocked out of place and found the table again from its markers."
+    CAMERA_SOFT = "camera_soft", ("A camera's picture has been soft (out of focus) for seconds: read as it is, "
+                                  "more of its reads asked about; have it focused.")
 
 
 class Confirm(DocumentedEnum):

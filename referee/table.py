@@ -1333,6 +1333,10 @@ class Table:
             self._emit("note", code=Note.CAMERA_MOVED, device=device, moved_mm=moved,
                        message=f"camera {device} moved {moved:g} mm and found the table again from its "
                                f"markers: have it recalibrated")
+        if e.get("online") and e.source == "vision" and e.get("soft") is True:
+            # (vision.reading.focus: read as it is, its reads asked about more often)
+            self._emit("note", code=Note.CAMERA_SOFT, device=device,
+                       message=f"camera {device}'s picture has been soft for seconds: have it focused by hand")
         if e.get("online"):
             if device in self._s.offline:
                 self._s.offline.discard(device)

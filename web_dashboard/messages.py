@@ -71,6 +71,7 @@ NOTE_NAMES = {
     "stop_recorded": ("已记录限制", "Stop recorded"), "report_corrected": ("报牌已更正", "Report corrected"),
     "signed": ("签字确认", "Signed"), "settings": ("比赛设置", "Match settings"),
     "camera_moved": ("摄像头移动", "Camera moved"), "counted": ("裁判清点手牌", "Cards counted"),
+    "camera_soft": ("摄像头画面模糊", "Camera out of focus"),
 }
 
 # key: (zh, en); every key starts with msg_
@@ -215,6 +216,8 @@ TEMPLATES: dict[str, tuple[str, str]] = {
     "msg_camera_moved": ("摄像头 {device} 移动了 {moved_mm} 毫米，已依标记重新定位：请技术人员重新标定",
                          "camera {device} moved {moved_mm} mm and found the table again from its markers: "
                          "have it recalibrated"),
+    "msg_camera_soft": ("摄像头 {device} 画面持续模糊：请技术人员手动对焦",
+                        "camera {device}'s picture has been soft for seconds: have it focused by hand"),
     "msg_signed": ("{side@} 签字确认：{name}", "{side@} signed the score sheet: {name}"),
     "msg_settings": ("比赛设置", "match settings"),
     "msg_note": ("{code@code_}", "{code@code_}"),

@@ -236,6 +236,20 @@ def test_a_camera_that_moved_and_found_its_table_again_is_noted_for_the_technici
     assert s.ev("device_status", device="camera 0", online=True, source="vision", moved_mm=0.0) == []
 
 
+def test_a_camera_whose_picture_stays_soft_is_noted_for_the_technician():
+    from web_dashboard.messages import message, render
+
+    s = Script()
+    (d,) = s.ev("device_status", device="camera 0", online=True, source="vision", soft=True,
+                reason="the picture has been soft for 5 s")
+    assert (d.type, d.code, d.extra["device"]) == ("note", "camera_soft", "camera 0")
+    assert render(message(d.to_dict(), {}), "zh") == "摄像头 camera 0 画面持续模糊：请技术人员手动对焦"
+    # sharp again, a device that is no camera, a soft that is not true: no note
+    assert s.ev("device_status", device="camera 0", online=True, source="vision", soft=False) == []
+    assert s.ev("device_status", device="pass-E", online=True, soft=True) == []
+    assert s.ev("device_status", device="camera 0", online=True, source="vision", soft="yes") == []
+
+
 def test_out_of_turn_pass_2022_variant_sits_out_the_trick():
     s = Script(Settings(out_of_turn_pass="sit_out_trick"))
     s.start(leader="S")

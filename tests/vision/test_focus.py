@@ -72,3 +72,10 @@ def test_a_play_laid_while_the_camera_refocuses_is_read_from_the_sharp_frames(pa
     events = [(k, e) for k, f in enumerate(frames) for e in w.process(0.8 + k * 0.1, f)]
     assert [(e.type, sorted(e.cards)) for _, e in events] == [("play", ["C9", "H9"])]
     assert events[0][0] >= len(REFOCUS)                  # none of the soft frames was read
+
+    # a lens left soft: said after SOFT_S, with ``soft`` for the referee's note, and read as it is
+    soft = cv2.GaussianBlur(laid, (0, 0), 0.8 * cloth_px_mm(laid))
+    said = [e for k in range(int(SOFT_S / 0.1) + 5) for e in w.process(3.0 + k * 0.1, soft)
+            if e.type == "device_status"]
+    assert [(e.get("online"), e.get("soft")) for e in said] == [(True, True)]
+    assert said[0].get("device") == "camera 0" and "focus the camera by hand" in said[0].get("reason")

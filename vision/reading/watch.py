@@ -304,7 +304,7 @@ class TableWatcher:
         self.focus.update(t, frame, self._markers)
         focus = self.focus.news()
         if focus is not None:
-            events.append(self._status(t, True, focus.reason))
+            events.append(self._status(t, True, focus.reason, soft=focus.soft))
         if news is not None or self.shift.lost or self.shift.suspect:
             return events       # the zones' pictures may be of the wrong place: nothing read counts
         if self.shift.swaying or self.focus.soft:
@@ -325,7 +325,7 @@ class TableWatcher:
         moved = {"moved_mm": round(news.shift_mm, 1)} if news.refitted else {}
         return self._status(t, news.kind != "lost", news.reason, **moved)
 
-    def _status(self, t: float, online: bool, reason: str, **extra: float) -> Event:
+    def _status(self, t: float, online: bool, reason: str, **extra: float | bool) -> Event:
         """The camera's ``device_status`` event."""
         return Event.from_dict({"t": round(t, 3), "table": self.geo.table, "type": "device_status",
                                 "source": "vision", "device": self.name, "online": online,
