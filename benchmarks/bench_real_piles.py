@@ -80,7 +80,7 @@ from vision.reading.table import PLAY_ZONE_MM, ZONE_PX  # noqa: E402
 from vision.reading.tracker import calibration_for, play_confidence  # noqa: E402
 from vision.training import real_piles  # noqa: E402
 # the phone set's loaders live with the training tools that also read its training split
-from vision.training.real_piles import CARD_PX, INDEX_PX, PHONE_ASPECT, Label, read_as_zone, yolo_labels  # noqa: E402
+from vision.training.real_piles import CARD_PX, INDEX_PX, PHONE_ASPECT, Label, yolo_labels  # noqa: E402
 # CardCounterML's class names as the referee's codes: the training tools read its training split too
 from vision.training.labelled_index_crops import SET_NAMES, face  # noqa: E402
 
@@ -219,11 +219,8 @@ def measure(det: CardDetector, folder: Path, which: str = "ccml", per_photo: boo
         if img is None:
             raise SystemExit(f"bench_real_piles: cannot read {path}")
         truth = {f for f, _, _ in labels if f}
-        if px_per_mm is None:
-            _, read = read_as_zone(det, img, labels, photo_set.aspect, photo_set.longest_px)
-        else:
-            picture = real_piles.zone_picture(img, labels, photo_set.aspect, photo_set.longest_px)
-            read = real_piles.read_whole(det, seen_at(picture, *px_per_mm))
+        picture = real_piles.zone_picture(img, labels, photo_set.aspect, photo_set.longest_px)
+        read = real_piles.read_whole(det, picture if px_per_mm is None else seen_at(picture, *px_per_mm))
         got = Counter(read.names)
         exact = set(got) == truth and max(got.values(), default=1) == 1
         jokers = sum(n for f, n in got.items() if f in JOKERS and f not in truth)

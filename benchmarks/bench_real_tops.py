@@ -56,10 +56,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.bench_real_fans import shaken  # noqa: E402
 from referee.settings import Settings  # noqa: E402
 from vision.reading.confidence import read_right  # noqa: E402
 from vision.reading.detector import CardDetector  # noqa: E402
-from vision.reading.table import calibrate  # noqa: E402
+from vision.reading.table import TableGeometry, calibrate  # noqa: E402
 from vision.reading.watch import TableWatcher  # noqa: E402
 from vision.training.card_art import HELD_OUT_DECKS, load_decks  # noqa: E402
 from vision.training.real_photos import green_cloth_cutout  # noqa: E402
@@ -90,10 +91,10 @@ def _coat(f: np.ndarray) -> np.ndarray:
 BLACKOUTS = (lambda f: cv2.convertScaleAbs(f, alpha=0.04), lambda f: np.full_like(f, (160, 40, 0)), _coat)
 
 
-def cloth_px_mm(frame: np.ndarray) -> float:
-    """Camera pixels a millimetre of cloth along the table's top edge, from
-    the frame's markers (:func:`vision.reading.table.calibrate`)."""
-    return float(np.linalg.norm(np.subtract(*calibrate(frame).to_image([(0, 0), (100, 0)])))) / 100
+def cloth_px_mm(geo: TableGeometry) -> float:
+    """Camera pixels a millimetre of cloth along the table's top edge, as
+    calibrated (:func:`vision.reading.table.calibrate`)."""
+    return float(np.linalg.norm(np.subtract(*geo.to_image([(0, 0), (100, 0)])))) / 100
 
 
 SWAY = 8     # frames a knocked stand sways for (0.8 s at 10 frames a second), dying away
@@ -110,8 +111,6 @@ def swaying(still: np.ndarray, px: float, angle: float) -> list[np.ndarray]:
     >>> len(frames), all(f.shape == (40, 60, 3) for f in frames)
     (8, True)
     """
-    from benchmarks.bench_real_fans import shaken
-
     out = []
     along = np.array([np.cos(np.radians(angle)), np.sin(np.radians(angle))])
     for k in range(SWAY):
@@ -168,6 +167,14 @@ def watch_top(det: CardDetector, gen: SceneGenerator, top: np.ndarray, plays: in
             f = cv2.warpAffine(f, knocked[0], (f.shape[1], f.shape[0]), borderMode=cv2.BORDER_REPLICATE)
         return f
 
+    calibrated: list[TableGeometry] = []
+
+    def geometry() -> TableGeometry:
+        """The table as calibrated from its first frame (once: a marker search of the whole frame)."""
+        if not calibrated:
+            calibrated.append(calibrate(script[0]))
+        return calibrated[0]
+
     laid, starts = [], []
     for p in range(plays):
         starts.append(len(script))
@@ -175,17 +182,17 @@ def watch_top(det: CardDetector, gen: SceneGenerator, top: np.ndarray, plays: in
             h, w = painter.frame_size[1], painter.frame_size[0]
             m = cv2.getRotationMatrix2D((w / 2, h / 2), float(rng.uniform(0.5, 3.0) * rng.choice([-1, 1])), 1.0)
             a = rng.uniform(0, 2 * np.pi)
-            m[:, 2] += rng.uniform(bump / 4, bump) * cloth_px_mm(script[0]) * np.array([np.cos(a), np.sin(a)])
+            m[:, 2] += rng.uniform(bump / 4, bump) * cloth_px_mm(geometry()) * np.array([np.cos(a), np.sin(a)])
             knocked.append(m)
         cards = JOKER_BOMB if joker_bombs and rng.random() < joker_bombs else random_play(rng)
         laid.append(cards)
         script += [frame(None, False)] * BARE + [frame(cards, True)] * LAYING
         still = frame(cards, False)
         if refocus:
-            script += refocusing(still, refocus * cloth_px_mm(script[0]))
+            script += refocusing(still, refocus * cloth_px_mm(geometry()))
         if shake:
             # (its own draw: the plays are the same as without the sway)
-            script += swaying(still, shake * cloth_px_mm(script[0]),
+            script += swaying(still, shake * cloth_px_mm(geometry()),
                               float(np.random.default_rng([p, 77]).uniform(0.0, 180.0)))
         script += [still] * STILL
         if blackout:
@@ -193,7 +200,7 @@ def watch_top(det: CardDetector, gen: SceneGenerator, top: np.ndarray, plays: in
         script += [frame(cards, True)] * SWEEPING
     starts.append(len(script))
     script += [frame(None, False)] * (BARE + 4)
-    watcher = TableWatcher(calibrate(script[0]), det, zones=[ZONE], stable_s=0.3, stable_frames=3,
+    watcher = TableWatcher(geometry(), det, zones=[ZONE], stable_s=0.3, stable_frames=3,
                            white_balance=white_balance)
     events = [e for k, f in enumerate(script) for e in watcher.process(k / FPS, f)]
     c: Counter = Counter()

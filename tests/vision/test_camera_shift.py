@@ -164,7 +164,7 @@ def test_frames_of_a_swaying_camera_reach_no_zone_and_a_play_is_reported_once_it
     plays = {"S-play": ["S5", "H5"]}
     bare, laid = painter.frame({}, clean=True)[0], painter.frame(plays, clean=True)[0]
     geo = calibrate(bare)
-    px_mm = cloth_px_mm(bare)
+    px_mm = cloth_px_mm(geo)
     w = TableWatcher(geo, detector, zones=["S-play"], stable_s=0.3, stable_frames=2, name="camera 0")
     assert [e for k in range(3) for e in w.process(k * 0.1, bare)] == []
     # the cards laid, and the stand swaying 2 mm for 0.8 s: long enough for a play to settle

@@ -38,7 +38,7 @@ def test_light_noise_and_compression_are_not_soft_but_a_blur_of_half_a_millimetr
               cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 60])[1], cv2.IMREAD_COLOR)]
     for k, other in enumerate(others):
         assert not focus.update(3.0 + k * 0.1, other, markers_in(other)), k
-    soft = cv2.GaussianBlur(frame, (0, 0), 0.5 * cloth_px_mm(frame))
+    soft = cv2.GaussianBlur(frame, (0, 0), 0.5 * cloth_px_mm(calibrate(frame)))
     assert focus.update(4.0, soft, markers_in(soft)) and focus.soft
     assert not focus.update(4.1, frame, markers) and focus.news() is None      # a moment: no news
     assert not focus.update(4.2, frame, [])              # no marker measured (a hand over them): not judged
@@ -49,7 +49,7 @@ def test_a_camera_soft_for_long_is_said_read_as_it_is_and_said_sharp_again(table
     focus = MarkerFocus()
     for k in range(HISTORY):
         focus.update(k * 0.1, frame, markers)
-    soft = cv2.GaussianBlur(frame, (0, 0), 0.6 * cloth_px_mm(frame))
+    soft = cv2.GaussianBlur(frame, (0, 0), 0.6 * cloth_px_mm(calibrate(frame)))
     held, said = [], []
     for k in range(int(SOFT_S / 0.1) + 10):
         held.append(focus.update(3.0 + k * 0.1, soft, markers))
@@ -66,15 +66,16 @@ def test_a_camera_soft_for_long_is_said_read_as_it_is_and_said_sharp_again(table
 def test_a_play_laid_while_the_camera_refocuses_is_read_from_the_sharp_frames(painter, detector):
 
     bare, laid = painter.frame({}, clean=True)[0], painter.frame({"S-play": ["C9", "H9"]}, clean=True)[0]
-    w = TableWatcher(calibrate(bare), detector, zones=["S-play"], stable_s=0.3, stable_frames=2, name="camera 0")
+    geo = calibrate(bare)
+    w = TableWatcher(geo, detector, zones=["S-play"], stable_s=0.3, stable_frames=2, name="camera 0")
     assert [e for k in range(8) for e in w.process(k * 0.1, bare)] == []
-    frames = refocusing(laid, 1.0 * cloth_px_mm(laid)) + [laid] * 5
+    frames = refocusing(laid, 1.0 * cloth_px_mm(geo)) + [laid] * 5
     events = [(k, e) for k, f in enumerate(frames) for e in w.process(0.8 + k * 0.1, f)]
     assert [(e.type, sorted(e.cards)) for _, e in events] == [("play", ["C9", "H9"])]
     assert events[0][0] >= len(REFOCUS)                  # none of the soft frames was read
 
     # a lens left soft: said after SOFT_S, with ``soft`` for the referee's note, and read as it is
-    soft = cv2.GaussianBlur(laid, (0, 0), 0.8 * cloth_px_mm(laid))
+    soft = cv2.GaussianBlur(laid, (0, 0), 0.8 * cloth_px_mm(geo))
     said = [e for k in range(int(SOFT_S / 0.1) + 5) for e in w.process(3.0 + k * 0.1, soft)
             if e.type == "device_status"]
     assert [(e.get("online"), e.get("soft")) for e in said] == [(True, True)]

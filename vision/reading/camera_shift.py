@@ -158,8 +158,8 @@ class CameraShift:
             if self.swaying:
                 since, most = self._sway or (t, 0.0)
                 self._sway = (since, max(most, moved))
-        if not self.swaying and len(both) >= MIN_MARKERS:
-            self._sway = None
+            else:
+                self._sway = None
         self._last = seen
 
     def sway_news(self, t: float) -> ShiftNews | None:
