@@ -155,6 +155,9 @@ def watch_top(det: CardDetector, gen: SceneGenerator, top: np.ndarray, plays: in
     :data:`SWAY` frames after the hand leaves; 0: a still camera.
     ``refocus``: mm the camera's picture goes soft by as each play is laid
     (:func:`refocusing`); 0: a camera focused by hand."""
+    if bump and plays < 2:
+        # (halfway through one play is before its first frame: nothing to calibrate on, nothing to move from)
+        raise ValueError("a knock comes between two plays: 2 plays or more")
     painter = TablePainter(gen, rng, top=top)
     script: list[np.ndarray] = []
     lit = (lambda f: f) if light == "as_shot" else (lambda f: relight(f, light, np.random.default_rng(0)))
@@ -234,7 +237,7 @@ def watch_top(det: CardDetector, gen: SceneGenerator, top: np.ndarray, plays: in
     return c
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--plays", type=int, default=3, help="plays laid on each top (1-50)")
     ap.add_argument("--tops", type=int, default=0, help="the first N surfaces only (0: all)")
@@ -256,11 +259,13 @@ def main() -> int:
                          "(a webcam refocusing)")
     ap.add_argument("--no-white-balance", action="store_true",
                     help="read the pictures as the camera gives them (the lamp's colour left in)")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     if not 0.0 <= args.joker_bombs <= 1.0:     # (False for NaN too)
         ap.error("--joker-bombs: a share from 0 to 1")
     if not 0.0 <= args.bump <= 200.0:
         ap.error("--bump: 0 to 200 mm")
+    if args.bump and args.plays < 2:
+        ap.error("--bump knocks the camera between two plays: --plays 2 or more")
     if not 0.0 <= args.blackout <= 60.0:
         ap.error("--blackout: 0 to 60 seconds")
     if not 0.0 <= args.shake <= 20.0:

@@ -127,6 +127,15 @@ def test_a_camera_knocked_with_its_markers_covered_holds_its_zones(painter, dete
     assert [sorted(e.cards) for e in events if e.type == "play"] == [sorted(plays["S-play"])]
 
 
+def test_the_real_tops_bench_knocks_a_camera_only_between_two_plays():
+    from benchmarks.bench_real_tops import main, watch_top
+    # (halfway through one play is before its first frame: it had failed looking for that frame)
+    with pytest.raises(ValueError, match="between two plays"):
+        watch_top(None, None, np.zeros((8, 8, 3), np.uint8), 1, "as_shot", np.random.default_rng(0), bump=40.0)
+    with pytest.raises(SystemExit):
+        main(["--plays", "1", "--bump"])
+
+
 def test_a_swaying_stand_holds_its_frames_and_is_said_only_when_it_does_not_stop():
     shift = CameraShift(_geo())
     rng = np.random.default_rng(1)
