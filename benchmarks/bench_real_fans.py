@@ -62,8 +62,15 @@ cards (:func:`glare_on_cards`), ``--motion-blur PX`` reads each play as a
 camera moving PX px while exposed gives it (:func:`shaken`), ``--defocus
 PX`` as a camera out of focus by PX px (a Gaussian blur).
 
+A fan here is spread evenly, each card a step from the last; ``--uneven
+SHARE`` spreads it as a hand does, each step within SHARE of the play's
+either way (the play's span kept, so the same plays are drawn): what a
+hand's uneven fan costs, and what any rule reading the fan's spacing
+would ask about (models/MODEL_CARD.md, "A gap in a fan").
+
     python benchmarks/bench_real_fans.py --root ROOT [--plays 20] [--splits valid,test] [--per-play FILE] \
-        [--venue-curve] [--random-faces] [--shadow-after] [--px-per-mm 1.5] [--glare] [--motion-blur 3] [--defocus 1]
+        [--venue-curve] [--random-faces] [--shadow-after] [--px-per-mm 1.5] [--glare] [--motion-blur 3] [--defocus 1] \
+        [--uneven 0.3]
 """
 
 from __future__ import annotations
@@ -201,7 +208,8 @@ def combination(least: int, most: int, have: dict[str, int], rng: np.random.Gene
 
 
 def lay_plays(faces: list[tuple[np.ndarray, str]], kind: str, angles: tuple[float, float], count: int,
-              rng: np.random.Generator, combinations: bool = True, shadow_after: bool = False
+              rng: np.random.Generator, combinations: bool = True, shadow_after: bool = False,
+              uneven: float = 0.0, spread: np.random.Generator | None = None
               ) -> list[tuple[np.ndarray, np.ndarray, list[str], float, str]]:
     """``count`` plays of ``kind`` from ``faces`` (pictures and their faces),
     each turned by an angle in ``angles`` (degrees, either way round), on a
@@ -214,7 +222,12 @@ def lay_plays(faces: list[tuple[np.ndarray, str]], kind: str, angles: tuple[floa
     the end until the play fits.  ``shadow_after``: every play under a hard
     shadow band cast only once it lay, the surface bare as shot (an arm or
     a player leaning over the zone after laying: what the table watcher's
-    empty look must not take for a card; the draws are as without it)."""
+    empty look must not take for a card; the draws are as without it).
+    ``uneven``: each card's step from the last drawn from ``spread`` (a
+    generator of its own) within that share of the play's step either way,
+    then all scaled so the play spans what it would evenly (a fan spread by
+    hand, not by a machine; its outer cards lie as they would, so the plays
+    drawn are as without it)."""
     from vision.training.real_surfaces import relight, surfaces, zone_surface
 
     steps, (least, most), crooked = KINDS[kind]
@@ -249,7 +262,14 @@ def lay_plays(faces: list[tuple[np.ndarray, str]], kind: str, angles: tuple[floa
         while True:     # fewer cards until the play fits in the zone
             try:
                 picture = surface.copy()      # (laid in the zone, the cloth round it as it was)
-                picture[m:-m, m:-m] = play_picture([p for p, _ in picks], surface[m:-m, m:-m], angle, step, own)
+                spaced = None
+                if uneven and spread is not None and len(picks) > 2:
+                    # (the play's span kept: its outer cards lie as they would, so it fits as it would;
+                    # two cards have one step, nothing to spread)
+                    f = spread.uniform(1 - uneven, 1 + uneven, len(picks) - 1)
+                    spaced = [step * float(v) for v in f * (len(f) / f.sum())]
+                picture[m:-m, m:-m] = play_picture([p for p, _ in picks], surface[m:-m, m:-m], angle, step, own,
+                                                   spaced)
                 break
             except PlayDoesNotFit:
                 if len(picks) == least:
@@ -274,7 +294,7 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
             seed: int = 424242, per_play: list | None = None, marked: bool = True,
             venue_curve: bool = False, combinations: bool = True, empty_look: bool = True,
             shadow_after: bool = False, px_per_mm: tuple[float, float] | None = None,
-            glare: bool = False, motion_blur: float = 0.0, defocus: float = 0.0) -> dict:
+            glare: bool = False, motion_blur: float = 0.0, defocus: float = 0.0, uneven: float = 0.0) -> dict:
     """The figures of the module's docstring: ``plays`` plays of each stock,
     kind and angle bin.  ``per_play``: a list that gets one dict a play.
     ``combinations``: each play a legal combination (else faces drawn at
@@ -297,8 +317,10 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
     as a camera moving that many px while exposed gives them (:func:`shaken`,
     each play its own direction).  ``defocus``: every play and its bare
     surface out of focus by that much (a Gaussian blur of that many px,
-    the zones' scale: a webcam refocusing)."""
+    the zones' scale: a webcam refocusing).  ``uneven``: see :func:`lay_plays`
+    (the spacing drawn apart: the plays are as without it)."""
     rng = np.random.default_rng(seed)
+    spread = np.random.default_rng([seed, 11])
     spots = np.random.default_rng([seed, 7])
     rows: list[dict] = []
     calibration, asked_below = calibration_for(det), Settings().min_confidence
@@ -314,7 +336,8 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
                            + ("; a hard shadow cast over each once it lay" if shadow_after else "")
                            + ("; a lamp's glare on each play's cards" if glare else "")
                            + (f"; the camera moving {motion_blur:g} px while exposed" if motion_blur else "")
-                           + (f"; out of focus by {defocus:g} px" if defocus else ""),
+                           + (f"; out of focus by {defocus:g} px" if defocus else "")
+                           + (f"; each card's step within {uneven:.0%} of the play's" if uneven else ""),
                  **({"camera_px_per_mm": {"across": px_per_mm[0], "along": px_per_mm[1]}} if px_per_mm else {}),
                  "splits": list(splits), "faces": {"white card stock": len(pools[True]),
                                                    "coloured or dark stock (art decks)": len(pools[False])}}
@@ -327,7 +350,7 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
         for kind in KINDS:
             for lo, hi in ANGLE_BINS:
                 c = Counter()
-                laid = lay_plays(pools[white], kind, (lo, hi), plays, rng, combinations, shadow_after)
+                laid = lay_plays(pools[white], kind, (lo, hi), plays, rng, combinations, shadow_after, uneven, spread)
                 if glare:
                     laid = [(glare_on_cards(p, b, spots), b, *rest) for p, b, *rest in laid]
                 if defocus:
@@ -445,6 +468,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="every play and its bare zone out of focus: a Gaussian blur of PX px (0-10)")
     ap.add_argument("--px-per-mm", type=px_per_mm_value, metavar="ACROSS[,ALONG]",
                     help=PX_PER_MM_HELP)
+    ap.add_argument("--uneven", type=float, default=0.0, metavar="SHARE",
+                    help="each card's step from the last within SHARE (0-0.5) of the play's either way: a fan "
+                         "spread by hand (the cards and their order as without it)")
     args = ap.parse_args(argv)
     if not 1 <= args.plays <= 1000:
         ap.error("--plays: from 1 to 1000")
@@ -452,12 +478,15 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--motion-blur: from 0 to 20 px")
     if not 0 <= args.defocus <= 10:
         ap.error("--defocus: from 0 to 10 px")
+    if not 0 <= args.uneven <= 0.5:
+        ap.error("--uneven: a share from 0 to 0.5")
     det = CardDetector(threads=args.threads)
     rows: list | None = [] if args.per_play else None
     try:
         out = measure(det, args.root, tuple(s for s in args.splits.split(",") if s), args.plays, args.seed, rows,
                       not args.unmarked, args.venue_curve, not args.random_faces, not args.no_empty_look,
-                      args.shadow_after, args.px_per_mm, args.glare, args.motion_blur, args.defocus)
+                      args.shadow_after, args.px_per_mm, args.glare, args.motion_blur, args.defocus,
+                      uneven=args.uneven)
     except CardFacesError as e:
         print(f"bench_real_fans: {e}", file=sys.stderr)
         return 2

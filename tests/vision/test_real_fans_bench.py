@@ -134,6 +134,24 @@ def test_the_camera_options_read_the_same_plays_seen_otherwise(detector, tmp_pat
     assert len(plain) >= 9                               # each kind and angle of the white stock
     assert out["camera_px_per_mm"] == {"across": 1.5, "along": 1.2}
     assert "glare" in out["source"] and "moving 4 px" in out["source"] and "out of focus by 1 px" in out["source"]
+    spread = []
+    uneven = fans.measure(detector, root, ("valid",), 1, 11, spread, uneven=0.3)
+    assert "within 30%" in uneven["source"] and "out of focus" not in uneven["source"]
+    assert [(r["truth"], r["angle"]) for r in plain] == [(r["truth"], r["angle"]) for r in spread]
+
+
+def test_an_uneven_fan_lays_the_same_plays_each_card_its_own_step():
+    card = np.full((224, 160, 3), 255, np.uint8)
+    card[:, :3] = 0        # each card's left edge black: where it lies shows
+    faces = [(card, s + r) for s in fans.SUITS for r in fans.RANKS[1:]]
+    even = fans.lay_plays(faces, "fan", (0.0, 0.0), 6, np.random.default_rng(4))
+    spread = fans.lay_plays(faces, "fan", (0.0, 0.0), 6, np.random.default_rng(4), uneven=0.4,
+                            spread=np.random.default_rng(1))
+    assert [p[2:] for p in even] == [p[2:] for p in spread]         # the same faces, angles and combinations
+    for (a, _, truth, *_), (b, *_) in zip(even, spread):
+        assert np.array_equal(a, b) == (len(truth) == 2), truth     # (two cards: one step, kept)
+    with pytest.raises(SystemExit):
+        fans.main(["--root", ".", "--uneven", "0.7"])
 
 
 def test_a_lamps_glare_lies_on_the_cards_alone_and_a_shaken_camera_blurs_both_pictures_alike():

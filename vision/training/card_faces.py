@@ -132,21 +132,27 @@ class PlayDoesNotFit(CardFacesError):
 
 
 def play_picture(faces: list[np.ndarray], surface: np.ndarray, angle: float = 0.0, step: float = 1.1,
-                 own: list[float] | None = None) -> np.ndarray:
+                 own: list[float] | None = None, steps: list[float] | None = None) -> np.ndarray:
     """``faces`` (pictures cut to the card, left to right) laid as one play
     in the middle of ``surface``, each card ``step`` card widths right of
     the last and laid over it (under 1: a fan, each card showing the strip
     of the last that its index is printed in; over 1: a row with gaps), each
     turned ``own[i]`` degrees about its middle (a card pushed in a little
     crooked), the whole play turned ``angle`` degrees (anticlockwise as the
-    picture is drawn).  Raises :class:`PlayDoesNotFit` where a card would
-    reach past the picture's edge.
+    picture is drawn).  ``steps``: each card's own distance from the last
+    (card widths, one fewer than ``faces``), instead of ``step`` for all (a
+    fan spread unevenly by hand).  Raises :class:`PlayDoesNotFit` where a
+    card would reach past the picture's edge.
 
     >>> white = np.full((224, 224, 3), 255, np.uint8)
     >>> pic = play_picture([white, white], np.zeros((448, 640, 3), np.uint8), step=0.5)
     >>> ys, xs = np.nonzero(pic[..., 0])
     >>> int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1)      # one and a half cards wide
     (202, 188)
+    >>> pic = play_picture([white] * 3, np.zeros((448, 640, 3), np.uint8), steps=[0.3, 0.6])
+    >>> ys, xs = np.nonzero(pic[..., 0])
+    >>> int(xs.max() - xs.min() + 1)                                     # 1.9 cards wide
+    254
     >>> play_picture([white] * 6, np.zeros((448, 640, 3), np.uint8), angle=40.0)
     Traceback (most recent call last):
     ...
@@ -155,11 +161,14 @@ def play_picture(faces: list[np.ndarray], surface: np.ndarray, angle: float = 0.
     if not faces or any(f.ndim != 3 or f.shape[2] != 3 for f in faces) or surface.ndim != 3 or surface.shape[2] != 3:
         raise CardFacesError("faces and surface must be BGR pictures, at least one face")
     own = list(own) if own is not None else [0.0] * len(faces)
-    if len(own) != len(faces) or not all(np.isfinite(v) for v in (angle, step, *own)) or step <= 0:
-        raise CardFacesError("one finite own turn a face, a finite angle and a step over 0")
+    steps = list(steps) if steps is not None else [step] * (len(faces) - 1)
+    if len(own) != len(faces) or len(steps) != len(faces) - 1 \
+            or not all(np.isfinite(v) for v in (angle, step, *own, *steps)) or min([step, *steps]) <= 0:
+        raise CardFacesError("one finite own turn a face, a finite angle and steps over 0, one fewer than the faces")
+    offsets = np.concatenate([[0.0], np.cumsum(steps)])
     w, h = round(CARD_PX), round(CARD_PX * CARD_MM[1] / CARD_MM[0])
     sh, sw = surface.shape[:2]
-    span = w * (1 + step * (len(faces) - 1))
+    span = w * (1 + float(offsets[-1]))
     whole = cv2.getRotationMatrix2D((span / 2, h / 2), angle, 1.0)
     whole[:, 2] += (sw / 2 - span / 2, sh / 2 - h / 2)
     whole3 = np.vstack([whole, [0.0, 0.0, 1.0]])
@@ -168,7 +177,7 @@ def play_picture(faces: list[np.ndarray], surface: np.ndarray, angle: float = 0.
     for i, (face, turn) in enumerate(zip(faces, own)):
         card = cv2.resize(face, (w, h), interpolation=cv2.INTER_AREA)
         mine = cv2.getRotationMatrix2D((w / 2, h / 2), turn, 1.0)
-        mine[:, 2] += (i * step * w, 0.0)
+        mine[:, 2] += (float(offsets[i]) * w, 0.0)
         m = (whole3 @ np.vstack([mine, [0.0, 0.0, 1.0]]))[:2]
         at = m @ corners
         if at.min() < 0 or at[0].max() > sw or at[1].max() > sh:
