@@ -178,6 +178,16 @@ def test_frames_of_a_swaying_camera_reach_no_zone_and_a_play_is_reported_once_it
     assert [e for k in range(3) for e in w.process(k * 0.1, bare)] == []
     # the cards laid, and the stand swaying 2 mm for 0.8 s: long enough for a play to settle
     frames = swaying(laid, 2.0 * px_mm, 30.0) + [laid] * 5
-    events = [(k, e) for k, f in enumerate(frames) for e in w.process(0.3 + k * 0.1, f)]
+    events, read, held = [], [], []
+    for k, f in enumerate(frames):
+        before = w.detections
+        events += [(k, e) for e in w.process(0.3 + k * 0.1, f)]
+        read.append(w.detections > before)
+        held.append(w.shift.swaying)
     assert [(e.type, sorted(e.cards)) for _, e in events] == [("play", ["H5", "S5"])]
     assert events[0][0] >= SWAY           # read from the still frames alone
+    # a frame held after a held one is not read at all (its markers found first): a sway costs
+    # one frame's reading, not every frame's
+    again = [k for k in range(1, len(frames)) if held[k - 1] and held[k]]
+    assert len(again) >= 3 and not any(read[k] for k in again)
+    assert read[0] and any(read[SWAY:])      # (a still zone unchanged since is not read again)

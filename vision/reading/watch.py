@@ -236,12 +236,13 @@ class TableWatcher:
             return thumb, last[1]
         return thumb, None
 
-    def read(self, frame: np.ndarray) -> dict[str, ZoneRead]:
-        """Each zone's cards in this frame (no tracking)."""
+    def read(self, frame: np.ndarray, markers: list[tuple[int, np.ndarray]] | None = None) -> dict[str, ZoneRead]:
+        """Each zone's cards in this frame (no tracking).  ``markers``: the
+        frame's markers, found already (else searched for beside the zones' reading)."""
         frame = check_frame(frame, self.geo.image_size)
         # the printed cards' marker search runs beside the zones' reading
         workers = self.workers
-        finding = workers.submit(markers_in, frame)
+        finding = workers.submit(markers_in, frame) if markers is None else None
         reads: dict[str, ZoneRead] = {}
         todo = []
         self._reused = set()
@@ -275,7 +276,7 @@ class TableWatcher:
             self.detections += 1
             self._last[name] = (thumb, read)
             reads[name] = replace(read)
-        self._markers = finding.result()
+        self._markers = finding.result() if finding is not None else markers or []
         printed = find_printed(frame, self.geo, self.margin_mm, self._markers)
         for z in self.zones:
             reads[z.name].printed = tuple(sorted(printed.get(z.name, ())))
@@ -284,8 +285,14 @@ class TableWatcher:
     def process(self, t: float, frame: np.ndarray) -> list[Event]:
         """Events completed by this frame.  A bad frame raises :class:`FrameError`
         and leaves every tracker as it was."""
+        reads: dict[str, ZoneRead] | None = None
         try:
-            reads = self.read(frame)
+            if self.shift.swaying or self.focus.soft:
+                # the last frame was held (the camera swaying or refocusing): this frame's markers
+                # first, its zones read only where it is not held too (a sway costs no reading)
+                self._markers = markers_in(check_frame(frame, self.geo.image_size))
+            else:
+                reads = self.read(frame)
         except DetectorError as exc:
             raise FrameError(str(exc)) from None
         events = []
@@ -309,6 +316,11 @@ class TableWatcher:
             return events       # the zones' pictures may be of the wrong place: nothing read counts
         if self.shift.swaying or self.focus.soft:
             return events       # the camera moved since the last frame, or is refocusing: read later
+        if reads is None:
+            try:
+                reads = self.read(frame, self._markers)
+            except DetectorError as exc:
+                raise FrameError(str(exc)) from None
         for name, read in reads.items():
             read = self.hands(name, t, self._thumbs.get(name), read)
             if self.empty_look is not None and self.trackers[name].kind == "play":
