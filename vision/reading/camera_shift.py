@@ -148,12 +148,10 @@ class CameraShift:
         both = sorted(set(seen) & set(self._last))
         self.swaying = False
         if len(both) >= MIN_MARKERS:
-            inv = np.linalg.inv(self.geo.homography)
             # each marker's middle: a change of light or exposure moves its edges
             # in or out, all four corners apart, but not its middle
-            now, then = (cv2.perspectiveTransform(np.array([f[i].mean(axis=0) for i in both]).reshape(-1, 1, 2), inv)
-                         for f in (seen, self._last))
-            moved = float(np.median(np.linalg.norm((now - then).reshape(-1, 2), axis=1)))
+            now, then = (self.geo.to_table([f[i].mean(axis=0) for i in both]) for f in (seen, self._last))
+            moved = float(np.median(np.linalg.norm(now - then, axis=1)))
             self.swaying = moved >= SWAY_MM
             if self.swaying:
                 since, most = self._sway or (t, 0.0)
@@ -178,8 +176,6 @@ class CameraShift:
     def _shift_mm(self, seen: dict[int, np.ndarray]) -> float:
         """How far the markers in view lie from where the calibration has
         them, in mm on the table (the median over their corners)."""
-        inv = np.linalg.inv(self.geo.homography)
-        pts = np.concatenate([seen[i] for i in sorted(seen)]).reshape(-1, 1, 2)
-        mm = cv2.perspectiveTransform(pts, inv).reshape(-1, 2)
+        mm = self.geo.to_table(np.concatenate([seen[i] for i in sorted(seen)]))
         want = np.concatenate([self.corners_mm[i] for i in sorted(seen)])
         return float(np.median(np.linalg.norm(mm - want, axis=1)))

@@ -68,13 +68,11 @@ def find_printed(frame: np.ndarray, geo: TableGeometry, margin_mm: float = ZONE_
     in (or lies nearest, up to ``margin_mm`` past its line).  ``markers``:
     the frame's markers (:func:`markers_in`) where they were found already."""
     found: dict[str, list[str]] = {}
-    inv = np.linalg.inv(geo.homography)
     for i, c in markers_in(frame) if markers is None else markers:
         name = PRINTED_IDS.get(i)
         if name is None:
             continue
-        centre = c.mean(axis=0)
-        mm = cv2.perspectiveTransform(centre.reshape(1, 1, 2).astype(np.float64), inv).reshape(2)
+        mm = geo.to_table(c.mean(axis=0))[0]
         # signed distance in mm: positive inside a zone, negative outside it
         depth = {z.name: cv2.pointPolygonTest(np.float32(z.corners_mm), (float(mm[0]), float(mm[1])), True)
                  for z in geo.zones}

@@ -212,6 +212,16 @@ class TableGeometry:
         pts = np.float32(points_mm).reshape(-1, 1, 2)
         return cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2)
 
+    def to_table(self, points_px) -> np.ndarray:
+        """Frame pixels -> table mm (:meth:`to_image` the other way), in double precision.
+
+        >>> geo = TableGeometry("T01", 900.0, default_layout(), homography=np.diag([2.0, 2.0, 1.0]))
+        >>> geo.to_table([(100.0, 50.0), (2.0, 4.0)]).tolist()
+        [[50.0, 25.0], [1.0, 2.0]]
+        """
+        pts = np.asarray(points_px, np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, np.linalg.inv(self.homography)).reshape(-1, 2)
+
     # -- files ---------------------------------------------------------------
     def to_dict(self) -> dict:
         return {
