@@ -68,9 +68,16 @@ either way (the play's span kept, so the same plays are drawn): what a
 hand's uneven fan costs, and what any rule reading the fan's spacing
 would ask about (models/MODEL_CARD.md, "A gap in a fan").
 
+``--known-faces`` lays plays only of faces the reader reads right alone
+and upright on a plain zone (:func:`faces_read_alone`): what rows, fans
+and turns cost cards whose deck the classifier knows, apart from the
+decks it has never met (a venue enrols its own: ``guandan-ref
+enroll-deck``).  The screening is itself a choice of faces, so these
+figures say what laying costs, not how well an unknown deck reads.
+
     python benchmarks/bench_real_fans.py --root ROOT [--plays 20] [--splits valid,test] [--per-play FILE] \
         [--venue-curve] [--random-faces] [--shadow-after] [--px-per-mm 1.5] [--glare] [--motion-blur 3] [--defocus 1] \
-        [--uneven 0.3]
+        [--uneven 0.3] [--known-faces]
 """
 
 from __future__ import annotations
@@ -294,7 +301,8 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
             seed: int = 424242, per_play: list | None = None, marked: bool = True,
             venue_curve: bool = False, combinations: bool = True, empty_look: bool = True,
             shadow_after: bool = False, px_per_mm: tuple[float, float] | None = None,
-            glare: bool = False, motion_blur: float = 0.0, defocus: float = 0.0, uneven: float = 0.0) -> dict:
+            glare: bool = False, motion_blur: float = 0.0, defocus: float = 0.0, uneven: float = 0.0,
+            known_faces: bool = False) -> dict:
     """The figures of the module's docstring: ``plays`` plays of each stock,
     kind and angle bin.  ``per_play``: a list that gets one dict a play.
     ``combinations``: each play a legal combination (else faces drawn at
@@ -318,7 +326,9 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
     each play its own direction).  ``defocus``: every play and its bare
     surface out of focus by that much (a Gaussian blur of that many px,
     the zones' scale: a webcam refocusing).  ``uneven``: see :func:`lay_plays`
-    (the spacing drawn apart: the plays are as without it)."""
+    (the spacing drawn apart: the plays are as without it).  ``known_faces``:
+    plays laid only of faces the reader reads right alone
+    (:func:`faces_read_alone`; other plays are drawn)."""
     rng = np.random.default_rng(seed)
     spread = np.random.default_rng([seed, 11])
     spots = np.random.default_rng([seed, 7])
@@ -332,6 +342,9 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
         if img is None:
             raise CardFacesError(f"cannot read {f.path}")
         pools[white_stock(img)].append((img, f.face))
+    counted = {white: len(pool) for white, pool in pools.items()}
+    if known_faces:
+        pools = {white: faces_read_alone(det, pool) for white, pool in pools.items()}
     out: dict = {"source": f"{SOURCE[0]} {SOURCE[1]} ({SOURCE[2]}); real card faces, laid as plays here"
                            + ("; a hard shadow cast over each once it lay" if shadow_after else "")
                            + ("; a lamp's glare on each play's cards" if glare else "")
@@ -339,8 +352,12 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
                            + (f"; out of focus by {defocus:g} px" if defocus else "")
                            + (f"; each card's step within {uneven:.0%} of the play's" if uneven else ""),
                  **({"camera_px_per_mm": {"across": px_per_mm[0], "along": px_per_mm[1]}} if px_per_mm else {}),
-                 "splits": list(splits), "faces": {"white card stock": len(pools[True]),
-                                                   "coloured or dark stock (art decks)": len(pools[False])}}
+                 "splits": list(splits),
+                 "faces": {"white card stock": len(pools[True]),
+                           "coloured or dark stock (art decks)": len(pools[False])}}
+    if known_faces:
+        out["faces"] = {stock: f"{len(pools[white])} of {counted[white]} read right alone, upright"
+                        for white, stock in ((True, "white card stock"), (False, "coloured or dark stock (art decks)"))}
     by_angle: dict[str, Counter] = {f"{lo}-{hi}": Counter() for lo, hi in ANGLE_BINS}
     tight = Counter()
     totals: dict[str, Counter] = defaultdict(Counter)
@@ -423,6 +440,30 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
     return out
 
 
+def faces_read_alone(det: CardDetector, faces: list[tuple[np.ndarray, str]]) -> list[tuple[np.ndarray, str]]:
+    """Those of ``faces`` (pictures and their faces) the reader reads right
+    laid alone, upright, in the middle of a plain grey zone (seen bare
+    before): the cards whose deck it knows, so that plays of them measure
+    what laying costs (fans, turns, cards over cards), not which decks the
+    classifier has met.  A picture cut so that its top-left index does not
+    show, or an art deck's index the classifier cannot name, is left out
+    here; a real deck at a table prints its indices (and an event's own can
+    be enrolled: ``guandan-ref enroll-deck``)."""
+    m = MARGIN_PX
+    bare = np.full((ZONE_PX[1] + 2 * m, ZONE_PX[0] + 2 * m, 3), 120, np.uint8)
+    kept = []
+    for i in range(0, len(faces), BATCH):
+        batch = faces[i:i + BATCH]
+        pictures = []
+        for img, _ in batch:
+            picture = bare.copy()
+            picture[m:-m, m:-m] = play_picture([img], bare[m:-m, m:-m])
+            pictures.append(picture)
+        reads = det.read_zones(pictures, det.imgsz / max(ZONE_PX), m, empties=[bare] * len(pictures))
+        kept += [(img, face) for (img, face), read in zip(batch, reads) if list(read.names) == [face]]
+    return kept
+
+
 def _recall(c: Counter) -> str:
     return f"{c['found']}/{c['cards']} = {c['found'] / max(1, c['cards']):.3f}"
 
@@ -468,6 +509,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="every play and its bare zone out of focus: a Gaussian blur of PX px (0-10)")
     ap.add_argument("--px-per-mm", type=px_per_mm_value, metavar="ACROSS[,ALONG]",
                     help=PX_PER_MM_HELP)
+    ap.add_argument("--known-faces", action="store_true",
+                    help="plays laid only of faces the reader reads right alone, upright: what laying costs "
+                         "cards whose deck it knows")
     ap.add_argument("--uneven", type=float, default=0.0, metavar="SHARE",
                     help="each card's step from the last within SHARE (0-0.5) of the play's either way: a fan "
                          "spread by hand (the cards and their order as without it)")
@@ -486,7 +530,7 @@ def main(argv: list[str] | None = None) -> int:
         out = measure(det, args.root, tuple(s for s in args.splits.split(",") if s), args.plays, args.seed, rows,
                       not args.unmarked, args.venue_curve, not args.random_faces, not args.no_empty_look,
                       args.shadow_after, args.px_per_mm, args.glare, args.motion_blur, args.defocus,
-                      uneven=args.uneven)
+                      uneven=args.uneven, known_faces=args.known_faces)
     except CardFacesError as e:
         print(f"bench_real_fans: {e}", file=sys.stderr)
         return 2

@@ -354,6 +354,32 @@ def test_a_twin_pushed_in_crooked_is_not_taken_for_its_twins_other_corner():
     assert sorted(_merged(best, [best, steep], [0.0, near], size).names) == ["C7", "H5", "H6", "S5", "S7"]
 
 
+# A row of two queens turned 41 degrees (real card faces on a real surface,
+# the faces set's training split: bench_real_fans --known-faces, seed 12),
+# as the zone's reads found it: as it lies nothing is read, and the card's
+# own turn reads the DQ surely from one corner and the SQ beside it from
+# both, just short of sure.  The surer read (as it lies: nothing) kept the
+# DQ alone, a play of one card trusted where two lay; the SQ is now kept
+# too, unsure, so the play is asked about with both its cards.
+def test_an_unsure_card_beside_a_sure_one_in_its_turn_is_kept_unsure():
+    size = (29.0, 52.7)
+    best = ZoneRead()
+    turned = ZoneRead([_card("DQ", (205, 290), p=0.83), _card("SQ", (325, 188), (496, 224), p=0.79)])
+    merged = _merged(best, [best, turned, ZoneRead()], [0.0, -41.1, 48.9], size)
+    assert merged.names == ["DQ", "SQ"]
+    assert [c.confidence for c in merged.cards] == [0.83, 0.79]
+    # not a joker (an index on its side reads as one), nor a card under the unsure floor
+    for other in (_card("LJ", (325, 188), (496, 224), p=0.79),
+                  _card("SQ", (325, 188), (496, 224), p=detector_module.UNSURE_FROM - 0.01)):
+        assert _merged(best, [best, ZoneRead([turned.cards[0], other])], [0.0, -41.1], size).names == ["DQ"]
+    # nor from a turn that gave no sure card: read alone it is the zone's unsure read (_unsure_read)
+    alone = ZoneRead([turned.cards[1]])
+    assert _merged(best, [best, alone], [0.0, -41.1], size).names == []
+    # nor where a kept card already lies
+    twin = ZoneRead([_card("DQ", (205, 290), p=0.83), _card("SQ", (207, 292), p=0.79)])
+    assert _merged(best, [best, twin], [0.0, -41.1], size).names == ["DQ"]
+
+
 # The same in a whole read: a pair of queens, one pushed in crooked, was read
 # as one queen (row 216 of seed 31, the test decks); two lone corners of one
 # name read in turns TWIN_TURN or more apart are two cards.

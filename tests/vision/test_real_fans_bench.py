@@ -171,3 +171,22 @@ def test_a_lamps_glare_lies_on_the_cards_alone_and_a_shaken_camera_blurs_both_pi
         edge[fans.MARGIN_PX:-fans.MARGIN_PX, fans.MARGIN_PX:-fans.MARGIN_PX] = False
         assert np.array_equal(blurred[edge], plain[edge])                 # the cloth round the zone: alike
         assert not np.array_equal(blurred, picture)
+
+
+def test_known_faces_are_those_read_right_alone_and_plays_are_laid_of_them_alone(detector, tmp_path):
+    import cv2
+
+    root = _faces_root(tmp_path)
+    real = [(cv2.imread(str(p)), fans.face_pictures(root, "valid")[0].face)
+            for p in sorted((root / "faces" / "dataset" / "valid").rglob("*.jpg"))[:1]]
+    img, face = real[0]
+    blank = np.full_like(img, 235)               # a picture whose index does not show
+    kept = fans.faces_read_alone(detector, [(img, face), (blank, face)])
+    assert [f for _, f in kept] == [face] and kept[0][0] is img
+    assert fans.faces_read_alone(detector, [(blank, "S5"), (img, "H9" if face != "H9" else "S9")]) == []
+    rows = []
+    out = fans.measure(detector, root, ("valid",), 1, 11, rows, known_faces=True)
+    alone = {f for _, f in fans.faces_read_alone(detector, [(cv2.imread(str(p.path)), p.face)
+                                                              for p in fans.face_pictures(root, "valid")])}
+    assert out["faces"]["white card stock"].endswith("read right alone, upright")
+    assert rows and all(set(r["truth"]) <= alone for r in rows)

@@ -871,8 +871,10 @@ def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tup
     not for a joker, which an index on its side often reads as); then the
     other corner of a pair from another turn that joined a kept card of
     another name, or of its name where that corner cannot be the kept
-    card's own (:func:`_may_be_corner_of`: a twin); then ``best``'s unsure cards, where still free.  A joker short
-    of :data:`SURE_JOKER` where a kept card has its top-right or bottom-left
+    card's own (:func:`_may_be_corner_of`: a twin); then ``best``'s unsure cards, where still free, and the
+    unsure faces (from :data:`UNSURE_FROM`, not jokers) of the turns whose sure
+    cards were kept (a card read unsurely beside them is asked about, not
+    lost).  A joker short of :data:`SURE_JOKER` where a kept card has its top-right or bottom-left
     index is dropped (:func:`_on_four_corner`).  Cards come out along the
     row: the line through their centres, left to right."""
     if not any(r.cards for r in tried):
@@ -914,6 +916,15 @@ def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tup
             later.append((CardRead(card.name, d.probability(card.name), d.box, free, card.centre), k))
     # then those lone corners, then what the surer read was unsure of
     for card, k in later + sorted(((c, first) for c in best.cards if c.confidence < SURE), key=order):
+        if len(free_of(card)) == len(card.indices):
+            kept.append(card)
+            origin[id(card)] = k
+    # then the unsure faces (not jokers) of the other turns whose sure cards
+    # were kept: a card beside those, read unsurely in that turn and in no
+    # other, is asked about, not lost (a row turned 41 degrees read as one queen of two)
+    given = sorted({origin[id(c)] for c in kept} - {first})
+    for card, k in sorted(((c, k) for k in given for c in tried[k].cards
+                           if c.name not in JOKERS and UNSURE_FROM <= c.confidence < SURE), key=order):
         if len(free_of(card)) == len(card.indices):
             kept.append(card)
             origin[id(card)] = k
