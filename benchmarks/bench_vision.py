@@ -90,7 +90,8 @@ read alone upright and turned 20 and 40 degrees
 says how to build ROOT); ``--real-fans ROOT`` lays those real faces as
 rows, fans and tight fans turned up to 45 degrees
 (``benchmarks/bench_real_fans.py``: plays exact, card recall by angle and
-in tight fans).  ``--real-piles DIR`` and ``--phone-photos DIR``
+in tight fans), and beside them plays of the faces it reads right alone
+(``--known-faces``: what laying costs decks it knows).  ``--real-piles DIR`` and ``--phone-photos DIR``
 add the two sets of real overlapping cards at any angle
 (``benchmarks/bench_real_piles.py --set ccml`` / ``--set phone``, which
 say how to build DIR): card recall and precision, cards read twice,
@@ -1045,7 +1046,8 @@ def main() -> int:
     ap.add_argument("--card-faces", type=Path, default=None, metavar="ROOT",
                     help="also single cards of many real decks (vision/training/card_faces.py builds ROOT)")
     ap.add_argument("--real-fans", type=Path, default=None, metavar="ROOT",
-                    help="also those real faces laid as rows, fans and tight fans (benchmarks/bench_real_fans.py)")
+                    help="also those real faces laid as rows, fans and tight fans, and plays of the faces read "
+                         "right alone (benchmarks/bench_real_fans.py, --known-faces)")
     ap.add_argument("--real-piles", type=Path, default=None, metavar="DIR",
                     help="also real webcam photographs of overlapping cards (benchmarks/bench_real_piles.py "
                          "--set ccml says how to build DIR)")
@@ -1146,6 +1148,8 @@ def main() -> int:
     if args.real_fans:
         from benchmarks.bench_real_fans import measure as fans
         out["real_fans"] = fans(det, args.real_fans)
+        # beside them, plays of the faces it reads right alone: what laying costs decks it knows
+        out["real_fans_known_faces"] = fans(det, args.real_fans, known_faces=True)
     if args.real_photos:
         from benchmarks.bench_real_photos import measure
         out["real_photos"] = {"source": "EdjeElectronics test photographs (Apache-2.0), real, not made here",
