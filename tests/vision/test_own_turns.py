@@ -358,7 +358,7 @@ def test_a_twin_pushed_in_crooked_is_not_taken_for_its_twins_other_corner():
 # the faces set's training split: bench_real_fans --known-faces, seed 12),
 # as the zone's reads found it: as it lies nothing is read, and the card's
 # own turn reads the DQ surely from one corner and the SQ beside it from
-# both, just short of sure.  The surer read (as it lies: nothing) kept the
+# both corners, just short of sure.  The surer read (as it lies: nothing) kept the
 # DQ alone, a play of one card trusted where two lay; the SQ is now kept
 # too, unsure, so the play is asked about with both its cards.
 def test_an_unsure_card_beside_a_sure_one_in_its_turn_is_kept_unsure():
@@ -372,6 +372,14 @@ def test_an_unsure_card_beside_a_sure_one_in_its_turn_is_kept_unsure():
     for other in (_card("LJ", (325, 188), (496, 224), p=0.79),
                   _card("SQ", (325, 188), (496, 224), p=detector_module.UNSURE_FROM - 0.01)):
         assert _merged(best, [best, ZoneRead([turned.cards[0], other])], [0.0, -41.1], size).names == ["DQ"]
+    # a lone corner too (a fan shows most cards' top-left index alone), but not where a kept card of its
+    # name has its top-right index: a deck printing four corners (a real phone photograph's DJ, read
+    # twice, tests/vision/test_not_indices.py, as its reads found it)
+    lone = ZoneRead([turned.cards[0], _card("SQ", (325, 188), p=0.79)])
+    assert _merged(best, [best, lone], [0.0, -41.1], size).names == ["DQ", "SQ"]
+    dj = ZoneRead([_card("DJ", (311, 96), (422, 205), p=0.99)])
+    corner = ZoneRead([_card("DT", (464, 127), (600, 203), p=0.99), _card("DJ", (406, 95), p=0.79)])
+    assert _merged(dj, [dj, corner], [0.0, -25.8], (23.6, 40.2)).names == ["DJ", "DT"]
     # nor from a turn that gave no sure card: read alone it is the zone's unsure read (_unsure_read)
     alone = ZoneRead([turned.cards[1]])
     assert _merged(best, [best, alone], [0.0, -41.1], size).names == []

@@ -872,9 +872,10 @@ def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tup
     other corner of a pair from another turn that joined a kept card of
     another name, or of its name where that corner cannot be the kept
     card's own (:func:`_may_be_corner_of`: a twin); then ``best``'s unsure cards, where still free, and the
-    unsure faces (from :data:`UNSURE_FROM`, not jokers) of the turns whose sure
-    cards were kept (a card read unsurely beside them is asked about, not
-    lost).  A joker short of :data:`SURE_JOKER` where a kept card has its top-right or bottom-left
+    unsure faces (from :data:`UNSURE_FROM`, not jokers) of the turns whose
+    sure cards were kept, a lone corner not where a kept card of its name
+    has another corner (:func:`_four_corner_of`, loosely): a card read
+    unsurely beside them is asked about, not lost.  A joker short of :data:`SURE_JOKER` where a kept card has its top-right or bottom-left
     index is dropped (:func:`_on_four_corner`).  Cards come out along the
     row: the line through their centres, left to right."""
     if not any(r.cards for r in tried):
@@ -921,11 +922,14 @@ def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tup
             origin[id(card)] = k
     # then the unsure faces (not jokers) of the other turns whose sure cards
     # were kept: a card beside those, read unsurely in that turn and in no
-    # other, is asked about, not lost (a row turned 41 degrees read as one queen of two)
+    # other, is asked about, not lost (a row turned 41 degrees read as one
+    # queen of two); but not a lone corner where a kept card of its name has
+    # its top-right or bottom-left index (a deck printing four corners: one
+    # card read twice)
     given = sorted({origin[id(c)] for c in kept} - {first})
     for card, k in sorted(((c, k) for k in given for c in tried[k].cards
                            if c.name not in JOKERS and UNSURE_FROM <= c.confidence < SURE), key=order):
-        if len(free_of(card)) == len(card.indices):
+        if len(free_of(card)) == len(card.indices) and not _four_corner_of(card, kept, FOUR_CORNER_LOOSE):
             kept.append(card)
             origin[id(card)] = k
     # a joker short of SURE_JOKER where a kept card printing all four corners
