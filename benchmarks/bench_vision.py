@@ -91,8 +91,8 @@ says how to build ROOT); ``--real-fans ROOT`` lays those real faces as
 rows, fans and tight fans turned up to 45 degrees
 (``benchmarks/bench_real_fans.py``: plays exact, card recall by angle and
 in tight fans), and beside them plays of the faces it reads right alone
-(``--known-faces``: what laying costs decks it knows).  ``--real-piles DIR`` and ``--phone-photos DIR``
-add the two sets of real overlapping cards at any angle
+(``--known-faces``: what laying costs decks it knows).  ``--real-piles
+DIR`` and ``--phone-photos DIR`` add the two sets of real overlapping cards at any angle
 (``benchmarks/bench_real_piles.py --set ccml`` / ``--set phone``, which
 say how to build DIR): card recall and precision, cards read twice,
 phantom jokers.

@@ -358,9 +358,9 @@ def test_a_twin_pushed_in_crooked_is_not_taken_for_its_twins_other_corner():
 # the faces set's training split: bench_real_fans --known-faces, seed 12),
 # as the zone's reads found it: as it lies nothing is read, and the card's
 # own turn reads the DQ surely from one corner and the SQ beside it from
-# both corners, just short of sure.  The surer read (as it lies: nothing) kept the
-# DQ alone, a play of one card trusted where two lay; the SQ is now kept
-# too, unsure, so the play is asked about with both its cards.
+# both corners, just short of sure.  The surer read (as it lies: nothing)
+# kept the DQ alone, a play of one card trusted where two lay; the SQ is
+# now kept too, unsure, so the play is asked about with both its cards.
 def test_an_unsure_card_beside_a_sure_one_in_its_turn_is_kept_unsure():
     size = (29.0, 52.7)
     best = ZoneRead()

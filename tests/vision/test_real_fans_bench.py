@@ -177,9 +177,8 @@ def test_known_faces_are_those_read_right_alone_and_plays_are_laid_of_them_alone
     import cv2
 
     root = _faces_root(tmp_path)
-    real = [(cv2.imread(str(p)), fans.face_pictures(root, "valid")[0].face)
-            for p in sorted((root / "faces" / "dataset" / "valid").rglob("*.jpg"))[:1]]
-    img, face = real[0]
+    first = fans.face_pictures(root, "valid")[0]
+    img, face = cv2.imread(str(first.path)), first.face
     blank = np.full_like(img, 235)               # a picture whose index does not show
     kept = fans.faces_read_alone(detector, [(img, face), (blank, face)])
     assert [f for _, f in kept] == [face] and kept[0][0] is img

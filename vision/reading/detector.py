@@ -871,12 +871,13 @@ def _merged(best: ZoneRead, tried: list[ZoneRead], turns: list[float], size: tup
     not for a joker, which an index on its side often reads as); then the
     other corner of a pair from another turn that joined a kept card of
     another name, or of its name where that corner cannot be the kept
-    card's own (:func:`_may_be_corner_of`: a twin); then ``best``'s unsure cards, where still free, and the
-    unsure faces (from :data:`UNSURE_FROM`, not jokers) of the turns whose
-    sure cards were kept, a lone corner not where a kept card of its name
-    has another corner (:func:`_four_corner_of`, loosely): a card read
-    unsurely beside them is asked about, not lost.  A joker short of :data:`SURE_JOKER` where a kept card has its top-right or bottom-left
-    index is dropped (:func:`_on_four_corner`).  Cards come out along the
+    card's own (:func:`_may_be_corner_of`: a twin); then ``best``'s unsure
+    cards, where still free, and the unsure faces (from :data:`UNSURE_FROM`,
+    not jokers) of the turns whose sure cards were kept, a lone corner not
+    where a kept card of its name has another corner (:func:`_four_corner_of`,
+    loosely): a card read unsurely beside them is asked about, not lost.  A
+    joker short of :data:`SURE_JOKER` where a kept card has its top-right or
+    bottom-left index is dropped (:func:`_on_four_corner`).  Cards come out along the
     row: the line through their centres, left to right."""
     if not any(r.cards for r in tried):
         return best
