@@ -101,7 +101,7 @@ from vision.reading.laid import EmptyLook  # noqa: E402
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone  # noqa: E402
 from vision.reading.tracker import calibration_for, play_confidence  # noqa: E402
 from vision.training.card_faces import (JOKER, SOURCE, CardFacesError, PlayDoesNotFit, face_pictures,  # noqa: E402
-                                        play_picture, white_stock)
+                                        play_picture, white_stock, zone_picture)
 
 # kind: (card widths apart, fewest and most cards, most degrees a card lies crooked)
 KINDS = {"row": ((1.05, 1.15), (1, 4), 2.0),
@@ -457,7 +457,7 @@ def faces_read_alone(det: CardDetector, faces: list[tuple[np.ndarray, str]]) -> 
         pictures = []
         for img, _ in batch:
             picture = bare.copy()
-            picture[m:-m, m:-m] = play_picture([img], bare[m:-m, m:-m])
+            picture[m:-m, m:-m] = zone_picture(img, bare[m:-m, m:-m])
             pictures.append(picture)
         reads = det.read_zones(pictures, det.imgsz / max(ZONE_PX), m, empties=[bare] * len(pictures))
         kept += [(img, face) for (img, face), read in zip(batch, reads) if list(read.names) == [face]]

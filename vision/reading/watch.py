@@ -282,19 +282,24 @@ class TableWatcher:
             reads[z.name].printed = tuple(sorted(printed.get(z.name, ())))
         return {z.name: reads[z.name] for z in self.zones}
 
+    def _read_zones(self, frame: np.ndarray, markers: list[tuple[int, np.ndarray]] | None = None
+                    ) -> dict[str, ZoneRead]:
+        """:meth:`read`, a detector's failure on this frame raised as :class:`FrameError`."""
+        try:
+            return self.read(frame, markers)
+        except DetectorError as exc:
+            raise FrameError(str(exc)) from None
+
     def process(self, t: float, frame: np.ndarray) -> list[Event]:
         """Events completed by this frame.  A bad frame raises :class:`FrameError`
         and leaves every tracker as it was."""
         reads: dict[str, ZoneRead] | None = None
-        try:
-            if self.shift.swaying or self.focus.soft:
-                # the last frame was held (the camera swaying or refocusing): this frame's markers
-                # first, its zones read only where it is not held too (a sway costs no reading)
-                self._markers = markers_in(check_frame(frame, self.geo.image_size))
-            else:
-                reads = self.read(frame)
-        except DetectorError as exc:
-            raise FrameError(str(exc)) from None
+        if self.shift.swaying or self.focus.soft:
+            # the last frame was held (the camera swaying or refocusing): this frame's markers
+            # first, its zones read only where it is not held too (a sway costs no reading)
+            self._markers = markers_in(check_frame(frame, self.geo.image_size))
+        else:
+            reads = self._read_zones(frame)
         events = []
         corners = sum(1 for i, _ in self._markers if i in self.shift.corners_mm)
         for said in self.picture.update(t, frame, corners):
@@ -317,10 +322,7 @@ class TableWatcher:
         if self.shift.swaying or self.focus.soft:
             return events       # the camera moved since the last frame, or is refocusing: read later
         if reads is None:
-            try:
-                reads = self.read(frame, self._markers)
-            except DetectorError as exc:
-                raise FrameError(str(exc)) from None
+            reads = self._read_zones(frame, self._markers)
         for name, read in reads.items():
             read = self.hands(name, t, self._thumbs.get(name), read)
             if self.empty_look is not None and self.trackers[name].kind == "play":
