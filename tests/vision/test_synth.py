@@ -310,3 +310,48 @@ def test_processes_loading_one_deck_into_an_empty_cache_at_once_all_get_it(tmp_p
     assert sorted(f.name for f in tmp_path.iterdir()) == [f"{deck}-{CARD_WIDTH_PX}.png"]
     # (KDE's decks draw no jokers)
     assert set(load_deck(deck, cache_dir=tmp_path).cards) >= set(CARD_NAMES) - {"LJ", "BJ"}
+
+
+def _pysol_card_set(folder, ext: str = ".gif") -> None:
+    """A card set laid out as PySolFC's are (``05h.gif`` the five of hearts, a
+    ``config.txt`` naming the files' type, a back), 73 x 97 px cards drawn
+    here: a rank letter and a suit block in the top-left corner, the suit's
+    colour, on a card with transparent corners."""
+    from PIL import Image
+
+    folder.mkdir(parents=True)
+    (folder / "config.txt").write_text(f"PySolFC solitaire cardset;5;{ext};1;52;8,1004;test\n"
+                                       "1-test;Test\n73 97 8\n16 20 7 7\nback01{ext}\nback01{ext}\n")
+    for n, rank in enumerate("A23456789TJQK"):
+        for suit in "cdhs":
+            card = np.full((97, 73, 4), 255, np.uint8)
+            card[:3, :3, 3] = card[:3, -3:, 3] = 0                    # rounded corners: see-through
+            ink = (30, 30, 200) if suit in "dh" else (20, 20, 20)      # BGR
+            cv2.putText(card, rank, (3, 14), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (*ink, 255), 2)
+            card[17:26, 4:12, :3] = ink
+            Image.fromarray(card[:, :, [2, 1, 0, 3]]).save(folder / f"{n + 1:02d}{suit}{ext}")
+    Image.fromarray(np.full((97, 73, 3), 90, np.uint8)).save(folder / f"back01{ext}")
+
+
+def test_a_pysol_card_set_is_cut_card_by_card_scaled_and_drawn_without_jokers(tmp_path, monkeypatch):
+    import vision.training.card_art as card_art
+    from vision.training.index_classifier import deck_names
+
+    assert not {n[len("pysol-"):] for n in card_art.PYSOL_DECKS} & {"paris", "penguins"}    # held out elsewhere
+    assert deck_names("pysol") == tuple(card_art.PYSOL_DECKS)
+    monkeypatch.setenv(card_art.PYSOL_ENV, str(tmp_path / "sets"))
+    with pytest.raises(CardArtError, match="not found"):                 # the set is not there yet
+        load_deck("pysol-standard", cache_dir=tmp_path / "cache")
+    _pysol_card_set(tmp_path / "sets" / card_art.PYSOL_DECKS["pysol-standard"])
+    deck = load_deck("pysol-standard", cache_dir=tmp_path / "cache")
+    assert set(deck.cards) == set(CARD_NAMES) - {"BJ", "LJ"}           # PySolFC's sets draw no jokers
+    x0, y0, x1, y1 = deck.index_box
+    assert 0 <= x0 < x1 <= 0.3 and 0 <= y0 < y1 <= 0.4
+    for code, img in deck.cards.items():
+        h, w = img.shape[:2]
+        assert img.shape[2] == 4 and abs(w - CARD_WIDTH_PX) <= 2 and abs(h / w - 97 / 73) < 0.03
+        corner = img[int(y0 * h):int(y1 * h), int(x0 * w):int(x1 * w), :3].astype(int)
+        red = (corner[:, :, 2] - corner[:, :, 0]) > 100
+        assert (red.sum() > 200) == (code[0] in "HD"), code                # the suit's colour, BGR kept
+    assert deck.cards["H5"][0, 0, 3] == 0 and deck.cards["H5"][40, 40, 3] == 255
+    assert deck.back is not None and abs(int(deck.back[40, 40, 0]) - 90) < 3

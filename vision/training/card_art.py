@@ -47,6 +47,9 @@ NO_JOKER_DECKS = ("dondorf",)
 # Where the automatic measure (below) is fooled by the artwork, measured by eye.
 INDEX_BOX_OVERRIDES = {
     "ornamental": (0.03, 0.03, 0.27, 0.37),
+    "pysol-nicu": (0.03, 0.04, 0.27, 0.34),      # (large indices, a frame beside them)
+    "pysol-spaced": (0.035, 0.03, 0.26, 0.355),  # (a pip beside the rank)
+    "pysol-sylly": (0.065, 0.06, 0.27, 0.40),
     "tango": (0.015, 0.015, 0.2, 0.26),
 }
 # Kept out of training so the benchmark measures decks the model never saw.
@@ -68,6 +71,37 @@ KDE_DECKS = {
 }
 # None of them draws jokers under KDE's names: their plays hold none.
 UNSEEN_DECKS = tuple(KDE_DECKS)
+
+# PySolFC's card sets (github.com/shlomif/PySolFC-Cardsets, release 3.1,
+# commit 6d382152; each set's COPYRIGHT file gives its licence): bitmaps of
+# many more hands' decks, for the index classifier's crops only (``--decks``
+# of :mod:`vision.training.index_classifier`).  Kept: French suits in two
+# colours, the rank and suit in the top-left corner, cards at least 71 px
+# wide, under the GPL (2 or later) or CC0 / CC BY-SA.  Left out: decks
+# also shipped by GNOME or KDE (paris and penguins are held out for
+# measuring) or by another set here (cardmage is standard's art, gdkcard-bonded
+# xpat2's), historical decks with a corner pip and a rank at the top's
+# middle, corners with a rank but no suit (hard-a-port, india-pantheon,
+# briscola) or the suit far from it (z-minimal), four-colour decks, an index
+# top-right (kabale), sets without a stated licence.  Set ``GUANDAN_PYSOL_CARDSETS`` to the folder holding the
+# ``cardset-*`` folders (``git archive`` of that commit).
+PYSOL_DECKS = {
+    "pysol-aisleriot": "cardset-aisleriot",            # GPL-2+
+    "pysol-flying-high": "cardset-flying-high",        # GPL-2+ (pictures CC0): coloured stock
+    "pysol-gpl": "cardset-gpl",                        # GPL-2+
+    "pysol-me-uk": "cardset-me-uk",                    # CC0
+    "pysol-neo": "cardset-neo",                        # CC BY-SA (the ace of spades' logo GPL-3)
+    "pysol-nicu": "cardset-nicu",                      # GPL-2+
+    "pysol-oxymoron": "cardset-oxymoron",              # GPL-2+
+    "pysol-spaced": "cardset-spaced",                  # GPL-2+
+    "pysol-standard": "cardset-standard",              # GPL-2+
+    "pysol-sylly": "cardset-sylly",                    # CC0
+    "pysol-warwick": "cardset-warwick",                # GPL-2+
+    "pysol-xpat2": "cardset-xpat2-nox-large",          # GPL-2+
+    "pysol-xskat-french": "cardset-xskat-french-large",  # GPL-2+: an index in all four corners
+}
+PYSOL_ENV = "GUANDAN_PYSOL_CARDSETS"
+_PYSOL_RANKS = {r: f"{k + 1:02d}" for k, r in enumerate("A23456789TJQK")}   # 01 the ace, 13 the king
 _KDE_RANKS = {"A": "1", "T": "10", "J": "jack", "Q": "queen", "K": "king"}
 _KDE_SUITS = {"C": "club", "D": "diamond", "H": "heart", "S": "spade"}
 
@@ -166,6 +200,44 @@ def _render_kde_sheet(deck: str, out: Path) -> None:
         raise CardArtError(f"cannot write {out}")
 
 
+def _render_pysol_sheet(deck: str, out: Path) -> None:
+    """A PySolFC card set (:data:`PYSOL_DECKS`: one bitmap a card, ``01h.gif``
+    the ace of hearts) scaled to :data:`CARD_WIDTH_PX` wide onto a sheet laid
+    as GNOME's are; its joker cells stay empty (the sets draw none)."""
+    from PIL import Image          # (GIF and PNG with their transparency; the train extra has Pillow)
+
+    root = os.environ.get(PYSOL_ENV)
+    folder = Path(root) / PYSOL_DECKS[deck] if root else None
+    if folder is None or not (folder / "config.txt").is_file():
+        raise CardArtError(f"deck {deck!r} not found: set {PYSOL_ENV} to the folder of PySolFC's cardset-* "
+                           f"folders (vision/training/card_art.py says which commit)")
+    ext = (folder / "config.txt").read_text(encoding="latin-1").splitlines()[0].split(";")[2]
+
+    def card(name: str) -> np.ndarray:
+        path = folder / f"{name}{ext}"
+        try:
+            rgba = np.asarray(Image.open(path).convert("RGBA"))
+        except OSError as exc:
+            raise CardArtError(f"cannot read {path}: {exc}") from exc
+        bgra = np.ascontiguousarray(rgba[:, :, [2, 1, 0, 3]])
+        h, w = bgra.shape[:2]
+        return cv2.resize(bgra, (CARD_WIDTH_PX, round(h * CARD_WIDTH_PX / w)), interpolation=cv2.INTER_CUBIC)
+
+    faces = {(r, c): card(_PYSOL_RANKS[rank] + suit.lower())
+             for r, suit in enumerate(_SHEET_ROWS) for c, rank in enumerate(_SHEET_RANKS)}
+    backs = sorted(folder.glob(f"back*{ext}"))
+    if backs:
+        faces[(4, 2)] = card(backs[0].stem)
+    ch = max(f.shape[0] for f in faces.values()) + 8
+    cw = max(f.shape[1] for f in faces.values()) + 8
+    sheet = np.zeros((5 * ch, 13 * cw, 4), np.uint8)
+    for (r, c), face in faces.items():
+        y, x = r * ch + (ch - face.shape[0]) // 2, c * cw + (cw - face.shape[1]) // 2
+        sheet[y:y + face.shape[0], x:x + face.shape[1]] = face
+    if not cv2.imwrite(str(out), sheet):
+        raise CardArtError(f"cannot write {out}")
+
+
 def _cut(sheet: np.ndarray, row: int, col: int) -> np.ndarray:
     h, w = sheet.shape[:2]
     ch, cw = h / 5.0, w / 13.0
@@ -233,7 +305,8 @@ def _render_once(name: str, out: Path) -> None:
     temp name, and one that found it moved away by another failed."""
     out.parent.mkdir(parents=True, exist_ok=True)
     with replaced_when_complete(out) as tmp:
-        (_render_kde_sheet if name in KDE_DECKS else _render_sheet)(name, tmp)
+        (_render_kde_sheet if name in KDE_DECKS else _render_pysol_sheet if name in PYSOL_DECKS
+         else _render_sheet)(name, tmp)
 
 
 def load_deck(name: str, cache_dir: Path | None = None) -> Deck:
@@ -249,7 +322,7 @@ def load_deck(name: str, cache_dir: Path | None = None) -> Deck:
     for r, suit in enumerate(_SHEET_ROWS):
         for c, rank in enumerate(_SHEET_RANKS):
             cards[suit + rank] = _cut(sheet, r, c)
-    if name not in NO_JOKER_DECKS and name not in KDE_DECKS:
+    if name not in NO_JOKER_DECKS and name not in KDE_DECKS and name not in PYSOL_DECKS:
         cards["LJ"] = _cut(sheet, 4, 0)   # black joker: little
         cards["BJ"] = _cut(sheet, 4, 1)   # coloured joker: big
     box = INDEX_BOX_OVERRIDES.get(name) or _index_box(cards)

@@ -77,9 +77,11 @@ def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
                joker_scenes: float = 0.0, joker_designs: float = 0.0, ink_weight: float = 0.0,
                tight_jokers: bool = False, index_designs: float = 0.0, body_negatives: int = 0,
                outline_prints: float = 0.0, lamp_tints: float = 0.0, stock_tints: float = 0.0,
-               hanzi_jokers: float = 0.0) -> None:
+               hanzi_jokers: float = 0.0, decks: tuple[str, ...] | None = None) -> None:
     """Crops of every labelled index (boxes jittered like a detector's) plus
     non-index crops of cloth, card faces and hands; saved as one .npz.
+    ``decks``: the decks the scenes are drawn from (default
+    :data:`vision.training.card_art.TRAIN_DECKS`).
 
     With ``detector`` (an ONNX card detector), every box it finds is cropped
     too: named after the index it covers, or ``NONE`` when it covers none
@@ -96,7 +98,7 @@ def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
     from vision.training.card_art import TRAIN_DECKS, load_decks
     from vision.training.synth import SceneGenerator
 
-    gen = SceneGenerator(load_decks(TRAIN_DECKS), joker_scenes=joker_scenes, joker_designs=joker_designs,
+    gen = SceneGenerator(load_decks(decks or TRAIN_DECKS), joker_scenes=joker_scenes, joker_designs=joker_designs,
                          ink_weight=ink_weight, index_designs=index_designs, outline_prints=outline_prints,
                          lamp_tints=lamp_tints, stock_tints=stock_tints, hanzi_jokers=hanzi_jokers)
     finder = None

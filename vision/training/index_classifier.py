@@ -279,6 +279,19 @@ def add_embedding_output(path: Path, out: Path | None = None) -> Path:
     return Path(out or path)
 
 
+def deck_names(text: str | None) -> tuple[str, ...] | None:
+    """``--decks``: None for the training decks, ``pysol`` for PySolFC's sets.
+
+    >>> deck_names(None), deck_names("anglo, tango"), len(deck_names("pysol")) > 10
+    (None, ('anglo', 'tango'), True)
+    """
+    from vision.training.card_art import PYSOL_DECKS
+
+    if text is None:
+        return None
+    return tuple(PYSOL_DECKS) if text.strip() == "pysol" else tuple(n.strip() for n in text.split(",") if n.strip())
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m vision.training.index_classifier", description=__doc__.split("\n")[0])
     ap.add_argument("data", type=Path, help="folder of crops_*.npz (kept out of git, e.g. data/crops)")
@@ -299,6 +312,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sideways", action="store_true",
                     help="with --covered: the pictures turned a quarter turn wrong, each index on its side "
                          "(its card or NONE, never a joker), DATA/sideways_SEED.npz, for --real")
+    ap.add_argument("--decks", help="with --scenes (not --covered): the decks drawn, comma-separated, or 'pysol' "
+                                    "for PySolFC's card sets (vision.training.card_art.PYSOL_DECKS); default the "
+                                    "training decks")
     ap.add_argument("--train", action="store_true")
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--to", type=Path, default=Path("models"))
@@ -328,7 +344,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     elif args.scenes:
         make_crops(args.data, args.scenes, args.seed, args.detector, tight_jokers=args.tight_jokers,
-                   body_negatives=args.body_negatives, **scene_options(args))
+                   body_negatives=args.body_negatives, decks=deck_names(args.decks), **scene_options(args))
     if args.train:
         try:
             train(args.data, args.epochs, args.to, init=args.init, max_lr=args.max_lr, reshape=args.reshape,
