@@ -344,10 +344,25 @@ def test_a_pysol_card_set_is_cut_card_by_card_scaled_and_drawn_without_jokers(tm
         load_deck("pysol-standard", cache_dir=tmp_path / "cache")
     _pysol_card_set(tmp_path / "sets" / card_art.PYSOL_DECKS["pysol-standard"])
     deck = load_deck("pysol-standard", cache_dir=tmp_path / "cache")
-    assert set(deck.cards) == set(CARD_NAMES) - {"BJ", "LJ"}           # PySolFC's sets draw no jokers
+    assert set(deck.cards) == set(CARD_NAMES)
+    # PySolFC's sets draw no jokers: a pair drawn on the set's stock, the big one coloured
+    for joker in ("BJ", "LJ"):
+        assert deck.cards[joker].shape == deck.cards["S2"].shape
+    x0, y0, x1, y1 = deck.index_box
+    h, w = deck.cards["BJ"].shape[:2]
+
+    def colourful(code: str) -> int:
+        corner = deck.cards[code][int(y0 * h):int(y1 * h), int(x0 * w):int(x1 * w), :3].astype(int)
+        return int((corner.max(axis=2) - corner.min(axis=2) > 80).sum())
+
+    assert colourful("BJ") > 20 and colourful("LJ") < colourful("BJ")
+    assert load_deck("pysol-standard", cache_dir=tmp_path / "cache").cards["BJ"].tobytes() == \
+        deck.cards["BJ"].tobytes()                                       # the same design each time
     x0, y0, x1, y1 = deck.index_box
     assert 0 <= x0 < x1 <= 0.3 and 0 <= y0 < y1 <= 0.4
     for code, img in deck.cards.items():
+        if code in ("BJ", "LJ"):
+            continue
         h, w = img.shape[:2]
         assert img.shape[2] == 4 and abs(w - CARD_WIDTH_PX) <= 2 and abs(h / w - 97 / 73) < 0.03
         corner = img[int(y0 * h):int(y1 * h), int(x0 * w):int(x1 * w), :3].astype(int)
