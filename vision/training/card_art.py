@@ -191,6 +191,12 @@ def _render_kde_sheet(deck: str, out: Path) -> None:
     faces = {(r, c): element(_kde_id(suit + rank), zoom)
              for r, suit in enumerate(_SHEET_ROWS) for c, rank in enumerate(_SHEET_RANKS)}
     faces[(4, 2)] = element("back", zoom)
+    _write_sheet(faces, out)
+
+
+def _write_sheet(faces: dict[tuple[int, int], np.ndarray], out: Path) -> None:
+    """Cards drawn one by one (BGRA, by their (row, column) on the sheet)
+    laid on a 13 x 5 sheet as GNOME's are, each centred in its cell, written to ``out``."""
     ch = max(f.shape[0] for f in faces.values()) + 8
     cw = max(f.shape[1] for f in faces.values()) + 8
     sheet = np.zeros((5 * ch, 13 * cw, 4), np.uint8)
@@ -229,14 +235,7 @@ def _render_pysol_sheet(deck: str, out: Path) -> None:
     backs = sorted(folder.glob(f"back*{ext}"))
     if backs:
         faces[(4, 2)] = card(backs[0].stem)
-    ch = max(f.shape[0] for f in faces.values()) + 8
-    cw = max(f.shape[1] for f in faces.values()) + 8
-    sheet = np.zeros((5 * ch, 13 * cw, 4), np.uint8)
-    for (r, c), face in faces.items():
-        y, x = r * ch + (ch - face.shape[0]) // 2, c * cw + (cw - face.shape[1]) // 2
-        sheet[y:y + face.shape[0], x:x + face.shape[1]] = face
-    if not cv2.imwrite(str(out), sheet):
-        raise CardArtError(f"cannot write {out}")
+    _write_sheet(faces, out)
 
 
 def _cut(sheet: np.ndarray, row: int, col: int) -> np.ndarray:
