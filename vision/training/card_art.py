@@ -75,8 +75,9 @@ UNSEEN_DECKS = tuple(KDE_DECKS)
 # PySolFC's card sets (github.com/shlomif/PySolFC-Cardsets, release 3.1,
 # commit 6d382152; each set's COPYRIGHT file gives its licence): bitmaps of
 # many more hands' decks, for the index classifier's crops only (``--decks``
-# of :mod:`vision.training.index_classifier`); their jokers are drawn here
-# (:func:`vision.training.joker_art.designed_jokers`), the sets have none.  Kept: French suits in two
+# of :mod:`vision.training.index_classifier`); the sets have no jokers: the
+# crops' scenes draw a pair on each set's stock
+# (:func:`vision.training.joker_art.with_drawn_jokers`).  Kept: French suits in two
 # colours, the rank and suit in the top-left corner, cards at least 71 px
 # wide, under the GPL (2 or later) or CC0 / CC BY-SA.  Left out: decks
 # also shipped by GNOME or KDE (paris and penguins are held out for
@@ -326,15 +327,7 @@ def load_deck(name: str, cache_dir: Path | None = None) -> Deck:
         cards["LJ"] = _cut(sheet, 4, 0)   # black joker: little
         cards["BJ"] = _cut(sheet, 4, 1)   # coloured joker: big
     box = INDEX_BOX_OVERRIDES.get(name) or _index_box(cards)
-    deck = Deck(name=name, cards=cards, index_box=box, back=_cut(sheet, 4, 2))
-    if name in PYSOL_DECKS:
-        # PySolFC's sets draw no jokers: a pair in a new design on the set's own stock, one
-        # design a set (more in the scenes, --joker-designs), so that the scenes hold jokers as
-        # often as the other decks' do (taught without, the classifier read fewer real jokers)
-        from vision.training.joker_art import designed_jokers
-
-        deck.cards.update(designed_jokers(deck, np.random.default_rng([sum(name.encode()), 54])))
-    return deck
+    return Deck(name=name, cards=cards, index_box=box, back=_cut(sheet, 4, 2))
 
 
 def four_corner_deck(deck: Deck) -> Deck:

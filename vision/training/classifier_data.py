@@ -81,7 +81,7 @@ def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
     """Crops of every labelled index (boxes jittered like a detector's) plus
     non-index crops of cloth, card faces and hands; saved as one .npz.
     ``decks``: the decks the scenes are drawn from (default
-    :data:`vision.training.card_art.TRAIN_DECKS`).
+    :data:`vision.training.card_art.TRAIN_DECKS`; PySolFC's with jokers drawn on their stock).
 
     With ``detector`` (an ONNX card detector), every box it finds is cropped
     too: named after the index it covers, or ``NONE`` when it covers none
@@ -95,10 +95,13 @@ def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
     :class:`vision.training.synth.SceneGenerator` (jokers are rare in ordinary plays, and a dozen
     decks' jokers teach a dozen pictures rather than the big/little colour rule).
     """
-    from vision.training.card_art import TRAIN_DECKS, load_decks
+    from vision.training.card_art import PYSOL_DECKS, TRAIN_DECKS, load_decks
+    from vision.training.joker_art import with_drawn_jokers
     from vision.training.synth import SceneGenerator
 
-    gen = SceneGenerator(load_decks(decks or TRAIN_DECKS), joker_scenes=joker_scenes, joker_designs=joker_designs,
+    # (PySolFC's sets draw no jokers: a pair drawn on each one's stock)
+    chosen = [with_drawn_jokers(d) if d.name in PYSOL_DECKS else d for d in load_decks(decks or TRAIN_DECKS)]
+    gen = SceneGenerator(chosen, joker_scenes=joker_scenes, joker_designs=joker_designs,
                          ink_weight=ink_weight, index_designs=index_designs, outline_prints=outline_prints,
                          lamp_tints=lamp_tints, stock_tints=stock_tints, hanzi_jokers=hanzi_jokers)
     finder = None

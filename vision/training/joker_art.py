@@ -20,6 +20,8 @@ on the deck's own card stock, so a joker bomb shows two pairs of one deck.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
@@ -244,6 +246,24 @@ def designed_jokers(deck: Deck, rng: np.random.Generator, hanzi: bool = False) -
         img = np.where(corner[:, :, None], turned, img)
         out[name] = np.dstack([img, blank[:, :, 3]])
     return out
+
+
+def with_drawn_jokers(deck: Deck) -> Deck:
+    """``deck`` with a pair of jokers in a new design on its own stock
+    (:func:`designed_jokers`, one design a deck, the same each time) where it
+    has none: PySolFC's card sets draw none, and scenes of them would hold no
+    jokers (taught so, the classifier read fewer real jokers). A deck with
+    jokers is returned as it is.
+
+    >>> from vision.training.card_art import load_deck
+    >>> deck = with_drawn_jokers(load_deck("kde-standard"))            # doctest: +SKIP
+    >>> sorted(set(deck.cards) & {"BJ", "LJ"})                          # doctest: +SKIP
+    ['BJ', 'LJ']
+    """
+    if "BJ" in deck.cards and "LJ" in deck.cards:
+        return deck
+    jokers = designed_jokers(deck, np.random.default_rng([sum(deck.name.encode()), 54]))
+    return replace(deck, cards={**deck.cards, **jokers})
 
 
 def hanzi_joker_deck(deck: Deck, seed: int) -> Deck:
