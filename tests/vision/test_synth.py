@@ -333,7 +333,7 @@ def _pysol_card_set(folder, ext: str = ".gif") -> None:
     Image.fromarray(np.full((97, 73, 3), 90, np.uint8)).save(folder / f"back01{ext}")
 
 
-def test_a_pysol_card_set_is_cut_card_by_card_scaled_and_drawn_without_jokers(tmp_path, monkeypatch):
+def test_a_pysol_card_set_is_cut_card_by_card_scaled_and_given_drawn_jokers(tmp_path, monkeypatch):
     import vision.training.card_art as card_art
     from vision.training.index_classifier import deck_names
 
@@ -361,7 +361,6 @@ def test_a_pysol_card_set_is_cut_card_by_card_scaled_and_drawn_without_jokers(tm
 
     assert colourful("BJ") > 20 and colourful("LJ") < colourful("BJ")
     assert with_drawn_jokers(plain).cards["BJ"].tobytes() == deck.cards["BJ"].tobytes()   # one design a set
-    x0, y0, x1, y1 = deck.index_box
     assert 0 <= x0 < x1 <= 0.3 and 0 <= y0 < y1 <= 0.4
     for code, img in deck.cards.items():
         if code in ("BJ", "LJ"):
