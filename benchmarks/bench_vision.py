@@ -130,7 +130,8 @@ from vision.reading.deck_profile import profile_path  # noqa: E402
 from vision.reading.detector import CardDetector, DetectorError  # noqa: E402
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone, calibrate  # noqa: E402
 from vision.reading.watch import TableWatcher  # noqa: E402
-from vision.training.card_art import HELD_OUT_DECKS, TRAIN_DECKS, UNSEEN_DECKS, load_decks  # noqa: E402
+from vision.training.card_art import (HELD_OUT_DECKS, TRAIN_DECKS, UNSEEN_DECKS, load_decks,  # noqa: E402
+                                      parse_deck_names)
 from vision.training.synth import (CLOTH_HELD_OUT, TURNED_KINDS, SceneGenerator, held_out_scenes,  # noqa: E402
                                    play_for_deck, random_play, turned_scenes)
 from vision.training.synth_table import TablePainter  # noqa: E402
@@ -173,12 +174,10 @@ def _deck_names(text: str) -> tuple[str, ...]:
     Traceback (most recent call last):
     argparse.ArgumentTypeError: unknown deck 'nope' (known: anglo, ...)
     """
-    names = tuple(n.strip() for n in text.split(",") if n.strip())
-    known = TRAIN_DECKS + HELD_OUT_DECKS + UNSEEN_DECKS
-    for n in names or ("",):
-        if n not in known:
-            raise argparse.ArgumentTypeError(f"unknown deck {n!r} (known: {', '.join(known)})")
-    return names
+    try:
+        return parse_deck_names(text, TRAIN_DECKS + HELD_OUT_DECKS + UNSEEN_DECKS)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def accuracy(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_MARGIN_MM,

@@ -339,6 +339,8 @@ def test_a_pysol_card_set_is_cut_card_by_card_scaled_and_given_drawn_jokers(tmp_
 
     assert not {n[len("pysol-"):] for n in card_art.PYSOL_DECKS} & {"paris", "penguins"}    # held out elsewhere
     assert deck_names("pysol") == tuple(card_art.PYSOL_DECKS)
+    with pytest.raises(argparse.ArgumentTypeError, match="unknown deck 'pysol-nope'"):    # before any drawing
+        deck_names("pysol-standard,pysol-nope")
     monkeypatch.setenv(card_art.PYSOL_ENV, str(tmp_path / "sets"))
     with pytest.raises(CardArtError, match="not found"):                 # the set is not there yet
         load_deck("pysol-standard", cache_dir=tmp_path / "cache")

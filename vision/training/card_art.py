@@ -459,3 +459,36 @@ def line_drawn_deck(deck: Deck, width: float = 2.0, black: bool = False) -> Deck
 def load_decks(names: tuple[str, ...] | list[str], cache_dir: Path | None = None) -> list[Deck]:
     """Several decks; names not installed raise :class:`CardArtError`."""
     return [load_deck(n, cache_dir) for n in names]
+
+
+# every deck a name here can draw
+KNOWN_DECKS = STANDARD_DECKS + tuple(KDE_DECKS) + tuple(PYSOL_DECKS)
+
+
+def parse_deck_names(text: str, known: tuple[str, ...] = KNOWN_DECKS) -> tuple[str, ...]:
+    """Comma-separated deck names, as a command line gives them, checked
+    against ``known`` before any drawing starts; ``pysol`` stands for all of
+    :data:`PYSOL_DECKS`.
+
+    >>> parse_deck_names("anglo, tango")
+    ('anglo', 'tango')
+    >>> len(parse_deck_names("pysol")) == len(PYSOL_DECKS)
+    True
+    >>> parse_deck_names("anglo,nope", known=("anglo", "paris"))
+    Traceback (most recent call last):
+    ValueError: unknown deck 'nope' (known: anglo, paris)
+    >>> parse_deck_names(" , ")
+    Traceback (most recent call last):
+    ValueError: no deck named (known: anglo, ...)
+    """
+    names: list[str] = []
+    for n in (n.strip() for n in text.split(",")):
+        if n == "pysol" and set(PYSOL_DECKS) <= set(known):
+            names.extend(PYSOL_DECKS)
+        elif n and n not in known:
+            raise ValueError(f"unknown deck {n!r} (known: {', '.join(known)})")
+        elif n:
+            names.append(n)
+    if not names:
+        raise ValueError(f"no deck named (known: {', '.join(known[:1])}, ...)")
+    return tuple(names)

@@ -279,17 +279,23 @@ def add_embedding_output(path: Path, out: Path | None = None) -> Path:
     return Path(out or path)
 
 
-def deck_names(text: str | None) -> tuple[str, ...] | None:
-    """``--decks``: None for the training decks, ``pysol`` for PySolFC's sets.
+def deck_names(text: str) -> tuple[str, ...]:
+    """``--decks``: deck names, or ``pysol`` for PySolFC's sets, checked as
+    the command line is read (an unknown one stops the run before any crops
+    are drawn).
 
-    >>> deck_names(None), deck_names("anglo, tango"), len(deck_names("pysol")) > 10
-    (None, ('anglo', 'tango'), True)
+    >>> deck_names("anglo, tango"), len(deck_names("pysol")) > 10
+    (('anglo', 'tango'), True)
+    >>> deck_names("anglo, tangoo")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: unknown deck 'tangoo' (known: anglo, ...)
     """
-    from vision.training.card_art import PYSOL_DECKS
+    from vision.training.card_art import parse_deck_names
 
-    if text is None:
-        return None
-    return tuple(PYSOL_DECKS) if text.strip() == "pysol" else tuple(n.strip() for n in text.split(",") if n.strip())
+    try:
+        return parse_deck_names(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -312,7 +318,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sideways", action="store_true",
                     help="with --covered: the pictures turned a quarter turn wrong, each index on its side "
                          "(its card or NONE, never a joker), DATA/sideways_SEED.npz, for --real")
-    ap.add_argument("--decks", help="with --scenes (not --covered): the decks drawn, comma-separated, or 'pysol' "
+    ap.add_argument("--decks", type=deck_names, help="with --scenes (not --covered): the decks drawn, comma-separated, or 'pysol' "
                                     "for PySolFC's card sets (vision.training.card_art.PYSOL_DECKS); default the "
                                     "training decks")
     ap.add_argument("--train", action="store_true")
@@ -344,7 +350,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     elif args.scenes:
         make_crops(args.data, args.scenes, args.seed, args.detector, tight_jokers=args.tight_jokers,
-                   body_negatives=args.body_negatives, decks=deck_names(args.decks), **scene_options(args))
+                   body_negatives=args.body_negatives, decks=args.decks, **scene_options(args))
     if args.train:
         try:
             train(args.data, args.epochs, args.to, init=args.init, max_lr=args.max_lr, reshape=args.reshape,
