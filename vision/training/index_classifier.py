@@ -318,9 +318,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sideways", action="store_true",
                     help="with --covered: the pictures turned a quarter turn wrong, each index on its side "
                          "(its card or NONE, never a joker), DATA/sideways_SEED.npz, for --real")
-    ap.add_argument("--decks", type=deck_names, help="with --scenes (not --covered): the decks drawn, comma-separated, or 'pysol' "
-                                    "for PySolFC's card sets (vision.training.card_art.PYSOL_DECKS); default the "
-                                    "training decks")
+    ap.add_argument("--decks", type=deck_names,
+                    help="with --scenes (not --covered): the decks drawn, comma-separated, or 'pysol' for PySolFC's "
+                         "card sets (vision.training.card_art.PYSOL_DECKS); default the training decks")
     ap.add_argument("--train", action="store_true")
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--to", type=Path, default=Path("models"))
