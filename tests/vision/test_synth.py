@@ -374,3 +374,29 @@ def test_a_pysol_card_set_is_cut_card_by_card_scaled_and_given_drawn_jokers(tmp_
         assert (red.sum() > 200) == (code[0] in "HD"), code                # the suit's colour, BGR kept
     assert deck.cards["H5"][0, 0, 3] == 0 and deck.cards["H5"][40, 40, 3] == 255
     assert deck.back is not None and abs(int(deck.back[40, 40, 0]) - 90) < 3
+
+
+def test_pysol_crops_hold_drawn_jokers_unless_asked_as_printed_and_jokers_are_written_again(tmp_path, monkeypatch):
+    import vision.training.card_art as card_art
+    from vision.reading.index_classifier import LABELS
+    from vision.training.index_classifier import main as index_classifier
+
+    monkeypatch.setenv(card_art.PYSOL_ENV, str(tmp_path / "sets"))
+    monkeypatch.setenv("GUANDAN_CARD_CACHE", str(tmp_path / "cache"))     # not this machine's sheets
+    _pysol_card_set(tmp_path / "sets" / card_art.PYSOL_DECKS["pysol-standard"])
+    jokers = [LABELS.index("BJ"), LABELS.index("LJ")]
+    made = {}
+    for flag, out in (([], "drawn"), (["--no-drawn-jokers"], "printed")):
+        assert index_classifier([str(tmp_path / out), "--scenes", "12", "--seed", "5", "--decks", "pysol-standard",
+                                 "--joker-scenes", "1"] + flag) == 0
+        made[out] = np.load(tmp_path / out / "crops_5.npz")["y"]
+    assert np.isin(made["drawn"], jokers).sum() > 0 and np.isin(made["printed"], jokers).sum() == 0
+    assert np.isin(made["printed"], range(52)).sum() > 0
+    # the drawn set's joker crops once more, beside it: drawn twice as often
+    assert index_classifier([str(tmp_path / "drawn"), "--jokers-again", str(tmp_path / "drawn" / "crops_5.npz"),
+                             "--seed", "6"]) == 0
+    again = np.load(tmp_path / "drawn" / "crops_6.npz")["y"]
+    assert len(again) == np.isin(made["drawn"], jokers).sum() and np.isin(again, jokers).all()
+    assert index_classifier([str(tmp_path / "printed"), "--jokers-again", str(tmp_path / "printed" / "crops_5.npz"),
+                             "--seed", "6"]) == 2                          # nothing to write again
+    assert not (tmp_path / "printed" / "crops_6.npz").exists()

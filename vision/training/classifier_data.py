@@ -77,11 +77,14 @@ def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
                joker_scenes: float = 0.0, joker_designs: float = 0.0, ink_weight: float = 0.0,
                tight_jokers: bool = False, index_designs: float = 0.0, body_negatives: int = 0,
                outline_prints: float = 0.0, lamp_tints: float = 0.0, stock_tints: float = 0.0,
-               hanzi_jokers: float = 0.0, decks: tuple[str, ...] | None = None) -> None:
+               hanzi_jokers: float = 0.0, decks: tuple[str, ...] | None = None,
+               drawn_jokers: bool = True) -> None:
     """Crops of every labelled index (boxes jittered like a detector's) plus
     non-index crops of cloth, card faces and hands; saved as one .npz.
     ``decks``: the decks the scenes are drawn from (default
-    :data:`vision.training.card_art.TRAIN_DECKS`; PySolFC's with jokers drawn on their stock).
+    :data:`vision.training.card_art.TRAIN_DECKS`; PySolFC's with jokers drawn on their stock, or
+    ``drawn_jokers=False``: as the sets print them, with none, as the shipped classifier's PySolFC
+    crops were made).
 
     With ``detector`` (an ONNX card detector), every box it finds is cropped
     too: named after the index it covers, or ``NONE`` when it covers none
@@ -100,7 +103,8 @@ def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
     from vision.training.synth import SceneGenerator
 
     # (PySolFC's sets draw no jokers: a pair drawn on each one's stock)
-    chosen = [with_drawn_jokers(d) if d.name in PYSOL_DECKS else d for d in load_decks(decks or TRAIN_DECKS)]
+    chosen = [with_drawn_jokers(d) if drawn_jokers and d.name in PYSOL_DECKS else d
+              for d in load_decks(decks or TRAIN_DECKS)]
     gen = SceneGenerator(chosen, joker_scenes=joker_scenes, joker_designs=joker_designs,
                          ink_weight=ink_weight, index_designs=index_designs, outline_prints=outline_prints,
                          lamp_tints=lamp_tints, stock_tints=stock_tints, hanzi_jokers=hanzi_jokers)
@@ -121,6 +125,37 @@ def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
     out.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out / f"crops_{seed}.npz", x=np.stack(xs), y=np.array(ys, np.int64))
     print(f"{len(xs)} crops -> {out / f'crops_{seed}.npz'}")
+
+
+def joker_crops_again(source: Path, out: Path, seed: int) -> Path:
+    """The joker crops of ``source`` (a ``crops_*.npz``) written again as
+    ``out/crops_SEED.npz``: in a training folder beside ``source`` they are
+    drawn twice as often.  The shipped classifier's recipe adds a set of
+    decks that prints no jokers (PySolFC's); without this the share of joker
+    crops it met fell from 13 % to 7 %, and it read fewer real jokers
+    (models/MODEL_CARD.md, "PySolFC's card sets teach the classifier").
+
+    >>> import tempfile
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> d = Path(tmp.name)
+    >>> names = ["BJ", "S5", "LJ", "NONE"]
+    >>> y = np.array([CARD_NAMES.index(n) if n != "NONE" else NONE for n in names])
+    >>> np.savez(d / "crops_1.npz", x=np.zeros((4, 2, 2, 3), np.uint8), y=y)
+    >>> again = joker_crops_again(d / "crops_1.npz", d, 2)
+    >>> again.name, [CARD_NAMES[k] for k in np.load(again)["y"]]
+    ('crops_2.npz', ['BJ', 'LJ'])
+    >>> tmp.cleanup()
+    """
+    data = np.load(source)
+    jokers = np.isin(data["y"], [CARD_NAMES.index(j) for j in JOKERS])
+    if not jokers.any():
+        raise ValueError(f"{source}: no joker crops")
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"crops_{seed}.npz"
+    if path.resolve() == Path(source).resolve():
+        raise ValueError(f"{path}: would overwrite its own source")
+    np.savez_compressed(path, x=data["x"][jokers], y=data["y"][jokers])
+    return path
 
 
 def _scene_crops(scene, rng: np.random.Generator, finder, tight_jokers: bool,

@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.reading.index_classifier import CROP_H, CROP_W, LABELS, to_blob
-from vision.training.classifier_data import make_covered_crops, make_crops
+from vision.training.classifier_data import joker_crops_again, make_covered_crops, make_crops
 from vision.training.synth import add_scene_options, scene_options
 
 
@@ -321,6 +321,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--decks", type=deck_names,
                     help="with --scenes (not --covered): the decks drawn, comma-separated, or 'pysol' for PySolFC's "
                          "card sets (vision.training.card_art.PYSOL_DECKS); default the training decks")
+    ap.add_argument("--no-drawn-jokers", action="store_true",
+                    help="with --decks: PySolFC's sets as they print them, without the pair of jokers drawn on "
+                         "their stock (the shipped classifier's PySolFC crops, models/MODEL_CARD.md)")
+    ap.add_argument("--jokers-again", type=Path, metavar="CROPS",
+                    help="write the joker crops of this crops_*.npz again as DATA/crops_SEED.npz (beside it in "
+                         "DATA they are drawn twice as often)")
     ap.add_argument("--train", action="store_true")
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--to", type=Path, default=Path("models"))
@@ -342,6 +348,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.add_embedding:
         add_embedding_output(args.data)
         return 0
+    if args.jokers_again:
+        try:
+            path = joker_crops_again(args.jokers_again, args.data, args.seed)
+        except (OSError, ValueError, KeyError) as e:
+            print(f"index_classifier: {e}", file=sys.stderr)
+            return 2
+        print(f"the joker crops of {args.jokers_again} -> {path}")
     if args.scenes and args.covered:
         make_covered_crops(args.data, args.scenes, args.seed, args.detector, only_covered=args.only_covered,
                            sideways=args.sideways, **scene_options(args))
@@ -350,7 +363,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     elif args.scenes:
         make_crops(args.data, args.scenes, args.seed, args.detector, tight_jokers=args.tight_jokers,
-                   body_negatives=args.body_negatives, decks=args.decks, **scene_options(args))
+                   body_negatives=args.body_negatives, decks=args.decks,
+                   drawn_jokers=not args.no_drawn_jokers, **scene_options(args))
     if args.train:
         try:
             train(args.data, args.epochs, args.to, init=args.init, max_lr=args.max_lr, reshape=args.reshape,
