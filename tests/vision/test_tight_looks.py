@@ -21,8 +21,8 @@ from vision.training.card_faces import zone_picture
 from tests.vision.conftest import REAL_FACES, read_alone as _read
 
 
-@pytest.mark.parametrize("name, face, angles", [("eight_of_diamonds_090.jpg", "D8", (40.0, -40.0)),
-                                                ("nine_of_clubs_055.jpg", "C9", (40.0,))])
+@pytest.mark.parametrize("name, face, angles", [("eight_of_clubs_115.jpg", "C8", (40.0,)),
+                                                ("nine_of_hearts_059.jpg", "H9", (40.0,))])
 def test_a_real_card_turned_40_degrees_whose_index_is_boxed_loosely_is_read(
         detector, detector_setting, bench_wood, name, face, angles):
     # real faces (CC0, tests/data/real/faces_more) from the card-face set's training split

@@ -22,13 +22,13 @@ from vision.training.card_faces import zone_picture
 from tests.vision.conftest import REAL_FACES, read_alone as _read
 
 
-@pytest.mark.parametrize("name, face", [("ace_of_clubs_048.jpg", "CA"), ("eight_of_clubs_006.jpg", "C8")])
+@pytest.mark.parametrize("name, face", [("ace_of_clubs_048.jpg", "CA"), ("five_of_clubs_024.jpg", "C5")])
 def test_a_real_card_turned_40_degrees_read_only_unsurely_is_proposed_and_asked(
         detector, detector_setting, bench_wood, name, face):
     # real faces (CC0, tests/data/real/faces_more) from the card-face set's training split
     card = cv2.imread(str(REAL_FACES / name))
     assert _read(detector, zone_picture(card, bench_wood, 0.0)).names == [face]     # upright: read surely
-    # (the eight, its loose box looked at again tighter, is read surely since: test_tight_looks.py)
+    # (read surely at 40 degrees only since a loose box is looked at again tighter: test_tight_looks.py)
     assert _read(detector, zone_picture(card, bench_wood, 40.0)).names == [face]
     detector = detector_setting("tight_looks", False)
     read = _read(detector, zone_picture(card, bench_wood, 40.0))
