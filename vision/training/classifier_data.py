@@ -83,8 +83,8 @@ def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
     non-index crops of cloth, card faces and hands; saved as one .npz.
     ``decks``: the decks the scenes are drawn from (default
     :data:`vision.training.card_art.TRAIN_DECKS`; PySolFC's with jokers drawn on their stock, or
-    ``drawn_jokers=False``: as the sets print them, with none, as the shipped classifier's PySolFC
-    crops were made).
+    ``drawn_jokers=False``: as the sets print them, with none, as the candidate classifiers'
+    PySolFC crops were made: ``models/candidates``).
 
     With ``detector`` (an ONNX card detector), every box it finds is cropped
     too: named after the index it covers, or ``NONE`` when it covers none
@@ -130,10 +130,11 @@ def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
 def joker_crops_again(source: Path, out: Path, seed: int) -> Path:
     """The joker crops of ``source`` (a ``crops_*.npz``) written again as
     ``out/crops_SEED.npz``: in a training folder beside ``source`` they are
-    drawn twice as often.  The shipped classifier's recipe adds a set of
-    decks that prints no jokers (PySolFC's); without this the share of joker
-    crops it met fell from 13 % to 7 %, and it read fewer real jokers
-    (models/MODEL_CARD.md, "PySolFC's card sets teach the classifier").
+    drawn twice as often.  The first candidate classifier's recipe
+    (``models/candidates/pysol-p3e2``) adds a set of decks that prints no
+    jokers (PySolFC's); without this the share of joker crops it met fell
+    from 13 % to 7 %, and it read fewer real jokers (models/MODEL_CARD.md,
+    "PySolFC's card sets teach the classifier").
 
     >>> import tempfile
     >>> tmp = tempfile.TemporaryDirectory()
@@ -146,15 +147,16 @@ def joker_crops_again(source: Path, out: Path, seed: int) -> Path:
     ('crops_2.npz', ['BJ', 'LJ'])
     >>> tmp.cleanup()
     """
-    data = np.load(source)
-    jokers = np.isin(data["y"], [CARD_NAMES.index(j) for j in JOKERS])
-    if not jokers.any():
-        raise ValueError(f"{source}: no joker crops")
-    out.mkdir(parents=True, exist_ok=True)
     path = out / f"crops_{seed}.npz"
     if path.resolve() == Path(source).resolve():
         raise ValueError(f"{path}: would overwrite its own source")
-    np.savez_compressed(path, x=data["x"][jokers], y=data["y"][jokers])
+    with np.load(source) as data:
+        jokers = np.isin(data["y"], [CARD_NAMES.index(j) for j in JOKERS])
+        if not jokers.any():
+            raise ValueError(f"{source}: no joker crops")
+        x, y = data["x"][jokers], data["y"][jokers]
+    out.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, x=x, y=y)
     return path
 
 

@@ -323,7 +323,7 @@ def main(argv: list[str] | None = None) -> int:
                          "card sets (vision.training.card_art.PYSOL_DECKS); default the training decks")
     ap.add_argument("--no-drawn-jokers", action="store_true",
                     help="with --decks: PySolFC's sets as they print them, without the pair of jokers drawn on "
-                         "their stock (the shipped classifier's PySolFC crops, models/MODEL_CARD.md)")
+                         "their stock (the candidate classifiers' PySolFC crops, models/candidates)")
     ap.add_argument("--jokers-again", type=Path, metavar="CROPS",
                     help="write the joker crops of this crops_*.npz again as DATA/crops_SEED.npz (beside it in "
                          "DATA they are drawn twice as often)")
