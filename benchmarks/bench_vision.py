@@ -130,8 +130,8 @@ from vision.reading.deck_profile import profile_path  # noqa: E402
 from vision.reading.detector import CardDetector, DetectorError  # noqa: E402
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone, calibrate  # noqa: E402
 from vision.reading.watch import TableWatcher  # noqa: E402
-from vision.training.card_art import (HELD_OUT_DECKS, TRAIN_DECKS, UNSEEN_DECKS, load_decks,  # noqa: E402
-                                      parse_deck_names)
+from vision.training.card_art import (HELD_OUT_DECKS, TRAIN_DECKS, UNSEEN_DECKS, deck_names_argument,  # noqa: E402
+                                      load_decks)
 from vision.training.synth import (CLOTH_HELD_OUT, TURNED_KINDS, SceneGenerator, held_out_scenes,  # noqa: E402
                                    play_for_deck, random_play, turned_scenes)
 from vision.training.synth_table import TablePainter  # noqa: E402
@@ -174,10 +174,7 @@ def _deck_names(text: str) -> tuple[str, ...]:
     Traceback (most recent call last):
     argparse.ArgumentTypeError: unknown deck 'nope' (known: anglo, ...)
     """
-    try:
-        return parse_deck_names(text, TRAIN_DECKS + HELD_OUT_DECKS + UNSEEN_DECKS)
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
+    return deck_names_argument(TRAIN_DECKS + HELD_OUT_DECKS + UNSEEN_DECKS)(text)
 
 
 def accuracy(det: CardDetector, plays: int, seed: int, margin_mm: float = ZONE_MARGIN_MM,

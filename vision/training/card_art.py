@@ -21,9 +21,11 @@ the little one (小王, ``LJ``).
 
 from __future__ import annotations
 
+import argparse
 import os
 import shutil
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -492,3 +494,23 @@ def parse_deck_names(text: str, known: tuple[str, ...] = KNOWN_DECKS) -> tuple[s
     if not names:
         raise ValueError(f"no deck named (known: {', '.join(known[:1])}, ...)")
     return tuple(names)
+
+
+def deck_names_argument(known: tuple[str, ...] = KNOWN_DECKS) -> Callable[[str], tuple[str, ...]]:
+    """:func:`parse_deck_names` against ``known`` as an argparse ``type``:
+    its message shown as argparse shows its own (a plain ValueError would
+    become "invalid value").
+
+    >>> deck_names_argument(("anglo",))("anglo")
+    ('anglo',)
+    >>> deck_names_argument(("anglo",))("nope")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: unknown deck 'nope' (known: anglo)
+    """
+    def names(text: str) -> tuple[str, ...]:
+        try:
+            return parse_deck_names(text, known)
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+
+    return names

@@ -290,12 +290,9 @@ def deck_names(text: str) -> tuple[str, ...]:
     Traceback (most recent call last):
     argparse.ArgumentTypeError: unknown deck 'tangoo' (known: anglo, ...)
     """
-    from vision.training.card_art import parse_deck_names
+    from vision.training.card_art import deck_names_argument
 
-    try:
-        return parse_deck_names(text)
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
+    return deck_names_argument()(text)
 
 
 def main(argv: list[str] | None = None) -> int:
