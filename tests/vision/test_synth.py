@@ -400,3 +400,66 @@ def test_pysol_crops_hold_drawn_jokers_unless_asked_as_printed_and_jokers_are_wr
     assert index_classifier([str(tmp_path / "printed"), "--jokers-again", str(tmp_path / "printed" / "crops_5.npz"),
                              "--seed", "6"]) == 2                          # nothing to write again
     assert not (tmp_path / "printed" / "crops_6.npz").exists()
+
+
+def test_a_card_laid_face_down_covers_what_lies_under_it_and_has_no_label(gen, decks):
+    from vision.training.synth import SceneGenerator
+
+    back = np.zeros((300, 200, 4), np.uint8)
+    back[:, :] = (40, 40, 200, 255)                                        # a plain red back
+    cards = ["S5", "H7", "C9"]
+    kw = dict(deck=decks[0], clean=True, spacing=1.1)
+    up = gen.render(cards, np.random.default_rng(3), **kw)
+    down = gen.render(cards, np.random.default_rng(3), face_down=[1], back=back, **kw)
+    assert down.face_down == [1] and down.readable and up.face_down == []
+    assert set(up.owners) == {0, 1, 2} and set(down.owners) == {0, 2}
+    assert [l for l, o in zip(up.labels, up.owners) if o != 1] == down.labels       # the others as laid face up
+    x0, y0, x1, y1 = (int(v) for v in up.labels[up.owners.index(1)][1:])
+    corner = down.image[y0:y1, x0:x1].astype(int)
+    assert ((corner[:, :, 2] - corner[:, :, 0]) > 100).mean() > 0.9          # the back shows where H7's index was
+    with pytest.raises(ValueError, match="face_down positions"):
+        gen.render(cards, np.random.default_rng(3), face_down=[3], back=back, **kw)
+    # in random scenes: only when asked (a seed's scenes stay as they were), then one card or two a scene
+    plain = SceneGenerator(decks, hand_rate=0.0)
+    asked = SceneGenerator(decks, hand_rate=0.0, face_down=1.0, backs=[back])
+    for i in range(6):
+        a = plain.random_scene(np.random.default_rng([9, i]))
+        b = SceneGenerator(decks, hand_rate=0.0, face_down=0.0).random_scene(np.random.default_rng([9, i]))
+        assert a.image.tobytes() == b.image.tobytes() and b.face_down == []
+        c = asked.random_scene(np.random.default_rng([9, i]))
+        assert (1 <= len(c.face_down) <= 2) == bool(c.cards)
+        assert not set(c.face_down) & set(c.owners)
+    with pytest.raises(ValueError, match="face_down must be a share"):
+        SceneGenerator(decks, face_down=1.5)
+
+
+def test_pysol_backs_are_every_back_the_chosen_sets_print(tmp_path, monkeypatch):
+    import vision.training.card_art as card_art
+    from PIL import Image
+
+    monkeypatch.delenv(card_art.PYSOL_ENV, raising=False)
+    assert card_art.pysol_backs() == []                                   # no sets named: none
+    monkeypatch.setenv(card_art.PYSOL_ENV, str(tmp_path / "sets"))
+    folder = tmp_path / "sets" / card_art.PYSOL_DECKS["pysol-standard"]
+    _pysol_card_set(folder)
+    Image.fromarray(np.full((97, 73, 3), 200, np.uint8)).save(folder / "back02.gif")
+    backs = card_art.pysol_backs()
+    assert [int(b[40, 40, 0]) for b in backs] == [90, 200]                 # back01, back02, in name order
+    assert all(b.shape[1] == CARD_WIDTH_PX and b.shape[2] == 4 for b in backs)
+
+
+def test_a_sideways_joker_prints_its_word_down_the_corner():
+    from vision.training.card_art import Deck
+    from vision.training.joker_art import _Design, designed_jokers
+
+    deck = Deck(name="blank", cards={"S2": np.full((348, 240, 4), 255, np.uint8)},
+                index_box=(0.02, 0.02, 0.16, 0.2))
+    assert _Design(np.random.default_rng(1), sideways=True).shape == "sideways"
+    assert _Design(np.random.default_rng(1), sideways=True, hanzi=True).shape == "hanzi"
+    for seed in range(6):
+        jokers = designed_jokers(deck, np.random.default_rng(seed), sideways=True)
+        ink = (jokers["LJ"][:174, :60, :3] < 128).all(axis=2)             # the top-left corner's dark ink
+        ys, xs = np.nonzero(ink)
+        tall, wide = ys.max() - ys.min() + 1, xs.max() - xs.min() + 1
+        assert tall > 2.5 * wide and ys.min() < 20, seed                   # a word running down from the top
+        assert (np.ptp(jokers["BJ"][:174, :60, :3].astype(int), axis=2) > 80).sum() > 50     # the big one coloured

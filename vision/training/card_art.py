@@ -241,6 +241,33 @@ def _render_pysol_sheet(deck: str, out: Path) -> None:
     _write_sheet(faces, out)
 
 
+def pysol_backs() -> list[np.ndarray]:
+    """Every card back that the sets of :data:`PYSOL_DECKS` print (85 at
+    6d382152: most sets offer several), BGRA at :data:`CARD_WIDTH_PX` wide;
+    none where ``$GUANDAN_PYSOL_CARDSETS`` is not set or a set is missing.
+    Scenes with a card laid face down draw them
+    (:class:`vision.training.synth.SceneGenerator`'s ``face_down``), and
+    the GNOME decks' own backs stay unseen: the tests lay those.
+    """
+    from PIL import Image
+
+    root = os.environ.get(PYSOL_ENV)
+    out: list[np.ndarray] = []
+    for folder in (Path(root) / f for f in PYSOL_DECKS.values()) if root else ():
+        if not (folder / "config.txt").is_file():
+            continue
+        ext = (folder / "config.txt").read_text(encoding="latin-1").splitlines()[0].split(";")[2]
+        for path in sorted(folder.glob(f"back*{ext}")):
+            try:
+                rgba = np.asarray(Image.open(path).convert("RGBA"))
+            except OSError as exc:
+                raise CardArtError(f"cannot read {path}: {exc}") from exc
+            h, w = rgba.shape[:2]
+            out.append(cv2.resize(np.ascontiguousarray(rgba[:, :, [2, 1, 0, 3]]),
+                                  (CARD_WIDTH_PX, round(h * CARD_WIDTH_PX / w)), interpolation=cv2.INTER_CUBIC))
+    return out
+
+
 def _cut(sheet: np.ndarray, row: int, col: int) -> np.ndarray:
     h, w = sheet.shape[:2]
     ch, cw = h / 5.0, w / 13.0

@@ -352,16 +352,20 @@ def main(argv: list[str] | None = None) -> int:
             print(f"index_classifier: {e}", file=sys.stderr)
             return 2
         print(f"the joker crops of {args.jokers_again} -> {path}")
+    options = scene_options(args)
+    if args.covered and options.pop("face_down"):
+        print("--face-down lays cards in plain scenes, not --covered ones", file=sys.stderr)
+        return 2
     if args.scenes and args.covered:
         make_covered_crops(args.data, args.scenes, args.seed, args.detector, only_covered=args.only_covered,
-                           sideways=args.sideways, **scene_options(args))
+                           sideways=args.sideways, **options)
     elif args.sideways:
         print("--sideways needs --covered and --scenes", file=sys.stderr)
         return 2
     elif args.scenes:
         make_crops(args.data, args.scenes, args.seed, args.detector, tight_jokers=args.tight_jokers,
                    body_negatives=args.body_negatives, decks=args.decks,
-                   drawn_jokers=not args.no_drawn_jokers, **scene_options(args))
+                   drawn_jokers=not args.no_drawn_jokers, **options)
     if args.train:
         try:
             train(args.data, args.epochs, args.to, init=args.init, max_lr=args.max_lr, reshape=args.reshape,

@@ -66,10 +66,13 @@ def _poly(img, pts, colour, filled: bool, thick: int) -> None:
 class _Design:
     """One random shape, drawn into a box in any colour (same shape both times)."""
 
-    def __init__(self, rng: np.random.Generator, corner_cap: float = np.inf, hanzi: bool = False):
+    def __init__(self, rng: np.random.Generator, corner_cap: float = np.inf, hanzi: bool = False,
+                 sideways: bool = False):
         """``corner_cap``: the largest ``corner_scale`` a large mark may take;
-        ``hanzi``: the mark is the joker's Chinese name (:data:`HANZI`)."""
-        self.shape = "hanzi" if hanzi else str(rng.choice(SHAPES))
+        ``hanzi``: the mark is the joker's Chinese name (:data:`HANZI`);
+        ``sideways``: the mark is the word JOKER turned a quarter turn, running
+        down the card's edge (ignored with ``hanzi``)."""
+        self.shape = "hanzi" if hanzi else "sideways" if sideways else str(rng.choice(SHAPES))
         self.font = int(rng.choice(_FONTS))
         self.italic = bool(rng.random() < 0.2)
         self.weight = float(rng.uniform(0.06, 0.16))   # stroke width / box width
@@ -91,7 +94,7 @@ class _Design:
         # half the words in one of the machine's type faces (a bold serif JOKER, as many decks
         # print the little joker's), the rest in OpenCV's stroke fonts
         self.type_face, self.type_weight = None, 0
-        if self.shape == "text":
+        if self.shape in ("text", "sideways"):
             faces = type_faces()
             if faces and rng.random() < 0.5:
                 self.type_face = faces[int(rng.integers(len(faces)))]
@@ -118,6 +121,9 @@ class _Design:
             return
         if self.shape == "text" and self.type_face is not None:
             self._type_text(img, cx, y0, bw, bottom, ink, self.letters, "O")
+            return
+        if self.shape == "sideways":
+            self._sideways_text(img, cx, y0, bw, bottom, ink)
             return
         if self.shape == "text":
             letters = self.letters
@@ -163,6 +169,25 @@ class _Design:
                 cv2.circle(img, (int(c[0] * 8), int((c[1] - 0.1 * r) * 8)), int(r * 0.18 * 8), accent, -1,
                            cv2.LINE_AA, shift=3)
 
+    def _sideways_text(self, img: np.ndarray, cx: float, y0: float, bw: float, bottom: float, ink) -> None:
+        """The word JOKER written along a line and turned a quarter turn (mostly
+        clockwise: it reads downwards), its letters' height ``bw``, centred on
+        ``cx`` from ``y0`` and shrunk to end above ``bottom``: many real decks
+        print their jokers' corner so (models/MODEL_CARD.md, "JOKER down the corner")."""
+        # (OpenCV's stroke fonts where no type face was drawn: weight 0-1, as thin as their own words)
+        face = self.type_face if self.type_face is not None else self.font
+        weight = self.type_weight if self.type_face is not None else int(self.weight > 0.11)
+        word = text_mask("JOKER", face, weight, self.italic and self.type_face is None)
+        word = np.rot90(word, -1 if self.turn >= -0.15 else 1)      # a sixth of the words read upwards
+        s = min(bw / word.shape[1], max(1.0, bottom - y0) / word.shape[0])
+        h, w = max(1, int(round(word.shape[0] * s))), max(1, int(round(word.shape[1] * s)))
+        a = cv2.resize(np.ascontiguousarray(word), (w, h), interpolation=cv2.INTER_AREA)
+        x, ya = int(round(cx - w / 2)), int(round(y0))
+        xa = max(0, x)
+        part = img[ya:ya + h, xa:x + w]
+        a = a[:part.shape[0], xa - x:xa - x + part.shape[1], None]
+        part[:] = (part * (1 - a) + np.asarray(ink, np.float32) * a).astype(img.dtype)
+
     def _type_text(self, img: np.ndarray, cx: float, y0: float, bw: float, bottom: float, ink,
                    word: str, widest: str) -> None:
         """``word``'s characters one under the other in :attr:`type_face`,
@@ -206,11 +231,14 @@ def _blank(deck: Deck) -> tuple[np.ndarray, tuple[int, int, int]]:
     return out, paper
 
 
-def designed_jokers(deck: Deck, rng: np.random.Generator, hanzi: bool = False) -> dict[str, np.ndarray]:
+def designed_jokers(deck: Deck, rng: np.random.Generator, hanzi: bool = False,
+                    sideways: bool = False) -> dict[str, np.ndarray]:
     """``{"BJ": rgba, "LJ": rgba}``: one new design on ``deck``'s card stock.
     ``hanzi``: the corner mark is each joker's Chinese name, 大王 and 小王
     (:data:`HANZI`), one character under the other, as many Chinese decks
     print it (with or without a JOKER elsewhere: the picture is any design).
+    ``sideways``: the corner mark is the word JOKER turned a quarter turn,
+    running down the card's edge, as many Western decks print it.
 
     The corner mark fills the deck's :attr:`~vision.training.card_art.Deck.index_box`
     (top-left, and turned half a turn at the bottom right), so labels made
@@ -224,7 +252,7 @@ def designed_jokers(deck: Deck, rng: np.random.Generator, hanzi: bool = False) -
     x0, y0, x1, y1 = deck.index_box
     box = (x0 * w, y0 * h, x1 * w, y1 * h)
     # a large mark stops short of the card's middle (decks with wide index boxes)
-    design = _Design(rng, corner_cap=(MAX_REACH - x0) / (x1 - x0), hanzi=hanzi)
+    design = _Design(rng, corner_cap=(MAX_REACH - x0) / (x1 - x0), hanzi=hanzi, sideways=sideways)
     reach = max(x1, x0 + (x1 - x0) * design.corner_scale)   # the mark's right edge
     picture = _Design(rng) if rng.random() < 0.5 else design
     accent = (int(rng.integers(100, 220)), int(rng.integers(60, 200)), int(rng.integers(0, 80)))

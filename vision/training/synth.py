@@ -71,11 +71,12 @@ class Scene:
     # picture (top-left, top-right, bottom-right, bottom-left as the card stands),
     # share of its rank that shows, of its suit, of the whole index)
     corners: list[tuple[int, np.ndarray, float, float, float]] = field(default_factory=list)
+    face_down: list[int] = field(default_factory=list)   # positions of cards laid face down (no labels)
 
     @property
     def readable(self) -> bool:
-        """Every card shows at least one index (else no reader could name it)."""
-        return set(range(len(self.cards))) <= set(self.owners)
+        """Every card laid face up shows at least one index (else no reader could name it)."""
+        return set(range(len(self.cards))) - set(self.face_down) <= set(self.owners)
 
     def yolo_lines(self, detector_classes: bool = False) -> list[str]:
         """Labels in YOLO text format (class cx cy w h, normalised).
@@ -493,7 +494,7 @@ def add_scene_options(ap: argparse.ArgumentParser, scenes: str = "scenes") -> No
     """Add the :class:`SceneGenerator` options that shape the data to a
     command line (``--joker-scenes``, ``--joker-designs``, ``--ink-weight``,
     ``--index-designs``, ``--outline-prints``, ``--lamp-tints``, ``--stock-tints``,
-    ``--hanzi-jokers``); ``scenes`` says in the help which
+    ``--hanzi-jokers``, ``--sideways-jokers``, ``--face-down``); ``scenes`` says in the help which
     scenes they shape.
     :func:`scene_options` reads them back."""
     ap.add_argument("--joker-scenes", type=float, default=0.0,
@@ -512,6 +513,12 @@ def add_scene_options(ap: argparse.ArgumentParser, scenes: str = "scenes") -> No
                     help=f"share of {scenes} whose deck is printed on cream, aged, grey or pastel stock (e.g. 0.3)")
     ap.add_argument("--hanzi-jokers", type=float, default=0.0,
                     help="share of the new joker designs whose corner mark is the Chinese 大王 / 小王 (e.g. 0.4)")
+    ap.add_argument("--sideways-jokers", type=float, default=0.0,
+                    help="share of the other new joker designs whose corner mark is the word JOKER turned "
+                         "a quarter turn, down the card's edge (e.g. 0.3)")
+    ap.add_argument("--face-down", type=float, default=0.0,
+                    help=f"share of {scenes} with cards where a card lies face down (e.g. 0.3; PySolFC's "
+                         f"card backs where $GUANDAN_PYSOL_CARDSETS names them, else the deck's own)")
 
 
 def scene_options(args: argparse.Namespace) -> dict[str, float]:
@@ -519,7 +526,8 @@ def scene_options(args: argparse.Namespace) -> dict[str, float]:
     return {"joker_scenes": args.joker_scenes, "joker_designs": args.joker_designs,
             "ink_weight": args.ink_weight, "index_designs": args.index_designs,
             "outline_prints": args.outline_prints, "lamp_tints": args.lamp_tints,
-            "stock_tints": args.stock_tints, "hanzi_jokers": args.hanzi_jokers}
+            "stock_tints": args.stock_tints, "hanzi_jokers": args.hanzi_jokers,
+            "sideways_jokers": args.sideways_jokers, "face_down": args.face_down}
 
 
 def lamp_tint(rng: np.random.Generator) -> np.ndarray:
@@ -573,7 +581,8 @@ class SceneGenerator:
                  joker_scenes: float = 0.0, joker_designs: float = 0.0, ink_weight: float = 0.0,
                  index_designs: float = 0.0, outline_prints: float = 0.0,
                  hand_cutouts: list[np.ndarray] | None = None, lamp_tints: float = 0.0,
-                 stock_tints: float = 0.0, hanzi_jokers: float = 0.0):
+                 stock_tints: float = 0.0, hanzi_jokers: float = 0.0, sideways_jokers: float = 0.0,
+                 face_down: float = 0.0, backs: list[np.ndarray] | None = None):
         """``joker_scenes``: the share of random scenes that hold jokers on
         purpose (:func:`joker_play`); ``joker_designs``: the share of scenes
         with jokers whose jokers are drawn in a new design
@@ -595,9 +604,18 @@ class SceneGenerator:
         aged, grey or pastel (:func:`~vision.training.card_art.stock_tinted`;
         the training decks are all on white); ``hanzi_jokers``: the share of
         those new joker designs whose corner mark is the jokers' Chinese names,
-        大王 and 小王 (:func:`~vision.training.joker_art.designed_jokers`)."""
+        大王 and 小王 (:func:`~vision.training.joker_art.designed_jokers`);
+        ``sideways_jokers``: the share of the other new designs whose corner
+        mark is the word JOKER turned a quarter turn, down the card's edge;
+        ``face_down``: the share of scenes with cards where one card (now and
+        then two) lies face down, showing ``backs`` (card backs, BGRA: one
+        drawn a scene; default :func:`~vision.training.card_art.pysol_backs`, or
+        where there are none the deck's own back); it has no index label.
+        Where its pattern looks like an index, the detector's box there is a
+        crop that must read as no card (a checkerboard back was read as LJ)."""
         for name, share in (("lamp_tints", lamp_tints), ("stock_tints", stock_tints),
-                            ("hanzi_jokers", hanzi_jokers)):
+                            ("hanzi_jokers", hanzi_jokers), ("sideways_jokers", sideways_jokers),
+                            ("face_down", face_down)):
             if not 0.0 <= share <= 1.0:      # (False for NaN too)
                 raise ValueError(f"{name} must be a share from 0 to 1, got {share!r}")
         if not decks:
@@ -616,6 +634,12 @@ class SceneGenerator:
         self.lamp_tints = lamp_tints
         self.stock_tints = stock_tints
         self.hanzi_jokers = hanzi_jokers
+        self.sideways_jokers = sideways_jokers
+        self.face_down = face_down
+        if face_down > 0 and backs is None:      # (loaded only when asked: 85 pictures)
+            from vision.training.card_art import pysol_backs
+            backs = pysol_backs()
+        self.backs = list(backs or [])
         self._with_jokers = [d for d in decks if "BJ" in d.cards]
 
     # -- one scene -----------------------------------------------------------
@@ -630,7 +654,15 @@ class SceneGenerator:
             cards = []
             if rng.random() >= self.empty_rate:
                 cards = play_for_deck(rng, deck)
-        return self.render(cards, rng, deck=deck, hand=rng.random() < self.hand_rate)
+        hand = rng.random() < self.hand_rate
+        down: list[int] = []
+        back = None
+        if self.face_down > 0 and cards and rng.random() < self.face_down:
+            count = 2 if len(cards) >= 4 and rng.random() < 0.3 else 1
+            down = sorted(int(k) for k in rng.choice(len(cards), count, replace=False))
+            back = self.backs[int(rng.integers(len(self.backs)))] if self.backs else deck.back
+        return self.render(cards, rng, deck=deck, hand=hand, face_down=down if back is not None else (),
+                           back=back)
 
     def render(self, cards: list[str], rng: np.random.Generator, deck: Deck | None = None,
                hand: bool = False, spacing: float | None = None,
@@ -639,7 +671,8 @@ class SceneGenerator:
                size: tuple[int, int] | None = None, margin: int = 0,
                turn: float | None = None, spread: float | None = None,
                card_turns: list[float] | tuple[float, ...] | None = None,
-               rows: int | None = None) -> Scene:
+               rows: int | None = None, face_down: list[int] | tuple[int, ...] = (),
+               back: np.ndarray | None = None) -> Scene:
         """Lay ``cards`` left to right in one zone.
 
         ``spacing`` is the visible share of each card's width before the
@@ -667,6 +700,9 @@ class SceneGenerator:
         as full as the first (a long play in a narrow zone): the first
         rows' cards first, each row left to right; the cards shrink if the
         rows would not fit.  Not with ``turn``, ``spread`` or ``card_turns``.
+        ``face_down``: the positions of cards laid face down, showing ``back``
+        (BGRA, stretched to the deck's card size; default the deck's back):
+        they cover what lies under them but have no index labels.
         """
         if turn is not None and not -90 <= turn <= 90:
             raise ValueError(f"turn must be -90 to 90 degrees, got {turn}")
@@ -680,6 +716,8 @@ class SceneGenerator:
             raise ValueError(f"rows must be 1 to the number of cards ({max(1, len(cards))}), got {rows}")
         if rows is not None and (turn is not None or spread is not None or card_turns is not None):
             raise ValueError("rows is not given with turn, spread or card_turns")
+        if any(not 0 <= k < len(cards) for k in face_down):
+            raise ValueError(f"face_down positions must be 0 to {len(cards) - 1}, got {list(face_down)}")
         effects = (not clean) if effects is None else effects
         # The steps below draw from rng in this order (the deck, the cloth,
         # the row, the faces, each card, the hand, the camera): the same
@@ -706,14 +744,22 @@ class SceneGenerator:
         elif card_turns is not None and cards:
             row = _own_turns(row, len(cards), w, h, tuple(card_turns), arc=False)
         faces = self._faces(rng, deck, cards)
-        placed, angles = self._lay(rng, img, top, cards, faces, row, clean, m)
+        arts = [faces[c] for c in cards]
+        if face_down:
+            back = deck.back if back is None else back
+            if back is None:
+                raise ValueError(f"deck {deck.name!r} has no back to lay face down")
+            for k in face_down:
+                arts[k] = cv2.resize(back, (arts[k].shape[1], arts[k].shape[0]), interpolation=cv2.INTER_AREA)
+        placed, angles = self._lay(rng, img, top, arts, row, clean, m)
         hand_box: tuple[float, ...] = ()
         if hand and self.hand_cutouts:
             cutout = self.hand_cutouts[int(rng.integers(len(self.hand_cutouts)))]
             hand_box = _paste_hand(rng, img, top, cutout, m)
         elif hand:
             hand_box = _draw_hand(rng, img, top, m)
-        labels, owners, corners = _index_labels(deck.index_box, cards, placed, top)
+        labels, owners, corners = _index_labels(deck.index_box, cards,
+                                                [p for p in placed if p[0] not in face_down], top)
         if hand_box:
             labels.append((HAND_CLASS, *hand_box))
             owners.append(-1)
@@ -721,7 +767,8 @@ class SceneGenerator:
         keep = [i for i, l in enumerate(labels) if l[3] - l[1] >= 2 and l[4] - l[2] >= 2]
         return Scene(image=out, cards=list(cards), labels=[labels[i] for i in keep],
                      hand=bool(hand_box), deck=deck.name, owners=[owners[i] for i in keep],
-                     angles=angles, corners=[(c[0], q, *c[2:]) for c, q in zip(corners, quads)])
+                     angles=angles, corners=[(c[0], q, *c[2:]) for c, q in zip(corners, quads)],
+                     face_down=sorted(face_down))
 
     def _cloth(self, rng: np.random.Generator, w: int, h: int, m: int,
                background: np.ndarray | None) -> np.ndarray:
@@ -768,7 +815,8 @@ class SceneGenerator:
         # (no draw from rng unless asked: scenes from a given seed stay as they were)
         if self.joker_designs > 0 and {"BJ", "LJ"} & set(cards) and rng.random() < self.joker_designs:
             hanzi = self.hanzi_jokers > 0 and rng.random() < self.hanzi_jokers
-            faces = {**deck.cards, **designed_jokers(deck, rng, hanzi=hanzi)}
+            sideways = not hanzi and self.sideways_jokers > 0 and rng.random() < self.sideways_jokers
+            faces = {**deck.cards, **designed_jokers(deck, rng, hanzi=hanzi, sideways=sideways)}
         if self.index_designs > 0 and set(cards) - {"BJ", "LJ"} and rng.random() < self.index_designs:
             faces = {**faces, **designed_indices(deck, cards, rng)}
         if self.ink_weight > 0 and cards and rng.random() < self.ink_weight:
@@ -787,19 +835,19 @@ class SceneGenerator:
         return faces
 
     @staticmethod
-    def _lay(rng: np.random.Generator, img: np.ndarray, top: np.ndarray, cards: list[str],
-             faces: dict[str, np.ndarray], row: _Row, clean: bool, m: int) -> tuple[list[tuple], list[float]]:
-        """Draw the cards into ``img`` (in place) along ``row``, ``m`` px in
+    def _lay(rng: np.random.Generator, img: np.ndarray, top: np.ndarray, arts: list[np.ndarray],
+             row: _Row, clean: bool, m: int) -> tuple[list[tuple], list[float]]:
+        """Draw the cards (``arts``, one picture a position) into ``img`` (in place) along ``row``, ``m`` px in
         from the picture's edge, marking in ``top`` which card shows where;
         returns each card's (position, transform, art width, art height),
         and each card's angle (degrees)."""
         H, W = top.shape
-        n = len(cards)
+        n = len(arts)
         placed = []
         angles = [0.0] * n
         order = list(range(n))[::-1] if row.under else list(range(n))
         for k in order:
-            art = faces[cards[k]]
+            art = arts[k]
             ah, aw = art.shape[:2]
             s = row.card_w / aw
             dy = 0 if clean else rng.normal(0, 0.02 * row.zone_h)
