@@ -463,3 +463,34 @@ def test_a_sideways_joker_prints_its_word_down_the_corner():
         tall, wide = ys.max() - ys.min() + 1, xs.max() - xs.min() + 1
         assert tall > 2.5 * wide and ys.min() < 20, seed                   # a word running down from the top
         assert (np.ptp(jokers["BJ"][:174, :60, :3].astype(int), axis=2) > 80).sum() > 50     # the big one coloured
+
+
+def test_drawn_backs_are_geometric_patterns_laid_only_when_asked(decks):
+    from vision.training.back_art import PATTERNS, drawn_back
+    from vision.training.synth import SceneGenerator
+
+    backs = [drawn_back(np.random.default_rng(i)) for i in range(30)]
+    assert all(b.shape[1] == CARD_WIDTH_PX and b[0, 0, 3] == 0 and b[b.shape[0] // 2, 120, 3] == 255 for b in backs)
+    assert len({b[:, :, :3].tobytes() for b in backs}) == 30
+    # each pattern repeats: its middle has two inks or more, in many small patches
+    for b in backs:
+        middle = b[b.shape[0] // 3:2 * b.shape[0] // 3, 60:180, :3].reshape(-1, 3)
+        assert len(np.unique(middle // 32, axis=0)) >= 2
+    assert len(PATTERNS) == 5
+    red = np.zeros((300, 200, 4), np.uint8)
+    red[:, :] = (40, 40, 200, 255)
+
+    def red_share(drawn: float) -> float:
+        gen = SceneGenerator(decks, hand_rate=0.0, empty_rate=0.0, face_down=1.0, backs=[red], drawn_backs=drawn)
+        pics = [gen.random_scene(np.random.default_rng([4, i])).image.astype(int) for i in range(4)]
+        return float(np.mean([((p[:, :, 2] - p[:, :, 0]) > 100).mean() for p in pics]))
+
+    assert red_share(0.0) > 0.01 and red_share(1.0) < red_share(0.0) / 4
+
+
+def test_face_down_cards_are_not_laid_in_half_covered_crops(tmp_path, capsys):
+    from vision.training.index_classifier import main as index_classifier
+
+    assert index_classifier([str(tmp_path), "--scenes", "2", "--covered", "--face-down", "0.5"]) == 2
+    assert "--face-down and --drawn-backs lay cards in plain scenes" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())

@@ -353,8 +353,8 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         print(f"the joker crops of {args.jokers_again} -> {path}")
     options = scene_options(args)
-    if args.covered and options.pop("face_down"):
-        print("--face-down lays cards in plain scenes, not --covered ones", file=sys.stderr)
+    if args.covered and (options.pop("face_down") + options.pop("drawn_backs")):
+        print("--face-down and --drawn-backs lay cards in plain scenes, not --covered ones", file=sys.stderr)
         return 2
     if args.scenes and args.covered:
         make_covered_crops(args.data, args.scenes, args.seed, args.detector, only_covered=args.only_covered,

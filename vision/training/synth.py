@@ -494,7 +494,7 @@ def add_scene_options(ap: argparse.ArgumentParser, scenes: str = "scenes") -> No
     """Add the :class:`SceneGenerator` options that shape the data to a
     command line (``--joker-scenes``, ``--joker-designs``, ``--ink-weight``,
     ``--index-designs``, ``--outline-prints``, ``--lamp-tints``, ``--stock-tints``,
-    ``--hanzi-jokers``, ``--sideways-jokers``, ``--face-down``); ``scenes`` says in the help which
+    ``--hanzi-jokers``, ``--sideways-jokers``, ``--face-down``, ``--drawn-backs``); ``scenes`` says in the help which
     scenes they shape.
     :func:`scene_options` reads them back."""
     ap.add_argument("--joker-scenes", type=float, default=0.0,
@@ -519,6 +519,9 @@ def add_scene_options(ap: argparse.ArgumentParser, scenes: str = "scenes") -> No
     ap.add_argument("--face-down", type=float, default=0.0,
                     help=f"share of {scenes} with cards where a card lies face down (e.g. 0.3; PySolFC's "
                          f"card backs where $GUANDAN_PYSOL_CARDSETS names them, else the deck's own)")
+    ap.add_argument("--drawn-backs", type=float, default=0.0,
+                    help="share of the face-down cards whose back is a new drawn pattern: checks, diamonds, "
+                         "stripes, dots or a lattice (e.g. 0.5)")
 
 
 def scene_options(args: argparse.Namespace) -> dict[str, float]:
@@ -527,7 +530,8 @@ def scene_options(args: argparse.Namespace) -> dict[str, float]:
             "ink_weight": args.ink_weight, "index_designs": args.index_designs,
             "outline_prints": args.outline_prints, "lamp_tints": args.lamp_tints,
             "stock_tints": args.stock_tints, "hanzi_jokers": args.hanzi_jokers,
-            "sideways_jokers": args.sideways_jokers, "face_down": args.face_down}
+            "sideways_jokers": args.sideways_jokers, "face_down": args.face_down,
+            "drawn_backs": args.drawn_backs}
 
 
 def lamp_tint(rng: np.random.Generator) -> np.ndarray:
@@ -582,7 +586,7 @@ class SceneGenerator:
                  index_designs: float = 0.0, outline_prints: float = 0.0,
                  hand_cutouts: list[np.ndarray] | None = None, lamp_tints: float = 0.0,
                  stock_tints: float = 0.0, hanzi_jokers: float = 0.0, sideways_jokers: float = 0.0,
-                 face_down: float = 0.0, backs: list[np.ndarray] | None = None):
+                 face_down: float = 0.0, backs: list[np.ndarray] | None = None, drawn_backs: float = 0.0):
         """``joker_scenes``: the share of random scenes that hold jokers on
         purpose (:func:`joker_play`); ``joker_designs``: the share of scenes
         with jokers whose jokers are drawn in a new design
@@ -612,10 +616,12 @@ class SceneGenerator:
         drawn a scene; default :func:`~vision.training.card_art.pysol_backs`, or
         where there are none the deck's own back); it has no index label.
         Where its pattern looks like an index, the detector's box there is a
-        crop that must read as no card (a checkerboard back was read as LJ)."""
+        crop that must read as no card (a checkerboard back was read as LJ);
+        ``drawn_backs``: the share of those backs drawn as a new geometric
+        pattern instead (:func:`vision.training.back_art.drawn_back`)."""
         for name, share in (("lamp_tints", lamp_tints), ("stock_tints", stock_tints),
                             ("hanzi_jokers", hanzi_jokers), ("sideways_jokers", sideways_jokers),
-                            ("face_down", face_down)):
+                            ("face_down", face_down), ("drawn_backs", drawn_backs)):
             if not 0.0 <= share <= 1.0:      # (False for NaN too)
                 raise ValueError(f"{name} must be a share from 0 to 1, got {share!r}")
         if not decks:
@@ -636,6 +642,7 @@ class SceneGenerator:
         self.hanzi_jokers = hanzi_jokers
         self.sideways_jokers = sideways_jokers
         self.face_down = face_down
+        self.drawn_backs = drawn_backs
         if face_down > 0 and backs is None:      # (loaded only when asked: 85 pictures)
             from vision.training.card_art import pysol_backs
             backs = pysol_backs()
@@ -660,7 +667,11 @@ class SceneGenerator:
         if self.face_down > 0 and cards and rng.random() < self.face_down:
             count = 2 if len(cards) >= 4 and rng.random() < 0.3 else 1
             down = sorted(int(k) for k in rng.choice(len(cards), count, replace=False))
-            back = self.backs[int(rng.integers(len(self.backs)))] if self.backs else deck.back
+            if self.drawn_backs > 0 and rng.random() < self.drawn_backs:
+                from vision.training.back_art import drawn_back
+                back = drawn_back(rng)
+            else:
+                back = self.backs[int(rng.integers(len(self.backs)))] if self.backs else deck.back
         return self.render(cards, rng, deck=deck, hand=hand, face_down=down if back is not None else (),
                            back=back)
 
