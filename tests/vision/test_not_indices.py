@@ -18,15 +18,27 @@ REAL = Path(__file__).resolve().parents[1] / "data" / "real"
 
 def test_a_cards_pips_boxed_as_one_large_index_are_not_a_card(detector, monkeypatch):
     # EdjeElectronics' IMG_2432 (Apache-2.0, tests/data/real/edje_more): a ten of clubs
-    # turned about 20 degrees; the turned read boxed its pips, three times an
-    # index's height, and named them C4 (0.85): a four that is not there
+    # turned about 20 degrees; the turned read boxes its pips, two to three times an
+    # index's height, and names them C4 (0.85 with the shipped classifier: without
+    # the rule, a four that is not there; the candidate classifiers in models/candidates
+    # name the box C4 less surely, one of them too unsurely to count)
     from benchmarks.bench_real_photos import load, read_photo
 
     folder = REAL / "edje_more"
     path, boxes = folder / "images" / "test" / "IMG_2432.JPG", load(folder, "test")["IMG_2432.JPG"]
+    real, dropped = detector_module._oversized, []
+
+    def watched(d, size):
+        out = real(d, size)
+        if out:
+            dropped.append((d.name, d.box[3] - d.box[1], size[1]))
+        return out
+
+    monkeypatch.setattr(detector_module, "_oversized", watched)
     assert read_photo(detector, path, boxes) == ["CT"]
+    assert any(name == "C4" and tall > 2 * index_tall for name, tall, index_tall in dropped), dropped
     monkeypatch.setattr(detector_module, "_oversized", lambda d, size: False)
-    assert sorted(read_photo(detector, path, boxes)) == ["C4", "CT"]
+    assert set(read_photo(detector, path, boxes)) <= {"C4", "CT"}
 
 
 def test_an_oversized_box_is_told_by_the_zones_own_index_size():
