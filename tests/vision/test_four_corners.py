@@ -114,10 +114,33 @@ def test_the_bench_prints_the_decks_named_with_four_corners():
             _deck_names(bad)
 
 
-def test_a_card_leaning_in_a_fan_is_one_card_not_its_two_edges(detector):
-    # generated fan 23 of seed 777, the held-out decks printed with four
-    # corners: its H2 leans so that its left edge's two indices and its right
+def test_a_card_leaning_in_a_fan_is_one_card_not_its_two_edges():
+    # the four H2 indices that the classifier shipped before 2026-12-07 read in
+    # generated fan 23 of seed 777 (the held-out decks printed with four
+    # corners): the H2 leans so that its left edge's two indices and its right
     # edge's two each looked like a card's top-left and bottom-right corners
+    import vision.reading.detector as detector_module
+    from vision.reading.pairing import CardRead
+
+    at = lambda n, p, box: IndexDetection(n, p, box)       # noqa: E731
+    left = CardRead("H2", 0.93, (78, 152, 139, 282), (at("H2", 0.93, (78, 152, 104, 190)),
+                                                      at("H2", 0.89, (118, 249, 139, 282))))
+    right = CardRead("H2", 0.98, (139, 117, 208, 253), (at("H2", 0.53, (139, 117, 171, 160)),
+                                                        at("H2", 0.98, (182, 220, 208, 253))))
+    c2 = CardRead("C2", 0.97, (134, 104, 150, 136), (at("C2", 0.97, (134, 104, 150, 136)),))
+    joined = detector_module._edges_joined([left, c2, right])
+    assert [c.name for c in joined] == ["H2", "C2"] and len(joined[0].indices) == 4
+    assert joined[0].box == (78, 117, 208, 282) and joined[0].confidence == 0.98
+    # a twin lying along the row, its two corners one card's width on: two cards
+    twin = CardRead("H2", 0.98, (0, 0, 1, 1), (at("H2", 0.98, (183, 155, 199, 187)),
+                                               at("H2", 0.98, (221, 250, 237, 282))))
+    assert len(detector_module._edges_joined([left, twin])) == 2
+
+
+@pytest.mark.xfail(strict=True, reason="the classifier shipped since 2026-12-07 reads the leaning H2's "
+                                       "bottom-right index with the S2's beside it as ST, and its top-right "
+                                       "one as nothing (models/MODEL_CARD.md, \"Cards laid face down\")")
+def test_the_fan_with_a_leaning_card_is_read_exactly(detector):
     from vision.training.card_art import HELD_OUT_DECKS, load_decks
     from vision.training.synth import turned_scenes
 
@@ -126,7 +149,6 @@ def test_a_card_leaning_in_a_fan_is_one_card_not_its_two_edges(detector):
     (_, _, scene), = turned_scenes(1, 777, "fans", margin, decks=decks, first=23)
     read = detector.read_zones([scene.image], detector.imgsz / max(ZONE_PX), margin)[0]
     assert sorted(read.names) == sorted(scene.cards) == ["C2", "H2", "S2"]
-    assert max(len(c.indices) for c in read.cards) == 4
 
 
 def test_a_joker_turned_far_with_its_mark_in_four_corners_is_one_joker(detector, monkeypatch):

@@ -38,8 +38,11 @@ from vision.training.synth import turned_scenes
 
 REAL = Path(__file__).resolve().parents[1] / "data" / "real"
 
-READ = [["BJ"], ["BJ", "BJ"], ["DK", "BJ", "CK", "HK"]]
-NOT_YET = [["BJ", "BJ", "LJ", "LJ"], ["LJ"], ["S3", "LJ", "H3"]]
+# read without the profile by the classifier shipped since 2026-12-07 (all unsurely: asked
+# about), and not yet: a 小王 read as CA, a 大王 pair with a card more (H2 at 0.29); before it
+# the pair was read and S3 LJ H3 was not
+READ = [["BJ"], ["DK", "BJ", "CK", "HK"], ["S3", "LJ", "H3"]]
+NOT_YET = [["BJ", "BJ"], ["BJ", "BJ", "LJ", "LJ"], ["LJ"]]
 
 
 @pytest.fixture(scope="module")
@@ -56,14 +59,14 @@ def _read_as_laid(gen, detector, hanzi_decks, cards) -> None:
 
 
 @pytest.mark.parametrize("cards", READ, ids=lambda c: " ".join(c))
-def test_big_jokers_named_in_chinese_are_read(gen, detector, hanzi_decks, cards):
+def test_jokers_named_in_chinese_are_read_in_these_plays(gen, detector, hanzi_decks, cards):
     _read_as_laid(gen, detector, hanzi_decks, cards)
 
 
-@pytest.mark.xfail(strict=True, reason="the shipped classifier has not learnt 小王; name the hanzi-jokers profile, "
-                                       "or enroll such a deck")
+@pytest.mark.xfail(strict=True, reason="the shipped classifier has not learnt 大王 / 小王: it misses a 小王 "
+                                       "or reads a card more; name the hanzi-jokers profile, or enroll such a deck")
 @pytest.mark.parametrize("cards", NOT_YET, ids=lambda c: " ".join(c))
-def test_little_jokers_named_in_chinese_are_read(gen, detector, hanzi_decks, cards):
+def test_jokers_named_in_chinese_are_read_in_these_plays_too(gen, detector, hanzi_decks, cards):
     _read_as_laid(gen, detector, hanzi_decks, cards)
 
 
@@ -96,12 +99,12 @@ def test_the_profile_reads_real_court_cards_as_the_shipped_reader_does_and_no_jo
             assert sorted(read) == sorted(read_photo(detector, path, boxes)), name
 
 
-@pytest.mark.xfail(strict=True, reason="the profile's read keeps one of this queen's two indices, so the rule "
-                                       "that drops a joker read along a card's other diagonal finds no diagonal "
-                                       "(the read, six cards, is no combination: asked about)")
 def test_the_profile_reads_no_joker_in_a_queen_lying_turned(hanzi_reader):
-    # the phone set's IMG_20220316_165755 (CC BY 4.0, tests/data/real/phone_more): the shipped
-    # reader drops the 大王 its other corners read as (tests/vision/test_not_indices.py)
+    # the phone set's IMG_20220316_165755 (CC BY 4.0, tests/data/real/phone_more): the
+    # classifier shipped before 2026-12-07 read the queen's other corners as a 大王, and
+    # with the profile kept one of her two indices, so the rule that drops a joker
+    # read along a card's other diagonal found no diagonal (an expected failure here
+    # until then); with the classifier shipped since, the profile reads the five exactly
     [(path, labels)] = [p for p in phone_photographs(REAL / "phone_more") if "165755" in p[0].name]
     assert sorted(read_as_zone(hanzi_reader, cv2.imread(str(path)), labels)[1].names) == \
         ["D9", "DJ", "DK", "DQ", "DT"]

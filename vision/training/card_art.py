@@ -497,11 +497,13 @@ KNOWN_DECKS = STANDARD_DECKS + tuple(KDE_DECKS) + tuple(PYSOL_DECKS)
 def parse_deck_names(text: str, known: tuple[str, ...] = KNOWN_DECKS) -> tuple[str, ...]:
     """Comma-separated deck names, as a command line gives them, checked
     against ``known`` before any drawing starts; ``pysol`` stands for all of
-    :data:`PYSOL_DECKS`.
+    :data:`PYSOL_DECKS`, ``train`` for :data:`TRAIN_DECKS` (the default).
 
     >>> parse_deck_names("anglo, tango")
     ('anglo', 'tango')
     >>> len(parse_deck_names("pysol")) == len(PYSOL_DECKS)
+    True
+    >>> parse_deck_names("train,pysol") == TRAIN_DECKS + tuple(PYSOL_DECKS)
     True
     >>> parse_deck_names("anglo,nope", known=("anglo", "paris"))
     Traceback (most recent call last):
@@ -514,6 +516,8 @@ def parse_deck_names(text: str, known: tuple[str, ...] = KNOWN_DECKS) -> tuple[s
     for n in (n.strip() for n in text.split(",")):
         if n == "pysol" and set(PYSOL_DECKS) <= set(known):
             names.extend(PYSOL_DECKS)
+        elif n == "train" and set(TRAIN_DECKS) <= set(known):
+            names.extend(TRAIN_DECKS)
         elif n and n not in known:
             raise ValueError(f"unknown deck {n!r} (known: {', '.join(known)})")
         elif n:
