@@ -210,34 +210,39 @@ def _write_sheet(faces: dict[tuple[int, int], np.ndarray], out: Path) -> None:
         raise CardArtError(f"cannot write {out}")
 
 
+def _pysol_ext(folder: Path) -> str:
+    """The file ending of a PySolFC set's bitmaps, as its ``config.txt`` names it (``.gif``, ``.png``)."""
+    return (folder / "config.txt").read_text(encoding="latin-1").splitlines()[0].split(";")[2]
+
+
+def _pysol_bitmap(path: Path) -> np.ndarray:
+    """One of a PySolFC set's bitmaps (a card or a back), BGRA at :data:`CARD_WIDTH_PX` wide."""
+    from PIL import Image          # (GIF and PNG with their transparency; the train extra has Pillow)
+
+    try:
+        rgba = np.asarray(Image.open(path).convert("RGBA"))
+    except OSError as exc:
+        raise CardArtError(f"cannot read {path}: {exc}") from exc
+    bgra = np.ascontiguousarray(rgba[:, :, [2, 1, 0, 3]])
+    h, w = bgra.shape[:2]
+    return cv2.resize(bgra, (CARD_WIDTH_PX, round(h * CARD_WIDTH_PX / w)), interpolation=cv2.INTER_CUBIC)
+
+
 def _render_pysol_sheet(deck: str, out: Path) -> None:
     """A PySolFC card set (:data:`PYSOL_DECKS`: one bitmap a card, ``01h.gif``
     the ace of hearts) scaled to :data:`CARD_WIDTH_PX` wide onto a sheet laid
     as GNOME's are; its joker cells stay empty (the sets draw none)."""
-    from PIL import Image          # (GIF and PNG with their transparency; the train extra has Pillow)
-
     root = os.environ.get(PYSOL_ENV)
     folder = Path(root) / PYSOL_DECKS[deck] if root else None
     if folder is None or not (folder / "config.txt").is_file():
         raise CardArtError(f"deck {deck!r} not found: set {PYSOL_ENV} to the folder of PySolFC's cardset-* "
                            f"folders (vision/training/card_art.py says which commit)")
-    ext = (folder / "config.txt").read_text(encoding="latin-1").splitlines()[0].split(";")[2]
-
-    def card(name: str) -> np.ndarray:
-        path = folder / f"{name}{ext}"
-        try:
-            rgba = np.asarray(Image.open(path).convert("RGBA"))
-        except OSError as exc:
-            raise CardArtError(f"cannot read {path}: {exc}") from exc
-        bgra = np.ascontiguousarray(rgba[:, :, [2, 1, 0, 3]])
-        h, w = bgra.shape[:2]
-        return cv2.resize(bgra, (CARD_WIDTH_PX, round(h * CARD_WIDTH_PX / w)), interpolation=cv2.INTER_CUBIC)
-
-    faces = {(r, c): card(_PYSOL_RANKS[rank] + suit.lower())
+    ext = _pysol_ext(folder)
+    faces = {(r, c): _pysol_bitmap(folder / f"{_PYSOL_RANKS[rank]}{suit.lower()}{ext}")
              for r, suit in enumerate(_SHEET_ROWS) for c, rank in enumerate(_SHEET_RANKS)}
     backs = sorted(folder.glob(f"back*{ext}"))
     if backs:
-        faces[(4, 2)] = card(backs[0].stem)
+        faces[(4, 2)] = _pysol_bitmap(backs[0])
     _write_sheet(faces, out)
 
 
@@ -249,23 +254,10 @@ def pysol_backs() -> list[np.ndarray]:
     (:class:`vision.training.synth.SceneGenerator`'s ``face_down``), and
     the GNOME decks' own backs stay unseen: the tests lay those.
     """
-    from PIL import Image
-
     root = os.environ.get(PYSOL_ENV)
-    out: list[np.ndarray] = []
-    for folder in (Path(root) / f for f in PYSOL_DECKS.values()) if root else ():
-        if not (folder / "config.txt").is_file():
-            continue
-        ext = (folder / "config.txt").read_text(encoding="latin-1").splitlines()[0].split(";")[2]
-        for path in sorted(folder.glob(f"back*{ext}")):
-            try:
-                rgba = np.asarray(Image.open(path).convert("RGBA"))
-            except OSError as exc:
-                raise CardArtError(f"cannot read {path}: {exc}") from exc
-            h, w = rgba.shape[:2]
-            out.append(cv2.resize(np.ascontiguousarray(rgba[:, :, [2, 1, 0, 3]]),
-                                  (CARD_WIDTH_PX, round(h * CARD_WIDTH_PX / w)), interpolation=cv2.INTER_CUBIC))
-    return out
+    folders = [Path(root) / f for f in PYSOL_DECKS.values()] if root else []
+    return [_pysol_bitmap(path) for folder in folders if (folder / "config.txt").is_file()
+            for path in sorted(folder.glob(f"back*{_pysol_ext(folder)}"))]
 
 
 def _cut(sheet: np.ndarray, row: int, col: int) -> np.ndarray:

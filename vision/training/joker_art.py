@@ -173,7 +173,7 @@ class _Design:
         """The word JOKER written along a line and turned a quarter turn (mostly
         clockwise: it reads downwards), its letters' height ``bw``, centred on
         ``cx`` from ``y0`` and shrunk to end above ``bottom``: many real decks
-        print their jokers' corner so (models/MODEL_CARD.md, "JOKER down the corner")."""
+        print their jokers' corner so (models/MODEL_CARD.md, "Cards laid face down")."""
         # (OpenCV's stroke fonts where no type face was drawn: weight 0-1, as thin as their own words)
         face = self.type_face if self.type_face is not None else self.font
         weight = self.type_weight if self.type_face is not None else int(self.weight > 0.11)
@@ -181,12 +181,8 @@ class _Design:
         word = np.rot90(word, -1 if self.turn >= -0.15 else 1)      # a sixth of the words read upwards
         s = min(bw / word.shape[1], max(1.0, bottom - y0) / word.shape[0])
         h, w = max(1, int(round(word.shape[0] * s))), max(1, int(round(word.shape[1] * s)))
-        a = cv2.resize(np.ascontiguousarray(word), (w, h), interpolation=cv2.INTER_AREA)
-        x, ya = int(round(cx - w / 2)), int(round(y0))
-        xa = max(0, x)
-        part = img[ya:ya + h, xa:x + w]
-        a = a[:part.shape[0], xa - x:xa - x + part.shape[1], None]
-        part[:] = (part * (1 - a) + np.asarray(ink, np.float32) * a).astype(img.dtype)
+        _inked(img, cv2.resize(np.ascontiguousarray(word), (w, h), interpolation=cv2.INTER_AREA), cx, y0,
+               np.asarray(ink, np.float32))
 
     def _type_text(self, img: np.ndarray, cx: float, y0: float, bw: float, bottom: float, ink,
                    word: str, widest: str) -> None:
@@ -200,13 +196,19 @@ class _Design:
             h, w = max(1, int(round(m.shape[0] * s))), max(1, int(round(m.shape[1] * s)))
             if y + h > bottom:
                 break
-            a = cv2.resize(m, (w, h), interpolation=cv2.INTER_AREA)
-            x = int(round(cx - w / 2))
-            ya, xa = int(round(y)), max(0, x)
-            part = img[ya:ya + h, xa:x + w]
-            a = a[:part.shape[0], xa - x:xa - x + part.shape[1], None]
-            part[:] = (part * (1 - a) + colour * a).astype(img.dtype)
+            _inked(img, cv2.resize(m, (w, h), interpolation=cv2.INTER_AREA), cx, y, colour)
             y += h * 1.2 + 1
+
+
+def _inked(img: np.ndarray, mask: np.ndarray, cx: float, y: float, colour: np.ndarray) -> None:
+    """``mask`` (1 = ink) printed in ``colour`` into ``img`` (in place), centred
+    on ``cx`` with its top at ``y``; what falls past the picture's edge is cut off."""
+    h, w = mask.shape
+    x = int(round(cx - w / 2))
+    ya, xa = int(round(y)), max(0, x)
+    part = img[ya:ya + h, xa:x + w]
+    a = mask[:part.shape[0], xa - x:xa - x + part.shape[1], None]
+    part[:] = (part * (1 - a) + colour * a).astype(img.dtype)
 
 
 def _plain_face(deck: Deck) -> np.ndarray:
