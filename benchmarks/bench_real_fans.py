@@ -334,14 +334,7 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
     spots = np.random.default_rng([seed, 7])
     rows: list[dict] = []
     calibration, asked_below = calibration_for(det), Settings().min_confidence
-    pools: dict[bool, list[tuple[np.ndarray, str]]] = {True: [], False: []}
-    for f in (f for s in splits for f in face_pictures(root, s)):
-        if f.face == JOKER:
-            continue
-        img = cv2.imread(str(f.path), cv2.IMREAD_COLOR)
-        if img is None:
-            raise CardFacesError(f"cannot read {f.path}")
-        pools[white_stock(img)].append((img, f.face))
+    pools = face_pools(root, splits)
     counted = {white: len(pool) for white, pool in pools.items()}
     if known_faces:
         pools = {white: faces_read_alone(det, pool) for white, pool in pools.items()}
@@ -438,6 +431,20 @@ def measure(det: CardDetector, root: Path, splits: tuple[str, ...] = ("valid", "
     if per_play is not None:
         per_play.extend(rows)
     return out
+
+
+def face_pools(root: Path, splits: tuple[str, ...]) -> dict[bool, list[tuple[np.ndarray, str]]]:
+    """The faces of ``splits`` of the card-face set at ``root`` but its jokers,
+    as (picture, face), by stock: white card stock (True) or an art deck."""
+    pools: dict[bool, list[tuple[np.ndarray, str]]] = {True: [], False: []}
+    for f in (f for s in splits for f in face_pictures(root, s)):
+        if f.face == JOKER:
+            continue
+        img = cv2.imread(str(f.path), cv2.IMREAD_COLOR)
+        if img is None:
+            raise CardFacesError(f"cannot read {f.path}")
+        pools[white_stock(img)].append((img, f.face))
+    return pools
 
 
 def faces_read_alone(det: CardDetector, faces: list[tuple[np.ndarray, str]]) -> list[tuple[np.ndarray, str]]:

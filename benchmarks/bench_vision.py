@@ -18,7 +18,11 @@ picture.  Printed:
   every frame (the middle of ``--speed-tables`` different tables, their
   mean, fastest and slowest), and a still table (zones whose picture did
   not change keep their read, as `vision.reading.watch.TableWatcher` does
-  by default).  ``--only-speed`` runs that section alone.
+  by default).  ``--only-speed`` runs that section alone; with
+  ``--phone-photos DIR`` and ``--card-faces ROOT`` it also reads tables
+  whose zones hold real photographs (:func:`real_speed`) and real card
+  faces laid as plays on real surfaces, each zone seen empty first as in
+  play (:func:`real_faces_speed`).
 
     python benchmarks/bench_vision.py --plays 300 --frames 36 [--model models/cards-yolo11n.onnx]
 
@@ -528,6 +532,79 @@ def real_speed(det: CardDetector, phone_dir: Path, frames: int, seed: int, table
             "ms_per_frame_one_zone_changed": round(one, 1),
             "frames_per_second_one_zone_changed": round(1000 / one, 1),
             **_frame_figures(per_table, cpu_per_table)}
+
+
+# the plays a real-faces speed table lays, zone by zone: (kind, angles in degrees)
+REAL_FACES_PLAYS = (("fan", (0, 45)), ("tight_fan", (0, 45)), ("row", (0, 45)), ("fan", (0, 45)))
+
+
+def real_faces_speed(det: CardDetector, root: Path, frames: int, seed: int, tables: int = SPEED_TABLES,
+                     splits: tuple[str, ...] = ("valid", "test")) -> dict:
+    """Whole-table frames a second where the zones hold real card faces on
+    real surfaces, as a venue's table shows them: white-stock plays of the
+    card-face set's measuring splits (``--card-faces ROOT``) laid as
+    :mod:`benchmarks.bench_real_fans` lays them (a fan, a tight fan, a row
+    and a fan, each turned 0-45 degrees, on Debian's wood, cork, paper and
+    cloth), four to a table (:func:`real_zones_laid`), each zone read every
+    frame as in :func:`speed`.  The table watcher has seen each zone bare
+    first (a frame of the same surfaces without the plays), so it looks for
+    the cards where each zone changed since it lay empty, as in play
+    (:func:`vision.reading.looks.laid_where`); the same frames read by a
+    watcher that never saw them empty beside it (the phone set's zones,
+    :func:`real_speed`, have no bare picture), and the card recall of each
+    watcher's reads (what the frames cost is of reads like these).  The
+    cards are real, the laying and the table round the zones are ours."""
+    from benchmarks.bench_real_fans import face_pools, lay_plays
+
+    rng = np.random.default_rng(seed)
+    faces = face_pools(root, splits)[True]
+    gen = SceneGenerator(load_decks(HELD_OUT_DECKS), cloth=CLOTH_HELD_OUT)
+    reps = max(1, frames // tables)
+    scale, margin = det.imgsz / max(ZONE_PX), Zone.margin_px(ZONE_MARGIN_MM)
+    seen, alone, cpu_seen, cpu_alone, one_zone, searched = [], [], [], [], [], 0
+    found, cards = Counter(), 0
+    for _ in range(tables):
+        laid = [lay_plays(faces, kind, angles, 1, rng)[0] for kind, angles in REAL_FACES_PLAYS]
+        painter = TablePainter(gen, rng)
+        real_zones_laid(painter, [bare for _, bare, *_ in laid])
+        bare_frame, _ = painter.frame({})
+        real_zones_laid(painter, [picture for picture, *_ in laid])
+        frame, _ = painter.frame({})
+        geo = calibrate(bare_frame)
+        watcher = TableWatcher(geo, det, zones=PLAY_ZONES, reuse_below=0)
+        watcher.process(0.0, bare_frame)      # each play zone seen empty, as before a play
+        if watcher.empty_look is None or any(watcher.empty_look.picture(z) is None for z in PLAY_ZONES):
+            raise RuntimeError("the table watcher did not take the bare zones for empty")
+        reads = watcher.read(frame)
+        searched += sum(1 for r in reads.values() if r.hand_boxes)
+        took, cpu = _seconds_a_read(watcher, frame, reps)
+        seen.append(took)
+        cpu_seen.append(cpu)
+        fresh = TableWatcher(geo, det, zones=PLAY_ZONES, reuse_below=0)
+        cards += sum(len(truth) for _, _, truth, *_ in laid)
+        for key, read in (("zones_seen_empty", reads), ("zones_never_seen_empty", fresh.read(frame))):
+            found[key] += sum(sum((Counter(read[z].names) & Counter(truth)).values())
+                              for z, (_, _, truth, *_) in zip(PLAY_ZONES, laid))
+        took, cpu = _seconds_a_read(fresh, frame, reps)
+        alone.append(took)
+        cpu_alone.append(cpu)
+        # the usual case in play: one zone changed (a play laid), the others keep their read
+        for zone in watcher.zones:
+            crop = geo.rectify(frame, zone, ZONE_MARGIN_MM)
+            empty = watcher.empty_look.picture(zone.name)
+            one_zone.append(_seconds_each(lambda: det.read_zones([crop], scale, margin, empties=[empty]), 1))
+    one = float(np.median(one_zone)) * 1000
+    return {"source": "real card faces (vision.training.card_faces' valid and test splits, white stock) laid as "
+                      "plays on real surfaces here; the table round the zones generated",
+            "plays_a_table": [f"{kind} turned {lo}-{hi} degrees" for kind, (lo, hi) in REAL_FACES_PLAYS],
+            "tables": tables, "reads_per_table": reps,
+            "zones_searched_for_a_hand": f"{searched} of {4 * tables}",
+            "zones_seen_empty": {**_frame_figures(seen, cpu_seen),
+                                 "card_recall": f"{found['zones_seen_empty']} of {cards}"},
+            "zones_never_seen_empty": {**_frame_figures(alone, cpu_alone),
+                                       "card_recall": f"{found['zones_never_seen_empty']} of {cards}"},
+            # a still table's other zones cost a few ms (the generated tables' still_table_ms_per_frame)
+            "ms_one_zone_read": round(one, 1)}
 
 
 HAND_THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
@@ -1097,7 +1174,10 @@ def main() -> int:
         out = {"generated_tables": speed(det, args.frames, args.seed, args.speed_tables)}
         if args.phone_photos:
             out["real_zones"] = real_speed(det, args.phone_photos, args.frames, args.seed, args.speed_tables)
-        print(json.dumps(out if args.phone_photos else out["generated_tables"], indent=1))
+        if args.card_faces:
+            out["real_faces_zones"] = real_faces_speed(det, args.card_faces, args.frames, args.seed,
+                                                       args.speed_tables)
+        print(json.dumps(out if len(out) > 1 else out["generated_tables"], indent=1))
         return 0
     if args.only_turned:
         print(json.dumps(turned_sections(det, args, args.turned or 100), indent=1))
@@ -1157,6 +1237,9 @@ def main() -> int:
             out[key] = {"source": SETS[which].source, **piles(det, folder, which, venue_curve=which == "phone")}
     if args.phone_photos and args.frames:
         out["speed_real_zones"] = real_speed(det, args.phone_photos, args.frames, args.seed, args.speed_tables)
+    if args.card_faces and args.frames:
+        out["speed_real_faces_zones"] = real_faces_speed(det, args.card_faces, args.frames, args.seed,
+                                                         args.speed_tables)
     if args.real_hands:
         out["real_hands"] = real_hands(det, args.real_hands, args.margin_mm, args.surface_seed, args.hand_model)
     if args.enroll:

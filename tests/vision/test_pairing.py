@@ -87,6 +87,24 @@ def test_a_lone_card_read_two_ways_is_one_card():
     assert [c.name for c in pair_indices([top, far])] == ["C5", "S5"]
 
 
+def test_a_card_read_two_ways_is_as_sure_as_its_corners_are_of_the_name_it_gets():
+    """A lone card's corners read C5 (0.77, S5 0.2 next) and S5 (0.52, C5
+    0.45): a C5 of 0.77.  A real three of diamonds' top corner boxed with the
+    frame round it read BJ (0.31), its bottom corner D3 (0.93, BJ 0.02 next):
+    the card is named as both corners together find likeliest, but it is no
+    BJ of 0.93 (the D3 corner's own confidence); a BJ of 0.31, so the
+    referee is asked."""
+    top = IndexDetection("C5", 0.77, (10, 10, 20, 30), (("S5", 0.2),))
+    bottom = IndexDetection("S5", 0.52, (67, 70, 77, 90), (("C5", 0.45),))
+    [card] = pair_indices([top, bottom])
+    assert (card.name, card.confidence) == ("C5", 0.77)
+    frame = IndexDetection("BJ", 0.31, (10, 10, 20, 30))
+    d3 = IndexDetection("D3", 0.93, (67, 70, 77, 90), (("BJ", 0.02),))
+    [card] = pair_indices([frame, d3])
+    assert len(card.indices) == 2
+    assert card.confidence == max(d.probability(card.name) for d in (frame, d3)) < 0.5
+
+
 def _card(name, x, y, turn_deg=0.0, ih=30.0, dy=3.0):
     """A card's two corner indices: top-left at (x, y), bottom-right where a
     card of the usual shape (dx/dy 0.78, dy index heights) turned ``turn_deg`` puts it."""

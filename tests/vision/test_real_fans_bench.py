@@ -189,3 +189,20 @@ def test_known_faces_are_those_read_right_alone_and_plays_are_laid_of_them_alone
                                                               for p in fans.face_pictures(root, "valid")])}
     assert out["faces"]["white card stock"].endswith("read right alone, upright")
     assert rows and all(set(r["truth"]) <= alone for r in rows)
+
+
+def test_a_real_faces_speed_table_is_read_with_its_zones_seen_empty_first(detector, tmp_path):
+    from benchmarks.bench_vision import REAL_FACES_PLAYS, real_faces_speed
+
+    out = real_faces_speed(detector, _faces_root(tmp_path), 1, 5, tables=1, splits=("valid",))
+    assert out["tables"] == 1 and len(out["plays_a_table"]) == len(REAL_FACES_PLAYS) == 4
+    recalls = []
+    for key in ("zones_seen_empty", "zones_never_seen_empty"):
+        figures = out[key]
+        assert figures["ms_per_frame"] > 0 and figures["cpu_ms_per_frame"] > 0
+        found, cards = (int(v) for v in figures["card_recall"].split(" of "))
+        recalls.append((found, cards))
+    # both watchers read the same four plays, each of at least its kind's fewest cards
+    assert recalls[0][1] == recalls[1][1] >= sum(fans.KINDS[kind][1][0] for kind, _ in REAL_FACES_PLAYS)
+    assert all(0 < found <= cards for found, cards in recalls)
+    assert out["ms_one_zone_read"] > 0

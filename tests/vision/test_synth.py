@@ -465,6 +465,37 @@ def test_a_sideways_joker_prints_its_word_down_the_corner():
         assert (np.ptp(jokers["BJ"][:174, :60, :3].astype(int), axis=2) > 80).sum() > 50     # the big one coloured
 
 
+def test_a_stacked_joker_prints_the_whole_word_letter_under_letter_within_its_index_box(decks):
+    from vision.training.card_art import Deck
+    from vision.training.joker_art import _Design, designed_jokers
+    from vision.training.synth import SceneGenerator
+
+    deck = Deck(name="blank", cards={"S2": np.full((348, 240, 4), 255, np.uint8)},
+                index_box=(0.03, 0.03, 0.17, 0.33))
+    assert _Design(np.random.default_rng(1), stacked=True).shape == "stacked"
+    assert _Design(np.random.default_rng(1), stacked=True, sideways=True).shape == "sideways"
+    x0, y0, x1, y1 = 0.03 * 240, 0.03 * 348, 0.17 * 240, 0.33 * 348
+    for seed in range(8):
+        jokers = designed_jokers(deck, np.random.default_rng(seed), stacked=True)
+        # the top-left corner's dark ink (the picture keeps clear of the corner's columns, 0.22 of the width)
+        ink = (jokers["LJ"][:150, :50, :3] < 128).all(axis=2)
+        ys, xs = np.nonzero(ink)
+        # the whole word in the box (give or take a pixel of anti-aliasing), most of its height
+        assert xs.min() >= x0 - 1 and xs.max() <= x1 + 1 and ys.min() >= y0 - 1 and ys.max() <= y1 + 1, seed
+        assert ys.max() - ys.min() > 0.7 * (y1 - y0), seed
+        # five letters: five runs of inked rows, one under the other
+        rows = ink.any(axis=1).astype(int)
+        assert int((np.diff(rows) == 1).sum()) + rows[0] == 5, seed
+    # in random scenes only when asked: a seed's scenes stay as they were
+    plain = SceneGenerator(decks, hand_rate=0.0, joker_scenes=1.0, joker_designs=1.0)
+    none = SceneGenerator(decks, hand_rate=0.0, joker_scenes=1.0, joker_designs=1.0, stacked_jokers=0.0)
+    for i in range(4):
+        assert plain.random_scene(np.random.default_rng([5, i])).image.tobytes() == \
+            none.random_scene(np.random.default_rng([5, i])).image.tobytes()
+    with pytest.raises(ValueError, match="stacked_jokers must be a share"):
+        SceneGenerator(decks, stacked_jokers=-0.1)
+
+
 def test_drawn_backs_are_geometric_patterns_laid_only_when_asked(decks):
     from vision.training.back_art import PATTERNS, drawn_back
     from vision.training.synth import SceneGenerator

@@ -185,6 +185,11 @@ DIAGONALS_CROSS = 45.0  # degrees: a card's two diagonals (of its index centres)
 # (cosine; about 17 degrees, where pairing takes 6): a tilted view or a turned
 # card's leaning boxes skew it (chosen on the phone set's training photographs)
 FOUR_CORNER_LOOSE = 0.3
+# a lone corner of a two-cornered card's name within this share of an index's
+# height of the card's top-right or bottom-left spot (its read corners'
+# rectangle's), the card standing within this many degrees of upright, is
+# that card's own print
+WITHIN_NEAR, WITHIN_UPRIGHT = 0.5, 12.0
 THIRD_CORNER_SIDE = 1.2   # index heights: a card's index rectangle's short side is at least this
 LONE_CORNERS_APART = 4.0  # index heights: two corners of one card lie at most this far apart (its diagonal)
 OVERSIZED = 1.8   # a box this many times a zone's typical index both ways is a card's pips or picture
@@ -1205,16 +1210,62 @@ def _four_corners_dropped(cards: list[CardRead]) -> list[CardRead]:
     >>> at = lambda n, x, y: IndexDetection(n, 0.9, (x - 8, y - 16, x + 8, y + 16))
     >>> d8 = CardRead("D8", 0.98, (0, 0, 1, 1), (at("D8", 540, 228), at("D8", 639, 346)))
     >>> lone = lambda n, x, y: CardRead(n, 0.9, (0, 0, 1, 1), (at(n, x, y),))
-    >>> len(_four_corners_dropped([d8, lone("D8", 650, 218)]))        # 80 degrees, two corners printed?
+    >>> len(_four_corners_dropped([d8, lone("D8", 660, 212)]))        # 74 degrees, two corners printed?
     2
     >>> s5 = CardRead("S5", 0.98, (0, 0, 1, 1), (at("S5", 40, 228), at("S5", 139, 346), at("S5", 139, 228)))
-    >>> len(_four_corners_dropped([d8, lone("D8", 650, 218), s5]))    # a card read from three corners
+    >>> len(_four_corners_dropped([d8, lone("D8", 660, 212), s5]))    # a card read from three corners
     2
+    >>> len(_four_corners_dropped([d8, lone("D8", 650, 218)]))        # 80 degrees, at its top-right spot
+    1
     """
-    # (no corner within the square test and no card of three corners: nothing to drop)
+    # a lone corner at a card's own top-right or bottom-left spot is that card's, on any deck
+    cards = [c for c in cards if not _within_corners_of(c, cards)]
+    # (no corner within the square test and no card of three corners: nothing more to drop)
     if any(len(c.indices) >= 3 for c in cards) or any(_four_corner_of(c, cards) for c in cards):
         return [c for c in cards if not _four_corner_of(c, cards, FOUR_CORNER_LOOSE)]
     return cards
+
+
+def _within_corners_of(card: CardRead, cards: list[CardRead]) -> bool:
+    """Whether ``card`` is a lone corner lying where another of ``cards``
+    of its name, read from two corners (its top-left and bottom-right index
+    centres, the card standing within :data:`WITHIN_UPRIGHT` degrees of
+    upright either way up), has its top-right or bottom-left index: within
+    :data:`WITHIN_NEAR` of an index's height of that spot (the rectangle's
+    corner, as the picture's axes give it).  That card's own print, not a
+    twin's: a twin lying on top, its index there and its card turned as
+    this one, would cover this card's far corner, which is read; a twin
+    lying under it would have its index covered.  A four-corner deck's
+    top-right index seen from a tilted camera lies so, its corner too skewed
+    for the square test (:func:`_four_corner_of`), on a deck the read does
+    not show to print four.  (Anywhere within the rectangle is too far: two
+    twins' corners paired as one card, the fan's other twin lies there.)
+
+    >>> at = lambda n, x, y: IndexDetection(n, 0.9, (x - 8, y - 16, x + 8, y + 16))
+    >>> d8 = CardRead("D8", 0.98, (0, 0, 1, 1), (at("D8", 540, 228), at("D8", 639, 346)))
+    >>> lone = lambda n, x, y: CardRead(n, 0.9, (0, 0, 1, 1), (at(n, x, y),))
+    >>> [_within_corners_of(lone("D8", x, y), [d8]) for x, y in ((630, 226), (545, 340), (600, 280), (700, 228))]
+    [True, True, False, False]
+    >>> _within_corners_of(lone("C8", 630, 226), [d8])           # another face: a card of its own
+    False
+    >>> turned = CardRead("D8", 0.98, (0, 0, 1, 1), (at("D8", 540, 228), at("D8", 560, 400)))   # 30 degrees
+    >>> _within_corners_of(lone("D8", 560, 230), [turned])
+    False
+    """
+    if len(card.indices) != 1:
+        return False
+    p = np.array(card.indices[0].center, float)
+    for c in cards:
+        if c is card or c.name != card.name or len(c.indices) < 2:
+            continue
+        a, b = (np.array(d.center, float) for d in c.indices[:2])
+        dx, dy = np.abs(b - a)
+        if dy == 0 or abs(np.degrees(np.arctan2(dx, dy) - np.arctan(PAIR_RATIO))) > WITHIN_UPRIGHT:
+            continue
+        near = WITHIN_NEAR * float(np.mean([d.height for d in c.indices[:2]]))
+        if min(np.hypot(*(p - (b[0], a[1]))), np.hypot(*(p - (a[0], b[1])))) <= near:
+            return True
+    return False
 
 
 def _four_corner_of(card: CardRead, cards: list[CardRead], square: float = FOUR_CORNER_SQUARE) -> bool:

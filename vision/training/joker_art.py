@@ -67,12 +67,15 @@ class _Design:
     """One random shape, drawn into a box in any colour (same shape both times)."""
 
     def __init__(self, rng: np.random.Generator, corner_cap: float = np.inf, hanzi: bool = False,
-                 sideways: bool = False):
+                 sideways: bool = False, stacked: bool = False):
         """``corner_cap``: the largest ``corner_scale`` a large mark may take;
         ``hanzi``: the mark is the joker's Chinese name (:data:`HANZI`);
         ``sideways``: the mark is the word JOKER turned a quarter turn, running
-        down the card's edge (ignored with ``hanzi``)."""
-        self.shape = "hanzi" if hanzi else "sideways" if sideways else str(rng.choice(SHAPES))
+        down the card's edge (ignored with ``hanzi``); ``stacked``: the mark is
+        the whole word JOKER, letter under letter, small enough to stand in
+        the index box (ignored with either)."""
+        self.shape = "hanzi" if hanzi else "sideways" if sideways else "stacked" if stacked \
+            else str(rng.choice(SHAPES))
         self.font = int(rng.choice(_FONTS))
         self.italic = bool(rng.random() < 0.2)
         self.weight = float(rng.uniform(0.06, 0.16))   # stroke width / box width
@@ -99,6 +102,15 @@ class _Design:
             if faces and rng.random() < 0.5:
                 self.type_face = faces[int(rng.integers(len(faces)))]
                 self.type_weight = int(rng.choice([0, 1, 2, 4]))
+        if self.shape == "stacked":
+            # (most real decks print it in a type face, bold serif or sans; the rest as stroke fonts)
+            faces = type_faces()
+            if faces and rng.random() < 0.8:
+                self.type_face = faces[int(rng.integers(len(faces)))]
+                self.type_weight = int(rng.choice([0, 1, 2, 3]))
+            self.fill = float(rng.uniform(0.8, 1.0))         # of the index box's height the word takes
+            self.gap = float(rng.uniform(0.05, 0.35))        # between letters, of a letter's height
+            self.narrow = float(rng.uniform(0.7, 1.1))       # letters' width as drawn: condensed to wide
         if self.shape == "hanzi":
             faces = cjk_faces()
             if not faces:
@@ -124,6 +136,9 @@ class _Design:
             return
         if self.shape == "sideways":
             self._sideways_text(img, cx, y0, bw, bottom, ink)
+            return
+        if self.shape == "stacked":
+            self._stacked_text(img, box if corner else (cx - bw / 2, y0, cx + bw / 2, bottom), ink)
             return
         if self.shape == "text":
             letters = self.letters
@@ -184,6 +199,29 @@ class _Design:
         _inked(img, cv2.resize(np.ascontiguousarray(word), (w, h), interpolation=cv2.INTER_AREA), cx, y0,
                np.asarray(ink, np.float32))
 
+    def _stacked_text(self, img: np.ndarray, box, ink) -> None:
+        """The word JOKER, letter under letter, the whole word within ``box``
+        (x0, y0, x1, y1 in px): most Western decks print their jokers' corner
+        so, a narrow column of five small letters that the detector boxes as
+        one tall index.  Drawn until 2026-12-07 only as letters the index's
+        width running on past it, the classifier took real ones for no index
+        (models/MODEL_CARD.md, "Jokers printed JOKER letter under letter")."""
+        x0, y0, x1, y1 = box
+        face = self.type_face if self.type_face is not None else self.font
+        weight = self.type_weight if self.type_face is not None else int(self.weight > 0.11)
+        masks = [text_mask(ch, face, weight, self.italic and self.type_face is None) for ch in "JOKER"]
+        tall = max(m.shape[0] for m in masks)
+        letter = (y1 - y0) * self.fill / (len(masks) + (len(masks) - 1) * self.gap)     # a letter's height, px
+        s = letter / tall
+        # (no letter wider than the box: a wide face is shrunk, its column kept as tall)
+        s_w = min(s * self.narrow, 0.95 * (x1 - x0) / max(m.shape[1] for m in masks))
+        colour = np.asarray(ink, np.float32)
+        cx, y = (x0 + x1) / 2, y0 + (y1 - y0) * (1 - self.fill) / 2
+        for m in masks:
+            h, w = max(1, int(round(m.shape[0] * s))), max(1, int(round(m.shape[1] * s_w)))
+            _inked(img, cv2.resize(m, (w, h), interpolation=cv2.INTER_AREA), cx, y + (letter - h), colour)
+            y += letter * (1 + self.gap)
+
     def _type_text(self, img: np.ndarray, cx: float, y0: float, bw: float, bottom: float, ink,
                    word: str, widest: str) -> None:
         """``word``'s characters one under the other in :attr:`type_face`,
@@ -234,13 +272,15 @@ def _blank(deck: Deck) -> tuple[np.ndarray, tuple[int, int, int]]:
 
 
 def designed_jokers(deck: Deck, rng: np.random.Generator, hanzi: bool = False,
-                    sideways: bool = False) -> dict[str, np.ndarray]:
+                    sideways: bool = False, stacked: bool = False) -> dict[str, np.ndarray]:
     """``{"BJ": rgba, "LJ": rgba}``: one new design on ``deck``'s card stock.
     ``hanzi``: the corner mark is each joker's Chinese name, 大王 and 小王
     (:data:`HANZI`), one character under the other, as many Chinese decks
     print it (with or without a JOKER elsewhere: the picture is any design).
     ``sideways``: the corner mark is the word JOKER turned a quarter turn,
     running down the card's edge, as many Western decks print it.
+    ``stacked``: the corner mark is the whole word JOKER, letter under
+    letter, within the index box, as most Western decks print it.
 
     The corner mark fills the deck's :attr:`~vision.training.card_art.Deck.index_box`
     (top-left, and turned half a turn at the bottom right), so labels made
@@ -254,7 +294,7 @@ def designed_jokers(deck: Deck, rng: np.random.Generator, hanzi: bool = False,
     x0, y0, x1, y1 = deck.index_box
     box = (x0 * w, y0 * h, x1 * w, y1 * h)
     # a large mark stops short of the card's middle (decks with wide index boxes)
-    design = _Design(rng, corner_cap=(MAX_REACH - x0) / (x1 - x0), hanzi=hanzi, sideways=sideways)
+    design = _Design(rng, corner_cap=(MAX_REACH - x0) / (x1 - x0), hanzi=hanzi, sideways=sideways, stacked=stacked)
     reach = max(x1, x0 + (x1 - x0) * design.corner_scale)   # the mark's right edge
     picture = _Design(rng) if rng.random() < 0.5 else design
     accent = (int(rng.integers(100, 220)), int(rng.integers(60, 200)), int(rng.integers(0, 80)))
