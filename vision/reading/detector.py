@@ -1218,12 +1218,11 @@ def _four_corners_dropped(cards: list[CardRead]) -> list[CardRead]:
     >>> len(_four_corners_dropped([d8, lone("D8", 650, 218)]))        # 80 degrees, at its top-right spot
     1
     """
-    # a lone corner at a card's own top-right or bottom-left spot is that card's, on any deck
-    cards = [c for c in cards if not _within_corners_of(c, cards)]
-    # (no corner within the square test and no card of three corners: nothing more to drop)
-    if any(len(c.indices) >= 3 for c in cards) or any(_four_corner_of(c, cards) for c in cards):
-        return [c for c in cards if not _four_corner_of(c, cards, FOUR_CORNER_LOOSE)]
-    return cards
+    # (no corner within the square test and no card of three corners: the loose test is not taken)
+    four = any(len(c.indices) >= 3 for c in cards) or any(_four_corner_of(c, cards) for c in cards)
+    # and a lone corner at a card's own top-right or bottom-left spot is that card's, on any deck
+    return [c for c in cards
+            if not (_within_corners_of(c, cards) or four and _four_corner_of(c, cards, FOUR_CORNER_LOOSE))]
 
 
 def _within_corners_of(card: CardRead, cards: list[CardRead]) -> bool:
