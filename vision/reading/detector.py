@@ -1251,20 +1251,26 @@ def _within_corners_of(card: CardRead, cards: list[CardRead]) -> bool:
     >>> _within_corners_of(lone("D8", 560, 230), [turned])
     False
     """
-    if len(card.indices) != 1:
+    return _lone_corner_of(card, cards, _at_corner_spot)
+
+
+def _at_corner_spot(card: CardRead, d: IndexDetection) -> bool:
+    """Whether index ``d`` lies at ``card``'s top-right or bottom-left spot
+    (see :func:`_within_corners_of`; ``card`` read from two corners)."""
+    a, b = (np.array(i.center, float) for i in card.indices[:2])
+    dx, dy = np.abs(b - a)
+    if dy == 0 or abs(np.degrees(np.arctan2(dx, dy) - np.arctan(PAIR_RATIO))) > WITHIN_UPRIGHT:
         return False
-    p = np.array(card.indices[0].center, float)
-    for c in cards:
-        if c is card or c.name != card.name or len(c.indices) < 2:
-            continue
-        a, b = (np.array(d.center, float) for d in c.indices[:2])
-        dx, dy = np.abs(b - a)
-        if dy == 0 or abs(np.degrees(np.arctan2(dx, dy) - np.arctan(PAIR_RATIO))) > WITHIN_UPRIGHT:
-            continue
-        near = WITHIN_NEAR * float(np.mean([d.height for d in c.indices[:2]]))
-        if min(np.hypot(*(p - (b[0], a[1]))), np.hypot(*(p - (a[0], b[1])))) <= near:
-            return True
-    return False
+    p = np.array(d.center, float)
+    near = WITHIN_NEAR * float(np.mean([i.height for i in card.indices[:2]]))
+    return bool(min(np.hypot(*(p - (b[0], a[1]))), np.hypot(*(p - (a[0], b[1])))) <= near)
+
+
+def _lone_corner_of(card: CardRead, cards: list[CardRead], at: Callable[[CardRead, IndexDetection], bool]) -> bool:
+    """Whether ``card`` is a lone corner that ``at`` places on another of
+    ``cards`` of its name whose two corners (or more) are read."""
+    return len(card.indices) == 1 and any(
+        c is not card and c.name == card.name and len(c.indices) >= 2 and at(c, card.indices[0]) for c in cards)
 
 
 def _four_corner_of(card: CardRead, cards: list[CardRead], square: float = FOUR_CORNER_SQUARE) -> bool:
@@ -1287,9 +1293,7 @@ def _four_corner_of(card: CardRead, cards: list[CardRead], square: float = FOUR_
     >>> _four_corner_of(lone("D8", 650, 218), [d8]), loose(650, 218), loose(690, 190)   # 80, 80, 58 degrees
     (False, True, False)
     """
-    return len(card.indices) == 1 and any(
-        c is not card and c.name == card.name and len(c.indices) >= 2
-        and _at_other_corner(c, card.indices[0], square) for c in cards)
+    return _lone_corner_of(card, cards, lambda c, d: _at_other_corner(c, d, square))
 
 
 def _other_diagonal_dropped(cards: list[CardRead]) -> list[CardRead]:

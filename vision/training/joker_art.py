@@ -21,6 +21,7 @@ on the deck's own card stock, so a joker bomb shows two pairs of one deck.
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -98,16 +99,10 @@ class _Design:
         # print the little joker's), the rest in OpenCV's stroke fonts
         self.type_face, self.type_weight = None, 0
         if self.shape in ("text", "sideways"):
-            faces = type_faces()
-            if faces and rng.random() < 0.5:
-                self.type_face = faces[int(rng.integers(len(faces)))]
-                self.type_weight = int(rng.choice([0, 1, 2, 4]))
+            self._choose_type_face(rng, type_faces(), 0.5, [0, 1, 2, 4])
         if self.shape == "stacked":
             # (most real decks print it in a type face, bold serif or sans; the rest as stroke fonts)
-            faces = type_faces()
-            if faces and rng.random() < 0.8:
-                self.type_face = faces[int(rng.integers(len(faces)))]
-                self.type_weight = int(rng.choice([0, 1, 2, 3]))
+            self._choose_type_face(rng, type_faces(), 0.8, [0, 1, 2, 3])
             self.fill = float(rng.uniform(0.8, 1.0))         # of the index box's height the word takes
             self.gap = float(rng.uniform(0.05, 0.35))        # between letters, of a letter's height
             self.narrow = float(rng.uniform(0.7, 1.1))       # letters' width as drawn: condensed to wide
@@ -115,8 +110,22 @@ class _Design:
             faces = cjk_faces()
             if not faces:
                 raise RuntimeError("no font here draws Chinese (install fonts-wqy-microhei)")
+            self._choose_type_face(rng, faces, 1.0, [0, 1, 2, 3])
+
+    def _choose_type_face(self, rng: np.random.Generator, faces: tuple, share: float, weights: list[int]) -> None:
+        """In ``share`` of designs (every one at 1.0, drawing nothing for it),
+        the word is set in one of ``faces`` at one of ``weights`` (stroke
+        widths in px at 120 px tall); else it stays in OpenCV's stroke fonts."""
+        if faces and (share >= 1.0 or rng.random() < share):
             self.type_face = faces[int(rng.integers(len(faces)))]
-            self.type_weight = int(rng.choice([0, 1, 2, 3]))
+            self.type_weight = int(rng.choice(weights))
+
+    def _word_face(self) -> tuple[Path | int, int]:
+        """The face and stroke weight a word is printed in (:func:`vision.training.fonts.text_mask`):
+        the chosen type face, else the stroke font, as thin as its own words (weight 0-1)."""
+        if self.type_face is not None:
+            return self.type_face, self.type_weight
+        return self.font, int(self.weight > 0.11)
 
     def draw(self, img: np.ndarray, box, ink, paper, accent, bottom: float, corner: bool = False,
              joker: str = "BJ") -> None:
@@ -189,10 +198,7 @@ class _Design:
         clockwise: it reads downwards), its letters' height ``bw``, centred on
         ``cx`` from ``y0`` and shrunk to end above ``bottom``: many real decks
         print their jokers' corner so (models/MODEL_CARD.md, "Cards laid face down")."""
-        # (OpenCV's stroke fonts where no type face was drawn: weight 0-1, as thin as their own words)
-        face = self.type_face if self.type_face is not None else self.font
-        weight = self.type_weight if self.type_face is not None else int(self.weight > 0.11)
-        word = text_mask("JOKER", face, weight, self.italic and self.type_face is None)
+        word = text_mask("JOKER", *self._word_face(), self.italic and self.type_face is None)
         word = np.rot90(word, -1 if self.turn >= -0.15 else 1)      # a sixth of the words read upwards
         s = min(bw / word.shape[1], max(1.0, bottom - y0) / word.shape[0])
         h, w = max(1, int(round(word.shape[0] * s))), max(1, int(round(word.shape[1] * s)))
@@ -207,9 +213,7 @@ class _Design:
         width running on past it, the classifier took real ones for no index
         (models/MODEL_CARD.md, "Jokers printed JOKER letter under letter")."""
         x0, y0, x1, y1 = box
-        face = self.type_face if self.type_face is not None else self.font
-        weight = self.type_weight if self.type_face is not None else int(self.weight > 0.11)
-        masks = [text_mask(ch, face, weight, self.italic and self.type_face is None) for ch in "JOKER"]
+        masks = [text_mask(ch, *self._word_face(), self.italic and self.type_face is None) for ch in "JOKER"]
         tall = max(m.shape[0] for m in masks)
         letter = (y1 - y0) * self.fill / (len(masks) + (len(masks) - 1) * self.gap)     # a letter's height, px
         s = letter / tall
