@@ -25,7 +25,7 @@ from tests.vision.conftest import REAL_FACES, read_alone as _read
 # classifier shipped since reads it as nothing even so; the six of diamonds shows it with both)
 @pytest.mark.parametrize("name, face, angles", [("six_of_diamonds_035.jpg", "D6", (35.0,)),
                                                 ("nine_of_hearts_059.jpg", "H9", (40.0,))])
-def test_a_real_card_turned_40_degrees_whose_index_is_boxed_loosely_is_read(
+def test_a_real_card_turned_35_to_40_degrees_whose_index_is_boxed_loosely_is_read(
         detector, detector_setting, bench_wood, name, face, angles):
     # real faces (CC0, tests/data/real/faces_more) from the card-face set's training split
     card = cv2.imread(str(REAL_FACES / name))
