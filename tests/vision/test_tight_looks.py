@@ -73,7 +73,7 @@ def _picture(grey: int, marked: bool = False) -> np.ndarray:
 
 def _detector(classifier: _Classifier, index_conf: float = 0.25) -> CardDetector:
     det = CardDetector.__new__(CardDetector)      # the decision alone: no models loaded
-    det.classifier, det.index_conf, det.tight_looks = classifier, index_conf, True
+    det.classifier, det.index_conf, det.tight_looks, det.joker_looks = classifier, index_conf, True, False
     return det
 
 

@@ -200,6 +200,11 @@ OVERSIZED = 1.8   # a box this many times a zone's typical index both ways is a 
 # index (models/MODEL_CARD.md, "A sure box looked at again, tighter")
 TIGHT_SHRINK, TIGHT_SURE = 0.8, 0.6
 TIGHT_NOT_BELOW = 0.99   # a box the loose crop names no index this surely is a pip or a picture: not looked at
+# a box named a joker is cut out again this much larger about its middle; where
+# that crop names no joker likeliest, the joker is no surer than that crop says
+# (a real card's lone corner pip or a rank without its suit reads as a joker in
+# its tight box: models/MODEL_CARD.md, "A joker looked at again, looser")
+JOKER_LOOSE = 1.2
 
 
 class CardDetector:
@@ -240,6 +245,11 @@ class CardDetector:
     where that crop names a face surely (:meth:`_looked_at_tighter`; at the
     zone's scale a real index turned upright is often boxed loosely;
     False: not).
+    ``joker_looks``: a box named a joker is cut out again a fifth looser;
+    where that crop names no joker likeliest, the joker's confidence falls
+    to that crop's for it (:meth:`_jokers_looked_at_looser`: a real card's
+    lone corner pip or a rank without its suit reads as a joker in its
+    tight box; False: not).
     ``hand_landmarks`` (the default): where the detector proposes a hand
     (a box from ``hand_conf``, by default :attr:`HAND_PROPOSAL_CONF`),
     MediaPipe's palm detector and hand landmark model
@@ -264,7 +274,7 @@ class CardDetector:
                  own_turns: bool = True, box_turns: bool = True, crop_turns: bool = True, merge_turns: bool = True,
                  quarter_turns: bool = True, line_turns: bool = True, hand_model: str | Path | bool | None = None,
                  hand_threshold: float | None = None, hand_landmarks: bool = True, unsure_reads: bool = True,
-                 tight_looks: bool = True):
+                 tight_looks: bool = True, joker_looks: bool = True):
         try:
             path = model_path(model, "GUANDAN_CARD_MODEL", shipped_model(EIGHT_BIT_MODEL, FLOAT_MODEL))
         except RuntimeSettingError as exc:
@@ -354,6 +364,9 @@ class CardDetector:
         # a sure box left unnamed is cut out again tighter (TIGHT_SHRINK; False:
         # not, as before 2026-12-06, session 48)
         self.tight_looks = tight_looks
+        # a box named a joker is cut out again looser (JOKER_LOOSE; False: not,
+        # as before 2026-12-07, session 58)
+        self.joker_looks = joker_looks
         # each zone's picture work (edges, turning, resizing) on its own core
         # beside the others' (vision.reading.runtime.Workers)
         self.workers = Workers(threads)
@@ -460,6 +473,8 @@ class CardDetector:
             unnameds.append(unnamed)
         if self.tight_looks and unsure:
             self._looked_at_tighter(images, nameds, unnameds, unsure)
+        if self.joker_looks:
+            self._jokers_looked_at_looser(images, nameds)
         out = []
         for found, named, unnamed in zip(founds, nameds, unnameds):
             kept = one_per_index(named)
@@ -496,6 +511,30 @@ class CardDetector:
                 continue
             nameds[i].append(IndexDetection(face, p, d.box, tuple(others)))
             unnameds[i].remove(d)
+
+    def _jokers_looked_at_looser(self, images: list[np.ndarray], nameds: list[list[IndexDetection]]) -> None:
+        """Each index of ``nameds`` named a joker, cut out again
+        :data:`JOKER_LOOSE` of its size about its middle: where that crop
+        names no joker likeliest, the index keeps its name at no more than
+        that crop's probability of it (not under ``index_conf``), so a play
+        it is in is asked about, not trusted (in place).  A real card's lone
+        corner pip, or a rank boxed without its suit, reads as a joker in
+        its own box and as the card or no index with the card's edge or the
+        rest of its index in view; a joker's mark reads as one either way
+        (models/MODEL_CARD.md, "A joker looked at again, looser").  All
+        pictures' crops in one classifier run."""
+        looks = [(i, k) for i, named in enumerate(nameds) for k, d in enumerate(named) if d.name in JOKERS]
+        if not looks:
+            return
+        ranked = self.classifier.ranked_many([(images[i], [_scaled(nameds[i][k].box, JOKER_LOOSE)])
+                                              for i, k in looks])
+        for (i, k), (loose,) in zip(looks, ranked):
+            d = nameds[i][k]
+            if loose[0][0] in JOKERS:
+                continue
+            # a name off the loose crop's short list is at most as likely as its last
+            p = next((q for n, q in loose if n == d.name), loose[-1][1])
+            nameds[i][k] = replace(d, confidence=max(self.index_conf, min(d.confidence, p)))
 
     def read_zone(self, image: np.ndarray) -> ZoneRead:
         """The cards in one zone picture, left to right, and whether a hand covers it."""
@@ -1640,9 +1679,18 @@ def _tighter(box: tuple[float, float, float, float]) -> tuple[float, float, floa
     >>> [round(v, 6) for v in _tighter((0.0, 0.0, 100.0, 200.0))]
     [10.0, 20.0, 90.0, 180.0]
     """
+    return _scaled(box, TIGHT_SHRINK)
+
+
+def _scaled(box: tuple[float, float, float, float], size: float) -> tuple[float, float, float, float]:
+    """``box`` ``size`` times its size about its middle.
+
+    >>> _scaled((10.0, 20.0, 30.0, 60.0), 1.5)
+    (5.0, 10.0, 35.0, 70.0)
+    """
     x0, y0, x1, y1 = box[:4]
-    dx, dy = (1 - TIGHT_SHRINK) * (x1 - x0) / 2, (1 - TIGHT_SHRINK) * (y1 - y0) / 2
-    return (x0 + dx, y0 + dy, x1 - dx, y1 - dy)
+    dx, dy = (size - 1) * (x1 - x0) / 2, (size - 1) * (y1 - y0) / 2
+    return (x0 - dx, y0 - dy, x1 + dx, y1 + dy)
 
 
 def _overlaps(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
