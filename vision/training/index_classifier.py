@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.reading.index_classifier import CROP_H, CROP_W, LABELS, to_blob
-from vision.training.classifier_data import joker_crops_again, make_covered_crops, make_crops
+from vision.training.classifier_data import joker_crops_again, make_covered_crops, make_crops, make_partial_crops
 from vision.training.synth import add_scene_options, scene_options
 
 
@@ -315,6 +315,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sideways", action="store_true",
                     help="with --covered: the pictures turned a quarter turn wrong, each index on its side "
                          "(its card or NONE, never a joker), DATA/sideways_SEED.npz, for --real")
+    ap.add_argument("--partial", action="store_true",
+                    help="with --scenes (not --covered): crops of a rank or a pip boxed alone, with sets of allowed "
+                         "labels (never a joker), DATA/partial_SEED.npz, for --real")
     ap.add_argument("--decks", type=deck_names,
                     help="with --scenes (not --covered): the decks drawn, comma-separated, or 'pysol' for PySolFC's "
                          "card sets (vision.training.card_art.PYSOL_DECKS); default the training decks")
@@ -356,7 +359,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.covered and (options.pop("face_down") + options.pop("drawn_backs")):
         print("--face-down and --drawn-backs lay cards in plain scenes, not --covered ones", file=sys.stderr)
         return 2
-    if args.scenes and args.covered:
+    if args.partial and (not args.scenes or args.covered):
+        print("--partial needs --scenes, without --covered", file=sys.stderr)
+        return 2
+    if args.partial:
+        try:
+            make_partial_crops(args.data, args.scenes, args.seed, decks=args.decks, **options)
+        except ValueError as exc:
+            print(f"index_classifier: {exc}", file=sys.stderr)
+            return 2
+    elif args.scenes and args.covered:
         make_covered_crops(args.data, args.scenes, args.seed, args.detector, only_covered=args.only_covered,
                            sideways=args.sideways, **options)
     elif args.sideways:
