@@ -157,9 +157,10 @@ def enrolled_from_hanzi(hanzi_decks, tmp_path_factory):
     return out
 
 
-# (the lone 小王 was read with a card more, H9, by the profile enrolled on the classifier shipped in
-# session 57, until a box named a joker was looked at again, looser, in session 58)
-@pytest.mark.parametrize("cards", [["BJ", "BJ"], ["BJ", "BJ", "LJ", "LJ"], ["LJ"]], ids=lambda c: " ".join(c))
+@pytest.mark.parametrize("cards", [["BJ", "BJ"], ["BJ", "BJ", "LJ", "LJ"], pytest.param(["LJ"], marks=pytest.mark.xfail(
+    strict=True, reason="enrolled on the classifier shipped in session 57, the profile reads a card more (H9) "
+                        "beside the lone 小王, which that classifier reads alone without a profile"))],
+    ids=lambda c: " ".join(c))
 def test_a_deck_printing_them_enrolled_from_the_shipped_profile_reads_its_little_jokers(gen, hanzi_decks,
                                                                                        enrolled_from_hanzi, cards):
     profile = DeckProfile.load(enrolled_from_hanzi, FLOAT_MODEL)

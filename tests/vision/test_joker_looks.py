@@ -111,3 +111,12 @@ def test_a_card_is_not_looked_at_again():
 def test_without_the_looser_look_a_joker_keeps_its_confidence():
     named, widths = _named("BJ", "NONE", 0.99, joker_looks=False)
     assert [(d.name, d.confidence) for d in named] == [("BJ", 0.9)] and widths == [30.0]
+
+
+def test_with_a_deck_profile_a_joker_is_not_looked_at_again():
+    # (the profile's head was fitted on the deck's own jokers)
+    clf = _Classifier("LJ", "NONE", 0.99, loose_from=33.0)
+    clf.deck = object()
+    named = _detector(clf)._name_indices_many([np.zeros((200, 200, 3), np.uint8)],
+                                              [[IndexDetection("INDEX", 0.9, BOX)]])[0]
+    assert [(d.name, d.confidence) for d in named] == [("LJ", 0.9)] and clf.widths == [30.0]

@@ -249,7 +249,8 @@ class CardDetector:
     where that crop names no joker likeliest, the joker's confidence falls
     to that crop's for it (:meth:`_jokers_looked_at_looser`: a real card's
     lone corner pip or a rank without its suit reads as a joker in its
-    tight box; False: not).
+    tight box; False: not).  Not with a deck profile, whose head learnt the
+    deck's own jokers.
     ``hand_landmarks`` (the default): where the detector proposes a hand
     (a box from ``hand_conf``, by default :attr:`HAND_PROPOSAL_CONF`),
     MediaPipe's palm detector and hand landmark model
@@ -473,7 +474,8 @@ class CardDetector:
             unnameds.append(unnamed)
         if self.tight_looks and unsure:
             self._looked_at_tighter(images, nameds, unnameds, unsure)
-        if self.joker_looks:
+        # (a deck profile's head was fitted on that deck's own jokers: not looked at again)
+        if self.joker_looks and getattr(self.classifier, "deck", None) is None:
             self._jokers_looked_at_looser(images, nameds)
         out = []
         for found, named, unnamed in zip(founds, nameds, unnameds):
