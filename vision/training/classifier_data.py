@@ -34,6 +34,23 @@ def ink_box(image: np.ndarray, box, tighter: float = 0.85) -> tuple[float, float
     >>> ink_box(img, (8, 8, 24, 40))
     (10.0, 10.0, 22.0, 22.0)
     """
+    found = _ink(image, box)
+    if found is None:
+        return None
+    ink, (x0, y0, x1, y1) = found
+    ys, xs = np.nonzero(ink)
+    if len(xs) < 4:
+        return None
+    ib = (float(x0 + xs.min()), float(y0 + ys.min()), float(x0 + xs.max() + 1), float(y0 + ys.max() + 1))
+    if ib[2] - ib[0] > tighter * (x1 - x0) and ib[3] - ib[1] > tighter * (y1 - y0):
+        return None
+    return ib
+
+
+def _ink(image: np.ndarray, box) -> tuple[np.ndarray, tuple[int, int, int, int]] | None:
+    """Where ``box`` (cut to the picture) holds ink: pixels far from the
+    card stock, the brightest colour there; with the box in whole pixels.
+    None for a box outside the picture."""
     h, w = image.shape[:2]
     x0, y0 = max(0, int(box[0])), max(0, int(box[1]))
     x1, y1 = min(w, int(np.ceil(box[2]))), min(h, int(np.ceil(box[3])))
@@ -42,13 +59,7 @@ def ink_box(image: np.ndarray, box, tighter: float = 0.85) -> tuple[float, float
         return None
     grey = patch.sum(axis=2)
     paper = np.median(patch[grey >= np.percentile(grey, 75)], axis=0)
-    ys, xs = np.nonzero(np.abs(patch - paper).max(axis=2) > 60)
-    if len(xs) < 4:
-        return None
-    ib = (float(x0 + xs.min()), float(y0 + ys.min()), float(x0 + xs.max() + 1), float(y0 + ys.max() + 1))
-    if ib[2] - ib[0] > tighter * (x1 - x0) and ib[3] - ib[1] > tighter * (y1 - y0):
-        return None
-    return ib
+    return np.abs(patch - paper).max(axis=2) > 60, (x0, y0, x1, y1)
 
 
 def _jittered(box, sx: float, sy: float, rng: np.random.Generator) -> tuple[float, float, float, float]:
@@ -420,15 +431,10 @@ def index_parts(image: np.ndarray, box) -> tuple[tuple[float, float, float, floa
     >>> index_parts(img, (8, 6, 28, 46)) is None
     True
     """
-    h, w = image.shape[:2]
-    x0, y0 = max(0, int(box[0])), max(0, int(box[1]))
-    x1, y1 = min(w, int(np.ceil(box[2]))), min(h, int(np.ceil(box[3])))
-    patch = image[y0:y1, x0:x1].astype(np.int16)
-    if patch.size == 0:
+    found = _ink(image, box)
+    if found is None:
         return None
-    grey = patch.sum(axis=2)
-    paper = np.median(patch[grey >= np.percentile(grey, 75)], axis=0)
-    ink = np.abs(patch - paper).max(axis=2) > 60
+    ink, (x0, y0, _, _) = found
     ys = np.flatnonzero(ink.any(axis=1))
     if len(ys) < 6:
         return None
