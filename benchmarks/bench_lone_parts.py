@@ -31,9 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.reading.classes import JOKERS  # noqa: E402
 from vision.reading.index_classifier import LABELS, NONE, IndexClassifier, crop  # noqa: E402
-from vision.training.card_art import HELD_OUT_DECKS, PYSOL_DECKS, PYSOL_ENV, TRAIN_DECKS, load_decks  # noqa: E402
-from vision.training.classifier_data import partial_crops  # noqa: E402
-from vision.training.joker_art import with_drawn_jokers  # noqa: E402
+from vision.training.card_art import HELD_OUT_DECKS, PYSOL_DECKS, PYSOL_ENV, TRAIN_DECKS  # noqa: E402
+from vision.training.classifier_data import partial_crops, scene_decks  # noqa: E402
 from vision.training.synth import SceneGenerator  # noqa: E402
 
 JOKER_IDS = [LABELS.index(j) for j in JOKERS]
@@ -84,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--scenes: 1 to 100000")
     names = HELD_OUT_DECKS if args.decks == "held-out" else \
         TRAIN_DECKS + (tuple(PYSOL_DECKS) if os.environ.get(PYSOL_ENV) else ())
-    decks = [with_drawn_jokers(d) if d.name in PYSOL_DECKS else d for d in load_decks(names)]
+    decks = scene_decks(names)
     clf = IndexClassifier(args.classifier, threads=args.threads)
     print(json.dumps(measure(clf, decks, args.scenes, args.seed), indent=1))
     return 0

@@ -475,7 +475,7 @@ class CardDetector:
         if self.tight_looks and unsure:
             self._looked_at_tighter(images, nameds, unnameds, unsure)
         # (a deck profile's head was fitted on that deck's own jokers: not looked at again)
-        if self.joker_looks and getattr(self.classifier, "deck", None) is None:
+        if self.joker_looks and self.classifier.deck is None:
             self._jokers_looked_at_looser(images, nameds)
         out = []
         for found, named, unnamed in zip(founds, nameds, unnameds):

@@ -121,6 +121,8 @@ class IndexClassifier:
     labels).  Without one, the shipped head does, as always.
     """
 
+    deck: DeckProfile | None = None
+
     def __init__(self, model: str | Path | None = None, threads: int = 2,
                  deck: str | Path | DeckProfile | None = None):
         path = model_path(model, ENV, EIGHT_BIT_MODEL) if model or os.environ.get(ENV) else shipped_classifier(deck)
@@ -129,7 +131,7 @@ class IndexClassifier:
         outputs = {o.name: o for o in self.session.get_outputs()}
         self.logits_name = self.session.get_outputs()[0].name
         self.features = outputs[EMBEDDING_OUTPUT].shape[1] if EMBEDDING_OUTPUT in outputs else None
-        self.deck: DeckProfile | None = None
+        self.deck = None
         if deck is not None:
             self.use_deck(deck)
 

@@ -19,6 +19,9 @@ from vision.reading.classes import CARD_NAMES, JOKERS
 from vision.reading.index_classifier import NONE, crop
 
 JOKER_IDS = tuple(CARD_NAMES.index(j) for j in JOKERS)   # the jokers' class numbers
+NONE_ONLY = np.zeros(NONE + 1, bool)   # the allowed labels of a crop that is no index
+NONE_ONLY[NONE] = True
+NONE_ONLY.setflags(write=False)
 
 
 def ink_box(image: np.ndarray, box, tighter: float = 0.85) -> tuple[float, float, float, float] | None:
@@ -112,14 +115,9 @@ def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
     :class:`vision.training.synth.SceneGenerator` (jokers are rare in ordinary plays, and a dozen
     decks' jokers teach a dozen pictures rather than the big/little colour rule).
     """
-    from vision.training.card_art import PYSOL_DECKS, TRAIN_DECKS, load_decks
-    from vision.training.joker_art import with_drawn_jokers
     from vision.training.synth import SceneGenerator
 
-    # (PySolFC's sets draw no jokers: a pair drawn on each one's stock)
-    chosen = [with_drawn_jokers(d) if drawn_jokers and d.name in PYSOL_DECKS else d
-              for d in load_decks(decks or TRAIN_DECKS)]
-    gen = SceneGenerator(chosen, joker_scenes=joker_scenes, joker_designs=joker_designs,
+    gen = SceneGenerator(scene_decks(decks, drawn_jokers), joker_scenes=joker_scenes, joker_designs=joker_designs,
                          ink_weight=ink_weight, index_designs=index_designs, outline_prints=outline_prints,
                          lamp_tints=lamp_tints, stock_tints=stock_tints, hanzi_jokers=hanzi_jokers,
                          sideways_jokers=sideways_jokers, face_down=face_down, drawn_backs=drawn_backs,
@@ -141,6 +139,18 @@ def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
     out.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out / f"crops_{seed}.npz", x=np.stack(xs), y=np.array(ys, np.int64))
     print(f"{len(xs)} crops -> {out / f'crops_{seed}.npz'}")
+
+
+def scene_decks(names: tuple[str, ...] | None = None, drawn_jokers: bool = True) -> list:
+    """The decks training scenes are drawn from: ``names`` (default
+    :data:`vision.training.card_art.TRAIN_DECKS`), PySolFC's with a pair of
+    jokers drawn on their stock (the sets print none), or as they print
+    them with ``drawn_jokers=False``."""
+    from vision.training.card_art import PYSOL_DECKS, TRAIN_DECKS, load_decks
+    from vision.training.joker_art import with_drawn_jokers
+
+    return [with_drawn_jokers(d) if drawn_jokers and d.name in PYSOL_DECKS else d
+            for d in load_decks(names or TRAIN_DECKS)]
 
 
 def joker_crops_again(source: Path, out: Path, seed: int) -> Path:
@@ -369,8 +379,6 @@ def covered_crops(scene, rng: np.random.Generator, finder=None,
     jokers asked about")."""
     from vision.reading.orientation import upright
 
-    none_only = np.zeros(NONE + 1, bool)
-    none_only[NONE] = True
     out = []
     for turn, ks in _turn_groups(scene.angles):
         if sideways:
@@ -393,7 +401,7 @@ def covered_crops(scene, rng: np.random.Generator, finder=None,
             if allowed is None or (only_covered and whole >= only_covered):
                 continue
             if sideways:
-                allowed = allowed | none_only
+                allowed = allowed | NONE_ONLY
             bw, bh = box[2] - box[0], box[3] - box[1]
             for _ in range(3 if only_covered else 1):
                 out.append((crop(pic, _jittered(box, 0.1 * bw, 0.1 * bh, rng)), allowed))
@@ -409,7 +417,7 @@ def covered_crops(scene, rng: np.random.Generator, finder=None,
             if len(ious) and ious.max() >= 0.5:
                 out.append((crop(pic, d.box), labels[int(ious.argmax())]))
             elif not only_covered and (not len(every) or _iou(np.array(d.box), every).max() < 0.2):
-                out.append((crop(pic, d.box), none_only))
+                out.append((crop(pic, d.box), NONE_ONLY))
     return out
 
 
@@ -462,8 +470,6 @@ def partial_crops(scene, rng: np.random.Generator) -> list[tuple[np.ndarray, np.
     allows a rank whose pip is covered), the pip only ``NONE``; never a
     joker.  The shipped classifier named 67 % of such rank crops and 79 %
     of such pip crops a joker (generated, 150 scenes)."""
-    none_only = np.zeros(NONE + 1, bool)
-    none_only[NONE] = True
     centres: dict[int, list[tuple[float, np.ndarray, float]]] = {}
     for k, quad, _rank, _suit, whole in scene.corners:
         centres.setdefault(k, []).append((float(quad[:, 1].mean()), quad, whole))
@@ -473,6 +479,7 @@ def partial_crops(scene, rng: np.random.Generator) -> list[tuple[np.ndarray, np.
         if card in JOKERS or len(corners) != 2 or abs(scene.angles[k]) > PARTS_UPRIGHT:
             continue
         top = min(c[0] for c in corners)
+        rank = covered_label(card, 1.0, 0.0, 1.0)        # the rank showing, its pip not
         for cy, quad, whole in corners:
             if whole < 0.95:
                 continue
@@ -481,10 +488,7 @@ def partial_crops(scene, rng: np.random.Generator) -> list[tuple[np.ndarray, np.
                 continue
             # the card's lower index is printed upside down: its pip above its rank
             rank_box, pip_box = parts if cy == top else parts[::-1]
-            rank = np.zeros(NONE + 1, bool)
-            rank[[CARD_NAMES.index(s + card[1]) for s in "SHDC"]] = True
-            rank[NONE] = True
-            for b, allowed in ((rank_box, rank), (pip_box, none_only)):
+            for b, allowed in ((rank_box, rank), (pip_box, NONE_ONLY)):
                 bw, bh = b[2] - b[0], b[3] - b[1]
                 out.append((crop(scene.image, _jittered(b, 0.08 * bw, 0.08 * bh, rng)), allowed))
     return out
@@ -496,12 +500,9 @@ def make_partial_crops(out: Path, scenes: int, seed: int, decks: tuple[str, ...]
     the training decks; ``options``: :class:`vision.training.synth.SceneGenerator`'s
     scene options), saved as ``out/partial_SEED.npz`` in the shape
     :func:`make_covered_crops` saves, for ``--train --real``."""
-    from vision.training.card_art import PYSOL_DECKS, TRAIN_DECKS, load_decks
-    from vision.training.joker_art import with_drawn_jokers
     from vision.training.synth import SceneGenerator
 
-    chosen = [with_drawn_jokers(d) if d.name in PYSOL_DECKS else d for d in load_decks(decks or TRAIN_DECKS)]
-    gen = SceneGenerator(chosen, **options)
+    gen = SceneGenerator(scene_decks(decks), **options)
     xs, allowed, photo = [], [], []
     for i in range(scenes):
         rng = np.random.default_rng([seed, 83, i])
