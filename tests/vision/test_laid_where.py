@@ -61,7 +61,8 @@ def test_a_real_card_on_wood_lost_to_the_grain_is_read_with_the_zone_seen_empty(
                                                                                  name, face):
     # (a sure box looked at again tighter reads such cards from the picture alone
     # too, test_tight_looks.py: the grain's part is seen without it; chosen so that
-    # the candidate classifiers of models/candidates read them so too)
+    # session 54's candidate classifiers, models/candidates/pysol-p3e2 and -p5e2,
+    # read them so too; session 58's, partial-p58e1, does not: its README)
     detector = detector_setting("tight_looks", False)
     bare, now = _laid(seed, name, angle)
     scale = detector.imgsz / max(ZONE_PX)

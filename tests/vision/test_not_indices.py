@@ -22,7 +22,7 @@ def test_a_cards_pips_boxed_as_one_large_index_are_not_a_card(detector, monkeypa
     # EdjeElectronics' IMG_2432 (Apache-2.0, tests/data/real/edje_more): a ten of clubs
     # turned about 20 degrees; the turned read boxes its pips, two to three times an
     # index's height, and names them C4 (0.85 with the shipped classifier: without
-    # the rule, a four that is not there; the candidate classifiers in models/candidates
+    # the rule, a four that is not there; session 54's candidate classifiers in models/candidates
     # name the box C4 less surely, one of them too unsurely to count)
     from benchmarks.bench_real_photos import load, read_photo
 

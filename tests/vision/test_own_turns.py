@@ -92,7 +92,7 @@ def test_a_crooked_cards_angle_is_one_of_the_zones_angles(gen):
 
 # (of seeds 0-11, 8 fans and 8 rows with a crooked card are read exactly with
 # each card's own turn, none with one turn: see models/MODEL_CARD.md for the figures;
-# seeds 0, 4, 5 and 6 are read so by the shipped classifier and by the candidates in
+# seeds 0, 4, 5 and 6 are read so by the shipped classifier and by session 54's candidates in
 # models/candidates: seed 2's fan, here before 2026-12-07, not by every candidate)
 @pytest.mark.parametrize("lay", [fan, crooked], ids=["fans", "crooked_cards"])
 def test_plays_are_read_card_by_card_and_not_with_one_turn(gen, detector, one_turn, lay):
