@@ -405,13 +405,15 @@ def _fresh_log(db: Path) -> Path:
 class _Violations:
     """A sink for the node's decisions: the violations found, by code, and what
     a penalty waits on (setting ``camera_penalties``): camera reads, and seats'
-    counts, for the demo's referee to look at (:func:`_referee_looks`)."""
+    counts, for the demo's referee to look at (:func:`_referee_looks`); and
+    the reads the camera was unsure of, which count only once answered."""
 
     def __init__(self) -> None:
         self.by_code: dict[str, int] = {}
         self.deals: list[int] = []      # the deals ended, for their deal viewer pages
         self.to_look_at: list[int] = []     # camera reads a held penalty rests on
         self._looked: set[int] = set()      # (each once: a held request is restated as others are answered)
+        self.unsure: set[int] = set()       # those of them the camera was unsure of
         self._counted: set[tuple[int, str]] = set()
         self.to_count: list[tuple[int, str]] = []   # (event, seat): a report fault held on the count
         self._lock = threading.Lock()   # decisions come from this thread and the devices' pump
@@ -422,10 +424,14 @@ class _Violations:
                 self.deals.append(d["deal"])
             if d["type"] == "violation":      # (live, for the progress bar; recounted at the end)
                 self.by_code[d["code"]] = self.by_code.get(d["code"], 0) + 1
-            if d["type"] == "confirm_request" and d.get("code") == "camera_penalty":
-                fresh = [r for r in d.get("reads", ()) if r not in self._looked]
+            if d["type"] == "confirm_request" and d.get("code") in ("camera_penalty", "low_confidence"):
+                # (a penalty's reads, or a read the camera was unsure of: not counted until answered)
+                reads = d.get("reads", ()) if d["code"] == "camera_penalty" else d.get("events", ())[-1:]
+                fresh = [r for r in reads if r not in self._looked]
                 self._looked.update(fresh)
                 self.to_look_at += fresh
+                if d["code"] == "low_confidence":
+                    self.unsure.update(fresh)
             if d["type"] == "confirm_request" and d.get("code") == "camera_count" and d.get("events") \
                     and (d["events"][-1], d["seat"]) not in self._counted:
                 self._counted.add((d["events"][-1], d["seat"]))
@@ -445,13 +451,15 @@ class _Violations:
 
 
 def _referee_looks(script: "DemoScript", node, reads: list[int], counts: list[tuple[int, str]],
-                   t: float) -> None:
-    """The demo's table referee looks at each camera read a penalty waits on
-    and confirms it where the table shows what the camera read (the script's
-    event of that seat, kind and cards, laid within a few seconds); a read
-    that does not match is left for the dashboard's referee to correct. A
-    report fault held on a seat's count: the referee counts its cards (the
-    script's, as laid) and enters them."""
+                   t: float, unsure: set[int] | frozenset[int] = frozenset()) -> None:
+    """The demo's table referee looks at each camera read a penalty waits on,
+    or the camera was unsure of, and confirms it where the table shows what
+    the camera read (the script's event of that seat, kind and cards, laid
+    within a few seconds). An unsure read that does not match is corrected
+    to what was laid (the script's event of that seat and kind there), as a
+    referee at the table does; a penalty's read that does not match is left
+    for the dashboard's referee. A report fault held on a seat's count: the
+    referee counts its cards (the script's, as laid) and enters them."""
     by_id = {e.get("id"): e for e in node.live.events(TABLE)}
     for ref, seat in counts:
         if ref in by_id:
@@ -462,9 +470,14 @@ def _referee_looks(script: "DemoScript", node, reads: list[int], counts: list[tu
         if read is None:
             continue
         key = (read["type"], read.get("seat"), sorted(read.get("cards") or [read.get("card")]))
-        if any((e["type"], e.get("seat"), sorted(e.get("cards") or [e.get("card")])) == key
-               and abs(e["t"] - read["t"]) <= 5.0 for e in script.events):
+        laid = [e for e in script.events if (e["type"], e.get("seat")) == key[:2] and abs(e["t"] - read["t"]) <= 5.0]
+        if any(sorted(e.get("cards") or [e.get("card")]) == key[2] for e in laid):
             node.submit({"t": t, "type": "referee", "action": "confirm", "ref": r, "source": "manual"})
+        elif laid and r in unsure:
+            # (the nearest in time: the play the camera saw)
+            e = min(laid, key=lambda e: abs(e["t"] - read["t"]))
+            fix = {"cards": list(e["cards"])} if e.get("cards") else {"card": e.get("card")}
+            node.submit({"t": t, "type": "referee", "action": "correct", "ref": r, "event": fix, "source": "manual"})
 
 
 def _cards_held(script: "DemoScript", seat: str, t: float) -> int:
@@ -505,7 +518,7 @@ def _play(script: DemoScript, frames, see, node, device, clock: "_VideoClock",
             see(t, frame)
         reads, counts = found.take()
         if reads or counts:
-            _referee_looks(script, node, reads, counts, t)
+            _referee_looks(script, node, reads, counts, t, found.unsure)
         if t - last_tick >= 1.0:
             node.tick()
             last_tick = t

@@ -80,19 +80,24 @@ def check_demo(tmp_path, seed: int | None = None):
     assert any(ids[i].source == "vision" for d in found["wrong_tribute"] for i in d.events if i in ids)
     assert decisions[-1].type == "match_end" or any(d.type == "match_end" for d in decisions)
     # every camera read of cards carries its raw score, and camera-check counts each one (the
-    # demo's referee answered only the three reads its penalties waited on: the illegal play, the
-    # play it did not beat and the heart level tribute; confirmed, so right)
+    # demo's referee answered the three reads its penalties waited on, the illegal play, the
+    # play it did not beat and the heart level tribute, confirmed, so right; and each read the
+    # camera was unsure of, confirmed or corrected to what was laid: none is left unanswered)
     reads = [e for e in events if e.source == "vision" and e.type in ("play", "tribute") and (e.cards or e.card)]
     assert reads and all(isinstance(e.get("raw_confidence"), float) for e in reads)
     from tests.cli.helpers import cli
     r = cli("camera-check", "--db", tmp_path / "demo.sqlite", "--json")
     assert r.returncode == 0, r.stderr
     rep = json.loads(r.stdout)
-    assert rep["reads"] == len(reads) and rep["asked"]["judged"] == 0 and rep["unasked"]["judged"] == 3
-    confirmed = {e.get("ref") for e in events if e.type == "referee" and e.get("action") == "confirm"}
+    assert rep["reads"] == len(reads) and rep["unasked"]["judged"] == 3
+    assert rep["asked"]["judged"] == rep["asked"]["reads"] and rep["asked"]["unanswered"] == 0
+    answered = {e.get("ref"): e.get("action") for e in events if e.type == "referee"
+                and e.get("action") in ("confirm", "correct")}
     held = {i for d in found["illegal_play"] + found["wrong_tribute"] for i in d.events if i in ids
             and ids[i].source == "vision"}
-    assert confirmed == held and len(confirmed) == 3
+    assert len(held) == 3 and all(answered.get(i) == "confirm" for i in held)
+    asked = {e.id for e in reads if e.confidence is not None and e.confidence < Settings().min_confidence}
+    assert set(answered) == held | asked
     # the missing report waited on the seat's count (its plays were camera reads): the demo's
     # referee counted that seat's cards, once, at the event the fault was found at
     counts = [(e.get("ref"), e.get("seat")) for e in events if e.type == "referee" and e.get("action") == "count"]

@@ -31,9 +31,13 @@ def _sure(detector: CardDetector, read) -> bool:
         play_confidence(read.confidence, read.names, calibration_for(detector))[0] >= Settings().min_confidence
 
 
-# real faces (CC0, tests/data/real/faces_more) from the card-face set's training split: a line-drawn
-# ten of hearts, its "10" printed above an outlined heart, and an art deck's eight of spades
-@pytest.mark.parametrize("name", ["ten_of_hearts_123.jpg", "eight_of_spades_030.jpg"])
+# real faces (CC0, tests/data/real/faces_more) from the card-face set's training split: a souvenir
+# deck's eight of hearts printed in green over a photograph (read as nothing with the looser look)
+# and an art deck's nine of hearts, its index a lone "9" (read as a little joker at 0.37: asked).
+# Of the split's 7,509 faces no joker, turned 40 degrees, 16 are read as a sure joker without the
+# looser look, 12 with it (session 60).  (A line-drawn ten of hearts and an art deck's eight of
+# spades showed this until session 60: the classifier shipped since names no joker in them.)
+@pytest.mark.parametrize("name", ["eight_of_hearts_150.jpg", "nine_of_hearts_029.jpg"])
 def test_a_real_card_turned_40_degrees_read_as_a_joker_is_not_trusted(detector, detector_setting, bench_wood, name):
     picture = zone_picture(cv2.imread(str(REAL_FACES / name)), bench_wood, 40.0)
     now = read_alone(detector, picture)

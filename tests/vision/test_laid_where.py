@@ -55,14 +55,14 @@ def test_the_cards_angle_and_region_come_from_the_card_not_the_grain():
     assert x0 < now.shape[1] // 2 < x1 and y0 < now.shape[0] // 2 < y1
 
 
-@pytest.mark.parametrize("seed, angle, name, face", [(0, 25.0, "ace_of_hearts_044.jpg", "HA"),
-                                                    (0, 40.0, "eight_of_diamonds_090.jpg", "D8")])
+@pytest.mark.parametrize("seed, angle, name, face", [(0, 25.0, "seven_of_clubs_108.jpg", "C7"),
+                                                    (0, 40.0, "nine_of_diamonds_037.jpg", "D9")])
 def test_a_real_card_on_wood_lost_to_the_grain_is_read_with_the_zone_seen_empty(detector_setting, seed, angle,
                                                                                  name, face):
     # (a sure box looked at again tighter reads such cards from the picture alone
-    # too, test_tight_looks.py: the grain's part is seen without it; chosen so that
-    # session 54's candidate classifiers, models/candidates/pysol-p3e2 and -p5e2,
-    # read them so too; session 58's, partial-p58e1, does not: its README)
+    # too, test_tight_looks.py: the grain's part is seen without it; the ace of
+    # hearts and the eight of diamonds showed this until session 60: the classifier
+    # shipped since reads them without the empty picture)
     detector = detector_setting("tight_looks", False)
     bare, now = _laid(seed, name, angle)
     scale = detector.imgsz / max(ZONE_PX)

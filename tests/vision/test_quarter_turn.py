@@ -38,23 +38,28 @@ def _read(det, path, labels):
 def test_real_cards_lying_across_read_as_their_faces_not_as_jokers(quarter):
     photos = phone_photographs(PHONE)
     assert len(photos) == 3
+    jokers_before = 0
     for path, labels in photos:
         faces = {f for f, _, _ in labels}
         before, after = _read(quarter(False), path, labels), _read(quarter(True), path, labels)
-        # read as they lie, the indices on their side are jokers and most faces are lost
-        assert sum(n in JOKERS for n in before.names) >= 2, (path.name, before.names)
+        # read as they lie, most faces are lost: the indices on their side are read
+        # as nothing or as jokers (two or more on each photograph with the classifiers
+        # shipped before session 60; one on two of them with the one shipped since)
+        jokers_before += sum(n in JOKERS for n in before.names)
         assert len(faces & set(before.names)) <= 1, (path.name, before.names)
         # a quarter turn further: no joker, and (nearly) every face
         assert not set(after.names) & set(JOKERS), (path.name, after.names)
         assert len(faces & set(after.names)) >= len(faces) - 1, (path.name, after.names)
         assert set(after.names) <= faces, (path.name, after.names)
+    assert jokers_before >= 1
 
 
 def test_the_real_piles_benchmark_counts_no_phantom_joker_on_them(quarter):
     before = measure(quarter(False), PHONE, "phone")
     after = measure(quarter(True), PHONE, "phone")
-    # (10 before a face's copies past two decks' read from one corner were left out, 2026-12-05)
-    assert before["phantom_jokers"] == 6 and after["phantom_jokers"] == 0
+    # (6 with the classifiers shipped before session 60, 10 before a face's copies past two
+    # decks' read from one corner were left out, 2026-12-05)
+    assert before["phantom_jokers"] == 2 and after["phantom_jokers"] == 0
     assert after["card_recall"] > before["card_recall"]
 
 
@@ -62,12 +67,23 @@ def test_a_cards_own_turn_brings_back_no_joker_where_the_cards_lie_on_their_side
     # the five to eight of spades, two lying across: kept a quarter turn further, and
     # the reads of each card's own turn near the first read's angle name a joker
     # where one of them lies on its side; that joker is dropped as the whole turns' are
+    # (without the rule, the classifiers shipped before session 60 read it in the end;
+    # the one shipped since prefers another read anyway, so the drop itself is watched)
     import vision.reading.detector as detector_module
 
+    real, seen = detector_module._sideways_jokers_dropped, []
+
+    def watched(reads, turns, across):
+        out = real(reads, turns, across)
+        seen.append((sum(len(set(r.names) & set(JOKERS)) for r in reads),
+                     sum(len(set(r.names) & set(JOKERS)) for r in out), len(reads)))
+        return out
+
+    monkeypatch.setattr(detector_module, "_sideways_jokers_dropped", watched)
     [(path, labels)] = [p for p in phone_photographs(PHONE) if "140413" in p[0].name]
     assert sorted(_read(quarter(True), path, labels).names) == ["S5", "S6", "S7", "S8"]
-    monkeypatch.setattr(detector_module, "_sideways_jokers_dropped", lambda reads, turns, across: reads)
-    assert set(_read(quarter(True), path, labels).names) & set(JOKERS)
+    # among each card's own turns (more than the first read's one), a joker read and dropped
+    assert any(before > after == 0 and turns > 1 for before, after, turns in seen), seen
 
 
 def test_a_generated_play_lying_across_the_zone_is_read_exactly(quarter, gen):
@@ -86,14 +102,14 @@ def test_a_generated_play_lying_across_the_zone_is_read_exactly(quarter, gen):
 def test_a_joker_bomb_keeps_its_jokers(quarter, monkeypatch):
     # a held-out deck printed with four corners: its jokers seen a quarter turn
     # further are read otherwise, the surer read; but that read names fewer sure
-    # faces than the read as it lies has cards, so it stays (scene 104; scene 33
-    # before session 57: the classifier shipped since misses a big joker there as
-    # it lies)
+    # faces than the read as it lies has cards, so it stays (scene 56; scene 33
+    # before session 57 and scene 104 before session 60: the classifiers shipped
+    # since read those otherwise)
     import vision.reading.detector as detector_module
 
     margin = Zone.margin_px(ZONE_MARGIN_MM)
     four = [four_corner_deck(d) for d in load_decks(HELD_OUT_DECKS)]
-    [(_, _, scene)] = list(held_out_scenes(1, 424242, margin, four, first=104))
+    [(_, _, scene)] = list(held_out_scenes(1, 424242, margin, four, first=56))
     assert scene.cards == ["BJ", "BJ", "LJ", "LJ"]
     scale = quarter(True).imgsz / max(ZONE_PX)
     before = quarter(False).read_zones([scene.image], scale, margin)[0]
@@ -117,7 +133,8 @@ EDJE = Path(__file__).resolve().parents[1] / "data" / "real" / "edje"
 
 def test_a_real_card_lying_on_its_side_alone_is_read(quarter):
     # EdjeElectronics' test photographs (Apache-2.0, tests/data/real/edje):
-    # its indices on their side are boxes the classifier leaves unnamed
+    # its indices on their side are boxes the classifier leaves unnamed, or
+    # (IMG_2433, the classifier shipped since session 60) names a joker
     from benchmarks.bench_real_photos import load, read_photo
     from vision.training.real_crops import RANKS
 
@@ -125,7 +142,7 @@ def test_a_real_card_lying_on_its_side_alone_is_read(quarter):
     assert sorted(photos) == ["IMG_2433.JPG", "IMG_2463.JPG", "IMG_2550.JPG", "IMG_2568.JPG"]
     for name, boxes in ((n, photos[n]) for n in ("IMG_2433.JPG", "IMG_2463.JPG")):
         path = EDJE / "images" / "test" / name
-        assert read_photo(quarter(False), path, boxes) == []
+        assert not set(read_photo(quarter(False), path, boxes)) - set(JOKERS), name     # no face
         after = read_photo(quarter(True), path, boxes)
         assert [n[1] for n in after] == [RANKS[b["class"]] for b in boxes], (name, after)
 
@@ -170,7 +187,7 @@ def test_the_real_benches_read_with_and_without_the_quarter_turn():
     # the figures before it, from the shipped scripts, and the side-by-side section of bench_vision
     before = _bench("bench_real_piles.py", "--set", "phone", "--dir", str(PHONE), "--without-quarter-turns",
                     "--without-line-turns")
-    assert before["quarter_turns"] is False and before["line_turns"] is False and before["phantom_jokers"] == 6
+    assert before["quarter_turns"] is False and before["line_turns"] is False and before["phantom_jokers"] == 2
     side = _bench("bench_vision.py", "--plays", "0", "--frames", "0", "--phone-photos", str(PHONE))["phone_photos"]
     assert side["photographs"] == 3 and side["phantom_jokers"] == 0 and side["source"].startswith("farukalamai")
     edje = _bench("bench_real_photos.py", "--dir", str(EDJE), "--without-quarter-turns", "--without-line-turns")

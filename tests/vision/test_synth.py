@@ -496,6 +496,32 @@ def test_a_stacked_joker_prints_the_whole_word_letter_under_letter_within_its_in
         SceneGenerator(decks, stacked_jokers=-0.1)
 
 
+def test_an_emblem_joker_prints_a_lone_emblem_never_a_word(decks):
+    import argparse
+
+    from vision.training.joker_art import EMBLEMS, SHAPES, _Design
+    from vision.training.synth import SceneGenerator, add_scene_options, scene_options
+
+    assert "text" not in EMBLEMS and set(EMBLEMS) < set(SHAPES)
+    shapes = {_Design(np.random.default_rng(seed), emblem=True).shape for seed in range(40)}
+    assert shapes == set(EMBLEMS)                                  # each emblem, no word
+    assert "text" in {_Design(np.random.default_rng(seed)).shape for seed in range(40)}
+    assert _Design(np.random.default_rng(1), emblem=True, stacked=True).shape == "stacked"
+    # asked for in scenes, the designs drawn differ; not asked, a seed's scenes stay as they were
+    plain = SceneGenerator(decks, hand_rate=0.0, joker_scenes=1.0, joker_designs=1.0)
+    none = SceneGenerator(decks, hand_rate=0.0, joker_scenes=1.0, joker_designs=1.0, emblem_jokers=0.0)
+    every = SceneGenerator(decks, hand_rate=0.0, joker_scenes=1.0, joker_designs=1.0, emblem_jokers=1.0)
+    assert all(plain.random_scene(np.random.default_rng([6, i])).image.tobytes() ==
+               none.random_scene(np.random.default_rng([6, i])).image.tobytes() for i in range(4))
+    assert any(plain.random_scene(np.random.default_rng([6, i])).image.tobytes() !=
+               every.random_scene(np.random.default_rng([6, i])).image.tobytes() for i in range(4))
+    with pytest.raises(ValueError, match="emblem_jokers must be a share"):
+        SceneGenerator(decks, emblem_jokers=1.5)
+    ap = argparse.ArgumentParser()
+    add_scene_options(ap)
+    assert scene_options(ap.parse_args(["--emblem-jokers", "0.8"]))["emblem_jokers"] == 0.8
+
+
 def test_drawn_backs_are_geometric_patterns_laid_only_when_asked(decks):
     from vision.training.back_art import PATTERNS, drawn_back
     from vision.training.synth import SceneGenerator

@@ -22,9 +22,10 @@ from vision.training.card_faces import zone_picture
 from tests.vision.conftest import REAL_FACES, read_alone as _read
 
 
-# (the ace of clubs, ace_of_clubs_048.jpg, showed this until session 57: the classifier shipped
-# since reads it surely at 40 degrees; the nine of diamonds shows it with both)
-@pytest.mark.parametrize("name, face", [("nine_of_diamonds_079.jpg", "D9"), ("five_of_clubs_024.jpg", "C5")])
+# (the ace of clubs, ace_of_clubs_048.jpg, showed this until session 57 and the nine of diamonds,
+# nine_of_diamonds_079.jpg, until session 60: the classifiers shipped since read them surely at 40
+# degrees; the seven of clubs, on yellowed stock photographed curling, shows it now)
+@pytest.mark.parametrize("name, face", [("seven_of_clubs_108.jpg", "C7"), ("five_of_clubs_024.jpg", "C5")])
 def test_a_real_card_turned_40_degrees_read_only_unsurely_is_proposed_and_asked(
         detector, detector_setting, bench_wood, name, face):
     # real faces (CC0, tests/data/real/faces_more) from the card-face set's training split

@@ -93,7 +93,7 @@ def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
                outline_prints: float = 0.0, lamp_tints: float = 0.0, stock_tints: float = 0.0,
                hanzi_jokers: float = 0.0, decks: tuple[str, ...] | None = None,
                drawn_jokers: bool = True, sideways_jokers: float = 0.0, face_down: float = 0.0,
-               drawn_backs: float = 0.0, stacked_jokers: float = 0.0) -> None:
+               drawn_backs: float = 0.0, stacked_jokers: float = 0.0, emblem_jokers: float = 0.0) -> None:
     """Crops of every labelled index (boxes jittered like a detector's) plus
     non-index crops of cloth, card faces and hands; saved as one .npz.
     ``decks``: the decks the scenes are drawn from (default
@@ -109,8 +109,8 @@ def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
     scene, drawn within the row of cards (pips and pictures of unseen decks
     must not read as jokers).
     ``joker_scenes``, ``joker_designs``, ``ink_weight``, ``index_designs``, ``outline_prints``,
-    ``lamp_tints``, ``stock_tints``, ``hanzi_jokers``, ``sideways_jokers``, ``stacked_jokers``, ``face_down``
-    and ``drawn_backs``
+    ``lamp_tints``, ``stock_tints``, ``hanzi_jokers``, ``sideways_jokers``, ``stacked_jokers``,
+    ``emblem_jokers``, ``face_down`` and ``drawn_backs``
     (a card back's detector boxes are ``NONE`` crops): see
     :class:`vision.training.synth.SceneGenerator` (jokers are rare in ordinary plays, and a dozen
     decks' jokers teach a dozen pictures rather than the big/little colour rule).
@@ -121,7 +121,7 @@ def make_crops(out: Path, scenes: int, seed: int, detector: Path | None = None,
                          ink_weight=ink_weight, index_designs=index_designs, outline_prints=outline_prints,
                          lamp_tints=lamp_tints, stock_tints=stock_tints, hanzi_jokers=hanzi_jokers,
                          sideways_jokers=sideways_jokers, face_down=face_down, drawn_backs=drawn_backs,
-                         stacked_jokers=stacked_jokers)
+                         stacked_jokers=stacked_jokers, emblem_jokers=emblem_jokers)
     finder = None
     if detector is not None:
         from vision.reading.detector import CardDetector
@@ -525,7 +525,8 @@ def make_covered_crops(out: Path, scenes: int, seed: int, detector: Path | None 
                        joker_designs: float = 0.0, ink_weight: float = 0.0, index_designs: float = 0.0,
                        joker_scenes: float = 0.0, only_covered: float = 0.0, outline_prints: float = 0.0,
                        sideways: bool = False, lamp_tints: float = 0.0, stock_tints: float = 0.0,
-                       hanzi_jokers: float = 0.0, sideways_jokers: float = 0.0, stacked_jokers: float = 0.0) -> Path:
+                       hanzi_jokers: float = 0.0, sideways_jokers: float = 0.0, stacked_jokers: float = 0.0,
+                       emblem_jokers: float = 0.0) -> Path:
     """Crops of half-covered and turned indices from ``scenes`` scenes of
     :func:`covered_scene` (training decks and cloths, zones with the table
     watcher's margin), with their sets of allowed labels: saved as
@@ -542,7 +543,7 @@ def make_covered_crops(out: Path, scenes: int, seed: int, detector: Path | None 
     gen = SceneGenerator(load_decks(TRAIN_DECKS), joker_designs=joker_designs, ink_weight=ink_weight,
                          index_designs=index_designs, outline_prints=outline_prints, lamp_tints=lamp_tints,
                          stock_tints=stock_tints, hanzi_jokers=hanzi_jokers, sideways_jokers=sideways_jokers,
-                         stacked_jokers=stacked_jokers)
+                         stacked_jokers=stacked_jokers, emblem_jokers=emblem_jokers)
     finder = None
     if detector is not None:
         from vision.reading.detector import CardDetector

@@ -33,6 +33,8 @@ MAX_REACH = 0.4     # share of the card's width a corner mark may reach across
 # the Chinese names, printed one character under the other on many Chinese decks' jokers
 HANZI = {"BJ": "大王", "LJ": "小王"}
 SHAPES = ("text", "text", "star", "ring_star", "wheel", "crown")
+# the shapes that are no word: a lone emblem in the corner, as a pip alone looks
+EMBLEMS = tuple(s for s in SHAPES if s != "text")
 _FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
           cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_COMPLEX_SMALL)
 
@@ -68,15 +70,16 @@ class _Design:
     """One random shape, drawn into a box in any colour (same shape both times)."""
 
     def __init__(self, rng: np.random.Generator, corner_cap: float = np.inf, hanzi: bool = False,
-                 sideways: bool = False, stacked: bool = False):
+                 sideways: bool = False, stacked: bool = False, emblem: bool = False):
         """``corner_cap``: the largest ``corner_scale`` a large mark may take;
         ``hanzi``: the mark is the joker's Chinese name (:data:`HANZI`);
         ``sideways``: the mark is the word JOKER turned a quarter turn, running
         down the card's edge (ignored with ``hanzi``); ``stacked``: the mark is
         the whole word JOKER, letter under letter, small enough to stand in
-        the index box (ignored with either)."""
+        the index box (ignored with either); ``emblem``: the mark is one of
+        :data:`EMBLEMS`, never a word (ignored with any of those)."""
         self.shape = "hanzi" if hanzi else "sideways" if sideways else "stacked" if stacked \
-            else str(rng.choice(SHAPES))
+            else str(rng.choice(EMBLEMS if emblem else SHAPES))
         self.font = int(rng.choice(_FONTS))
         self.italic = bool(rng.random() < 0.2)
         self.weight = float(rng.uniform(0.06, 0.16))   # stroke width / box width
@@ -276,7 +279,7 @@ def _blank(deck: Deck) -> tuple[np.ndarray, tuple[int, int, int]]:
 
 
 def designed_jokers(deck: Deck, rng: np.random.Generator, hanzi: bool = False,
-                    sideways: bool = False, stacked: bool = False) -> dict[str, np.ndarray]:
+                    sideways: bool = False, stacked: bool = False, emblem: bool = False) -> dict[str, np.ndarray]:
     """``{"BJ": rgba, "LJ": rgba}``: one new design on ``deck``'s card stock.
     ``hanzi``: the corner mark is each joker's Chinese name, 大王 and 小王
     (:data:`HANZI`), one character under the other, as many Chinese decks
@@ -285,6 +288,9 @@ def designed_jokers(deck: Deck, rng: np.random.Generator, hanzi: bool = False,
     running down the card's edge, as many Western decks print it.
     ``stacked``: the corner mark is the whole word JOKER, letter under
     letter, within the index box, as most Western decks print it.
+    ``emblem``: the corner mark is a lone emblem (:data:`EMBLEMS`: a star,
+    a star in a ring, a wheel, a crown), never a word, as some decks print
+    it: alone in a corner it looks like a pip alone, which is no joker.
 
     The corner mark fills the deck's :attr:`~vision.training.card_art.Deck.index_box`
     (top-left, and turned half a turn at the bottom right), so labels made
@@ -298,7 +304,8 @@ def designed_jokers(deck: Deck, rng: np.random.Generator, hanzi: bool = False,
     x0, y0, x1, y1 = deck.index_box
     box = (x0 * w, y0 * h, x1 * w, y1 * h)
     # a large mark stops short of the card's middle (decks with wide index boxes)
-    design = _Design(rng, corner_cap=(MAX_REACH - x0) / (x1 - x0), hanzi=hanzi, sideways=sideways, stacked=stacked)
+    design = _Design(rng, corner_cap=(MAX_REACH - x0) / (x1 - x0), hanzi=hanzi, sideways=sideways, stacked=stacked,
+                     emblem=emblem)
     reach = max(x1, x0 + (x1 - x0) * design.corner_scale)   # the mark's right edge
     picture = _Design(rng) if rng.random() < 0.5 else design
     accent = (int(rng.integers(100, 220)), int(rng.integers(60, 200)), int(rng.integers(0, 80)))

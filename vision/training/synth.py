@@ -494,7 +494,8 @@ def add_scene_options(ap: argparse.ArgumentParser, scenes: str = "scenes") -> No
     """Add the :class:`SceneGenerator` options that shape the data to a
     command line (``--joker-scenes``, ``--joker-designs``, ``--ink-weight``,
     ``--index-designs``, ``--outline-prints``, ``--lamp-tints``, ``--stock-tints``,
-    ``--hanzi-jokers``, ``--sideways-jokers``, ``--stacked-jokers``, ``--face-down``, ``--drawn-backs``); ``scenes``
+    ``--hanzi-jokers``, ``--sideways-jokers``, ``--stacked-jokers``, ``--emblem-jokers``, ``--face-down``,
+    ``--drawn-backs``); ``scenes``
     says in the help which
     scenes they shape.
     :func:`scene_options` reads them back."""
@@ -520,6 +521,9 @@ def add_scene_options(ap: argparse.ArgumentParser, scenes: str = "scenes") -> No
     ap.add_argument("--stacked-jokers", type=float, default=0.0,
                     help="share of the remaining new joker designs whose corner mark is the whole word JOKER, "
                          "letter under letter, within the index box (e.g. 0.5)")
+    ap.add_argument("--emblem-jokers", type=float, default=0.0,
+                    help="share of the new joker designs left after those whose corner mark is a lone emblem "
+                         "(a star, a star in a ring, a wheel, a crown), never a word (e.g. 0.8)")
     ap.add_argument("--face-down", type=float, default=0.0,
                     help=f"share of {scenes} with cards where a card lies face down (e.g. 0.3; PySolFC's "
                          f"card backs where $GUANDAN_PYSOL_CARDSETS names them, else the deck's own)")
@@ -535,6 +539,7 @@ def scene_options(args: argparse.Namespace) -> dict[str, float]:
             "outline_prints": args.outline_prints, "lamp_tints": args.lamp_tints,
             "stock_tints": args.stock_tints, "hanzi_jokers": args.hanzi_jokers,
             "sideways_jokers": args.sideways_jokers, "stacked_jokers": args.stacked_jokers,
+            "emblem_jokers": args.emblem_jokers,
             "face_down": args.face_down,
             "drawn_backs": args.drawn_backs}
 
@@ -592,7 +597,7 @@ class SceneGenerator:
                  hand_cutouts: list[np.ndarray] | None = None, lamp_tints: float = 0.0,
                  stock_tints: float = 0.0, hanzi_jokers: float = 0.0, sideways_jokers: float = 0.0,
                  face_down: float = 0.0, backs: list[np.ndarray] | None = None, drawn_backs: float = 0.0,
-                 stacked_jokers: float = 0.0):
+                 stacked_jokers: float = 0.0, emblem_jokers: float = 0.0):
         """``joker_scenes``: the share of random scenes that hold jokers on
         purpose (:func:`joker_play`); ``joker_designs``: the share of scenes
         with jokers whose jokers are drawn in a new design
@@ -619,6 +624,10 @@ class SceneGenerator:
         mark is the word JOKER turned a quarter turn, down the card's edge;
         ``stacked_jokers``: the share of the remaining new designs whose corner
         mark is the whole word JOKER, letter under letter, within the index box;
+        ``emblem_jokers``: the share of the new designs left after those whose
+        corner mark is a lone emblem, never a word (a joker printing one looks
+        like a pip alone, and a classifier taught that a pip alone is no joker
+        lost such jokers in fans: models/MODEL_CARD.md, "Shipped in session 60");
         ``face_down``: the share of scenes with cards where one card (now and
         then two) lies face down, showing ``backs`` (card backs, BGRA: one
         drawn a scene; default :func:`~vision.training.card_art.pysol_backs`, or
@@ -629,7 +638,7 @@ class SceneGenerator:
         pattern instead (:func:`vision.training.back_art.drawn_back`)."""
         for name, share in (("lamp_tints", lamp_tints), ("stock_tints", stock_tints),
                             ("hanzi_jokers", hanzi_jokers), ("sideways_jokers", sideways_jokers),
-                            ("stacked_jokers", stacked_jokers),
+                            ("stacked_jokers", stacked_jokers), ("emblem_jokers", emblem_jokers),
                             ("face_down", face_down), ("drawn_backs", drawn_backs)):
             if not 0.0 <= share <= 1.0:      # (False for NaN too)
                 raise ValueError(f"{name} must be a share from 0 to 1, got {share!r}")
@@ -651,6 +660,7 @@ class SceneGenerator:
         self.hanzi_jokers = hanzi_jokers
         self.sideways_jokers = sideways_jokers
         self.stacked_jokers = stacked_jokers
+        self.emblem_jokers = emblem_jokers
         self.face_down = face_down
         self.drawn_backs = drawn_backs
         if face_down > 0 and backs is None:      # (loaded only when asked: 85 pictures)
@@ -838,7 +848,9 @@ class SceneGenerator:
             hanzi = self.hanzi_jokers > 0 and rng.random() < self.hanzi_jokers
             sideways = not hanzi and self.sideways_jokers > 0 and rng.random() < self.sideways_jokers
             stacked = not (hanzi or sideways) and self.stacked_jokers > 0 and rng.random() < self.stacked_jokers
-            faces = {**deck.cards, **designed_jokers(deck, rng, hanzi=hanzi, sideways=sideways, stacked=stacked)}
+            emblem = not (hanzi or sideways or stacked) and self.emblem_jokers > 0 and rng.random() < self.emblem_jokers
+            faces = {**deck.cards, **designed_jokers(deck, rng, hanzi=hanzi, sideways=sideways, stacked=stacked,
+                                                     emblem=emblem)}
         if self.index_designs > 0 and set(cards) - {"BJ", "LJ"} and rng.random() < self.index_designs:
             faces = {**faces, **designed_indices(deck, cards, rng)}
         if self.ink_weight > 0 and cards and rng.random() < self.ink_weight:
