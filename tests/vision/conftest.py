@@ -77,6 +77,34 @@ def detector_setting(detector):
         setattr(detector, name, value)
 
 
+@pytest.fixture(scope="session")
+def hanzi_reader():
+    """The reader with the shipped profile for decks printing 大王 / 小王."""
+    from vision.reading.deck_profile import SHIPPED_PROFILES
+
+    return CardDetector(threads=2, deck=SHIPPED_PROFILES["hanzi-jokers"])
+
+
+@pytest.fixture
+def watch(monkeypatch):
+    """Watch a function of a module as the code under test calls it:
+    ``calls = watch(detector_module, "_oversized")`` replaces it (until the
+    test ends) with one that calls it and notes ``(args, result)`` in
+    ``calls``, so a test sees a rule act where the final read hides it."""
+    def use(module, name: str) -> list:
+        real, calls = getattr(module, name), []
+
+        def watched(*args):
+            out = real(*args)
+            calls.append((args, out))
+            return out
+
+        monkeypatch.setattr(module, name, watched)
+        return calls
+
+    return use
+
+
 @pytest.fixture
 def rng():
     return np.random.default_rng(12345)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.reading.detector import CardDetector
 from vision.reading.pairing import IndexDetection, pair_indices
 from vision.reading.table import ZONE_MARGIN_MM, ZONE_PX, Zone
 from vision.training.card_art import four_corner_deck
@@ -155,7 +154,7 @@ def test_the_fan_with_a_leaning_card_is_read_exactly(detector):
     assert sorted(read.names) == sorted(scene.cards) == ["C2", "H2", "S2"]
 
 
-def test_a_joker_turned_far_with_its_mark_in_four_corners_is_one_joker(detector, monkeypatch):
+def test_a_joker_turned_far_with_its_mark_in_four_corners_is_one_joker(detector, hanzi_reader, watch):
     # generated joker fan 186 of seed 424242 (bench_vision --jokers), the held-out
     # decks printed with four corners: the big joker turned far, its other
     # diagonal's two corners too skewed by their boxes for the square-corner
@@ -164,7 +163,6 @@ def test_a_joker_turned_far_with_its_mark_in_four_corners_is_one_joker(detector,
     # joker's other diagonal on any of 250 such fans or 150 crooked rows; with
     # the 大王 / 小王 profile it still does (fan 124: a third big joker, dropped)
     import vision.reading.detector as detector_module
-    from vision.reading.deck_profile import SHIPPED_PROFILES
     from vision.training.card_art import HELD_OUT_DECKS, load_decks
     from vision.training.synth import turned_scenes
 
@@ -174,19 +172,11 @@ def test_a_joker_turned_far_with_its_mark_in_four_corners_is_one_joker(detector,
     read = detector.read_zones([scene.image], detector.imgsz / max(ZONE_PX), margin)[0]
     assert sorted(read.names) == sorted(scene.cards) == ["BJ", "LJ", "LJ", "S6"]
 
-    real, dropped = detector_module._other_diagonal_dropped, []
-
-    def watched(cards):
-        out = real(cards)
-        dropped.extend(c.name for c in cards if c not in out)
-        return out
-
-    monkeypatch.setattr(detector_module, "_other_diagonal_dropped", watched)
-    profiled = CardDetector(threads=1, deck=SHIPPED_PROFILES["hanzi-jokers"])
+    calls = watch(detector_module, "_other_diagonal_dropped")
     (_, _, scene), = turned_scenes(1, 424242, "fans", margin, decks=decks, jokers=True, first=124)
-    read = profiled.read_zones([scene.image], profiled.imgsz / max(ZONE_PX), margin)[0]
+    read = hanzi_reader.read_zones([scene.image], hanzi_reader.imgsz / max(ZONE_PX), margin)[0]
     assert read.names == scene.cards == ["S8", "D5", "H2", "BJ", "C5", "HQ", "BJ"]
-    assert dropped == ["BJ"]
+    assert [c.name for (cards,), out in calls for c in cards if c not in out] == ["BJ"]
 
 
 def test_a_third_joker_read_from_one_corner_is_left_out_and_asked_about(detector, monkeypatch):

@@ -61,12 +61,6 @@ def test_jokers_named_in_chinese_are_read_in_these_plays(gen, detector, hanzi_de
     _read_as_laid(gen, detector, hanzi_decks, cards)
 
 
-@pytest.fixture(scope="module")
-def hanzi_reader():
-    """The reader with the shipped profile for decks printing 大王 / 小王."""
-    return CardDetector(threads=2, deck=SHIPPED_PROFILES["hanzi-jokers"])
-
-
 @pytest.mark.parametrize("cards", READ, ids=lambda c: " ".join(c))
 def test_the_shipped_hanzi_jokers_profile_reads_both_jokers(gen, hanzi_reader, hanzi_decks, cards):
     _read_as_laid(gen, hanzi_reader, hanzi_decks, cards)

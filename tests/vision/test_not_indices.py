@@ -19,7 +19,7 @@ from vision.training.real_piles import phone_photographs, read_as_zone
 REAL = Path(__file__).resolve().parents[1] / "data" / "real"
 
 
-def test_a_cards_pips_boxed_as_one_large_index_are_not_a_card(detector, monkeypatch):
+def test_a_cards_pips_boxed_as_one_large_index_are_not_a_card(detector, monkeypatch, watch):
     # EdjeElectronics' IMG_2432 (Apache-2.0, tests/data/real/edje_more): a ten of clubs
     # turned about 20 degrees; the turned read boxes its pips, two to three times an
     # index's height, and names them: C4 (0.85) with the classifier shipped before
@@ -29,16 +29,9 @@ def test_a_cards_pips_boxed_as_one_large_index_are_not_a_card(detector, monkeypa
 
     folder = REAL / "edje_more"
     path, boxes = folder / "images" / "test" / "IMG_2432.JPG", load(folder, "test")["IMG_2432.JPG"]
-    real, dropped = detector_module._oversized, []
-
-    def watched(d, size):
-        out = real(d, size)
-        if out:
-            dropped.append((d.name, d.box[3] - d.box[1], size[1]))
-        return out
-
-    monkeypatch.setattr(detector_module, "_oversized", watched)
+    calls = watch(detector_module, "_oversized")
     assert read_photo(detector, path, boxes) == ["CT"]
+    dropped = [(d.name, d.box[3] - d.box[1], size[1]) for (d, size), out in calls if out]
     large = {name for name, tall, index_tall in dropped if tall > 2 * index_tall}
     assert large - {"CT"}, dropped
     monkeypatch.setattr(detector_module, "_oversized", lambda d, size: False)

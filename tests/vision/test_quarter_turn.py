@@ -63,7 +63,7 @@ def test_the_real_piles_benchmark_counts_no_phantom_joker_on_them(quarter):
     assert after["card_recall"] > before["card_recall"]
 
 
-def test_a_cards_own_turn_brings_back_no_joker_where_the_cards_lie_on_their_side(quarter, monkeypatch):
+def test_a_cards_own_turn_brings_back_no_joker_where_the_cards_lie_on_their_side(quarter, watch):
     # the five to eight of spades, two lying across: kept a quarter turn further, and
     # the reads of each card's own turn near the first read's angle name a joker
     # where one of them lies on its side; that joker is dropped as the whole turns' are
@@ -71,18 +71,12 @@ def test_a_cards_own_turn_brings_back_no_joker_where_the_cards_lie_on_their_side
     # the one shipped since prefers another read anyway, so the drop itself is watched)
     import vision.reading.detector as detector_module
 
-    real, seen = detector_module._sideways_jokers_dropped, []
-
-    def watched(reads, turns, across):
-        out = real(reads, turns, across)
-        seen.append((sum(len(set(r.names) & set(JOKERS)) for r in reads),
-                     sum(len(set(r.names) & set(JOKERS)) for r in out), len(reads)))
-        return out
-
-    monkeypatch.setattr(detector_module, "_sideways_jokers_dropped", watched)
+    calls = watch(detector_module, "_sideways_jokers_dropped")
     [(path, labels)] = [p for p in phone_photographs(PHONE) if "140413" in p[0].name]
     assert sorted(_read(quarter(True), path, labels).names) == ["S5", "S6", "S7", "S8"]
     # among each card's own turns (more than the first read's one), a joker read and dropped
+    jokers = lambda reads: sum(len(set(r.names) & set(JOKERS)) for r in reads)     # noqa: E731
+    seen = [(jokers(reads), jokers(out), len(reads)) for (reads, _turns, _across), out in calls]
     assert any(before > after == 0 and turns > 1 for before, after, turns in seen), seen
 
 
